@@ -1,0 +1,166 @@
+//! `grognard odds`: the exact distribution of a dice expression, as a table or JSON.
+
+use std::io::Write;
+
+use clap::Args;
+use num_rational::BigRational;
+use num_traits::Zero;
+use serde_json::{Value, json};
+
+use super::DiceFlags;
+use crate::dice::{DiceLimits, Distribution, Odds, exact_odds, fraction, parse_with, to_f64};
+use crate::error::Error;
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard odds 2d6
+  grognard odds '4d6kh3'
+  grognard odds '2d6 >= 8'
+  grognard odds '1d10 - 1d10' --json
+  grognard odds 'd10 <= 4' --d10 0-9";
+
+/// Width of the longest bar, in characters.
+const BAR_WIDTH: usize = 30;
+
+#[derive(Debug, Args)]
+pub struct OddsArgs {
+    /// The dice expression, e.g. `2d6`, `4d6kh3`, `2d6 >= 8`.
+    #[arg(allow_hyphen_values = true)]
+    pub expr: String,
+    /// Probabilities as `"num/den"` strings and floats, in one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub flags: DiceFlags,
+}
+
+pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
+    let limits = DiceLimits::default();
+    let expr = parse_with(&args.expr, &args.flags.conventions(), &limits)?;
+    let odds = exact_odds(&expr, &limits)?;
+    let label = expr.to_string();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&odds_json(&label, &odds)).expect("json"))?;
+    } else {
+        out.write_all(render_odds(&label, &odds).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The odds as a human reads them: a row per outcome with chance, percent, a bar,
+/// and (for totals) the at-least and at-most columns and the mean.
+pub fn render_odds(label: &str, odds: &Odds) -> String {
+    match odds {
+        Odds::Totals(dist) => render_totals(label, dist),
+        Odds::Chance(dist) => render_chance(label, dist),
+    }
+}
+
+fn render_totals(label: &str, dist: &Distribution<i64>) -> String {
+    let rows: Vec<(i64, BigRational)> = dist.iter().map(|(v, p)| (*v, p)).collect();
+    let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
+    let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
+    let value_w = rows.iter().map(|(v, _)| v.to_string().len()).max().unwrap_or(1).max(5);
+    let chance_w = chances.iter().map(String::len).max().unwrap_or(1).max(6);
+    let mut s = format!("{label}: exact odds, {} outcomes\n\n", dist.denominator());
+    s += &format!(
+        "{:>value_w$}  {:>chance_w$}  {:>8}  {:>8}  {:>8}\n",
+        "total", "chance", "percent", "at least", "at most"
+    );
+    let mut at_most = BigRational::zero();
+    let mut at_least = dist.total();
+    for ((value, p), chance) in rows.iter().zip(&chances) {
+        at_most += p;
+        s += &format!(
+            "{value:>value_w$}  {chance:>chance_w$}  {:>8}  {:>8}  {:>8}  {}\n",
+            percent(p),
+            percent(&at_least),
+            percent(&at_most),
+            bar(to_f64(p), biggest),
+        );
+        at_least -= p;
+    }
+    let mean = dist.mean();
+    s += &format!("\nmean {} ({:.4})\n", fraction(&mean), to_f64(&mean));
+    s
+}
+
+fn render_chance(label: &str, dist: &Distribution<bool>) -> String {
+    let yes = dist.probability(&true);
+    let no = dist.probability(&false);
+    let biggest = to_f64(&yes).max(to_f64(&no));
+    let (yes_f, no_f) = (fraction(&yes), fraction(&no));
+    let w = yes_f.len().max(no_f.len());
+    let mut s = format!("{label}: chance {yes_f} ({})\n\n", percent(&yes));
+    s += &format!("  yes  {yes_f:>w$}  {:>8}  {}\n", percent(&yes), bar(to_f64(&yes), biggest));
+    s += &format!("  no   {no_f:>w$}  {:>8}  {}\n", percent(&no), bar(to_f64(&no), biggest));
+    s
+}
+
+/// The odds as one JSON object; each probability as `"num/den"` and as a float.
+pub fn odds_json(label: &str, odds: &Odds) -> Value {
+    match odds {
+        Odds::Totals(dist) => {
+            let mut at_most = BigRational::zero();
+            let mut at_least = dist.total();
+            let outcomes: Vec<Value> = dist
+                .iter()
+                .map(|(v, p)| {
+                    at_most += &p;
+                    let row = json!({
+                        "total": v,
+                        "probability": fraction(&p),
+                        "p": to_f64(&p),
+                        "at_least": fraction(&at_least),
+                        "at_least_p": to_f64(&at_least),
+                        "at_most": fraction(&at_most),
+                        "at_most_p": to_f64(&at_most),
+                    });
+                    at_least -= &p;
+                    row
+                })
+                .collect();
+            let mean = dist.mean();
+            json!({
+                "expr": label,
+                "kind": "totals",
+                "outcomes_counted": dist.denominator().to_string(),
+                "mean": fraction(&mean),
+                "mean_f": to_f64(&mean),
+                "distribution": outcomes,
+            })
+        }
+        Odds::Chance(dist) => {
+            let yes = dist.probability(&true);
+            let no = dist.probability(&false);
+            json!({
+                "expr": label,
+                "kind": "chance",
+                "outcomes_counted": dist.denominator().to_string(),
+                "chance": fraction(&yes),
+                "p": to_f64(&yes),
+                "distribution": [
+                    { "outcome": true, "probability": fraction(&yes), "p": to_f64(&yes) },
+                    { "outcome": false, "probability": fraction(&no), "p": to_f64(&no) },
+                ],
+            })
+        }
+    }
+}
+
+/// `41.67%`; a chance too small to show at two decimals reads `<0.01%` rather than `0.00%`.
+fn percent(p: &BigRational) -> String {
+    let pct = to_f64(p) * 100.0;
+    if pct > 0.0 && pct < 0.005 { "<0.01%".to_string() } else { format!("{pct:.2}%") }
+}
+
+/// A bar as long as `p` is against the biggest probability, in eighths of a character.
+fn bar(p: f64, biggest: f64) -> String {
+    const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    if biggest <= 0.0 {
+        return String::new();
+    }
+    let eighths = (p / biggest * (BAR_WIDTH * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    s += EIGHTHS[eighths % 8];
+    s
+}

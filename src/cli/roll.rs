@@ -1,0 +1,84 @@
+//! `grognard roll`: roll an expression, with a seed or with faces rolled at the table.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::DiceFlags;
+use crate::dice::{DiceLimits, Roll, RollSource, Seeded, Supplied, parse_with};
+use crate::error::Error;
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard roll 2d6+1
+  grognard roll '4d6kh3' --seed 42 --times 6
+  grognard roll '1d10 >= 7' --json
+  grognard roll 'd10' --d10 0-9
+  grognard roll '2d6' --dice 3,5        # faces rolled at the table";
+
+/// Most rolls one command makes.
+const MAX_TIMES: u64 = 1_000_000;
+
+#[derive(Debug, Args)]
+pub struct RollArgs {
+    /// The dice expression, e.g. `2d6+1`, `4d6kh3`, `1d10 >= 7`.
+    #[arg(allow_hyphen_values = true)]
+    pub expr: String,
+    /// Seed for reproducible rolls (a fresh seed is chosen, and shown, without it).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How many times to roll.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMES))]
+    pub times: u64,
+    /// Use these faces instead of a generator: real dice, in the order rolled (e.g. `3,5`).
+    #[arg(long, value_name = "FACES", conflicts_with = "seed")]
+    pub dice: Option<String>,
+    /// One JSON object per roll, one per line.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub flags: DiceFlags,
+}
+
+#[derive(Serialize)]
+struct JsonRoll<'a> {
+    roll: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(flatten)]
+    result: &'a Roll,
+}
+
+pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
+    let expr = parse_with(&args.expr, &args.flags.conventions(), &DiceLimits::default())?;
+    let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
+        Some(list) => (Box::new(Supplied::parse_list(list).map_err(Error::Input)?), None),
+        None => {
+            let seed = args.seed.unwrap_or_else(fresh_seed);
+            (Box::new(Seeded::new(seed)), Some(seed))
+        }
+    };
+    if args.seed.is_none() && !args.json {
+        if let Some(seed) = seed {
+            writeln!(out, "seed {seed}")?;
+        }
+    }
+    for i in 1..=args.times {
+        let roll = expr.roll(&mut *source)?;
+        if args.json {
+            let line = JsonRoll { roll: i, seed, result: &roll };
+            writeln!(out, "{}", serde_json::to_string(&line).expect("a roll always serializes"))?;
+        } else {
+            writeln!(out, "{roll}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A seed from the clock and the process id, shown to the player so the roll can be repeated.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
+}

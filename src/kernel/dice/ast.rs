@@ -1,0 +1,304 @@
+//! The dice expression tree: what `2d6+1` or `4d6kh3 >= 12` means once parsed.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// One kind of die: how many faces, and the number on the lowest face.
+///
+/// A d6 reads 1-6; a d10 reads 1-10 or 0-9 depending on the ruleset
+/// (the 18th-century fallen leader table reads "0-4").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Die {
+    /// Number of faces, at least 2.
+    pub sides: u32,
+    /// The number on the lowest face (1 for most dice, 0 for a d10 read 0-9).
+    pub first: i64,
+    /// Written as `d%` rather than `d100`.
+    #[serde(skip)]
+    pub percentile: bool,
+}
+
+impl Die {
+    /// A die numbered `1..=sides`.
+    pub const fn standard(sides: u32) -> Self {
+        Die { sides, first: 1, percentile: false }
+    }
+
+    /// The lowest face.
+    pub fn min_face(&self) -> i64 {
+        self.first
+    }
+
+    /// The highest face.
+    pub fn max_face(&self) -> i64 {
+        self.first + i64::from(self.sides) - 1
+    }
+
+    /// The face shown by the `index`-th side (0-based).
+    pub fn face(&self, index: u32) -> i64 {
+        self.first + i64::from(index)
+    }
+
+    /// Whether `face` is printed on this die.
+    pub fn has_face(&self, face: i64) -> bool {
+        (self.min_face()..=self.max_face()).contains(&face)
+    }
+
+    /// `d6 (1-6)`, `d10 (0-9)`: the die and the faces it reads.
+    pub fn describe(&self) -> String {
+        format!("{self} ({}-{})", self.min_face(), self.max_face())
+    }
+}
+
+impl fmt::Display for Die {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.percentile {
+            write!(f, "d%")
+        } else {
+            write!(f, "d{}", self.sides)
+        }
+    }
+}
+
+/// Which dice of a pool count towards its total.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "n")]
+pub enum Keep {
+    /// `kh3` (or `k3`): keep the highest n.
+    Highest(u32),
+    /// `kl1`: keep the lowest n.
+    Lowest(u32),
+    /// `dh1`: drop the highest n.
+    DropHighest(u32),
+    /// `dl1` (or `d1`): drop the lowest n.
+    DropLowest(u32),
+}
+
+impl Keep {
+    /// How many dice of a pool of `count` are kept, highest first or lowest first.
+    /// Returns `(kept, keep_highest)`.
+    pub fn kept_of(&self, count: u32) -> (u32, bool) {
+        match *self {
+            Keep::Highest(n) => (n, true),
+            Keep::Lowest(n) => (n, false),
+            Keep::DropHighest(n) => (count - n, false),
+            Keep::DropLowest(n) => (count - n, true),
+        }
+    }
+}
+
+impl Keep {
+    /// Plain words for the trace: "keep the highest 3".
+    pub fn describe(&self) -> String {
+        match self {
+            Keep::Highest(n) => format!("keep the highest {n}"),
+            Keep::Lowest(n) => format!("keep the lowest {n}"),
+            Keep::DropHighest(n) => format!("drop the highest {n}"),
+            Keep::DropLowest(n) => format!("drop the lowest {n}"),
+        }
+    }
+}
+
+impl fmt::Display for Keep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Keep::Highest(n) => write!(f, "kh{n}"),
+            Keep::Lowest(n) => write!(f, "kl{n}"),
+            Keep::DropHighest(n) => write!(f, "dh{n}"),
+            Keep::DropLowest(n) => write!(f, "dl{n}"),
+        }
+    }
+}
+
+/// `4d6kh3`: a pool of identical dice, perhaps keeping only some.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DicePool {
+    pub count: u32,
+    pub die: Die,
+    pub keep: Option<Keep>,
+}
+
+impl DicePool {
+    /// How many dice count towards the total.
+    pub fn kept_count(&self) -> u32 {
+        self.keep.map_or(self.count, |k| k.kept_of(self.count).0)
+    }
+
+    /// Smallest possible total of the pool.
+    pub fn min(&self) -> i64 {
+        i64::from(self.kept_count()) * self.die.min_face()
+    }
+
+    /// Largest possible total of the pool.
+    pub fn max(&self) -> i64 {
+        i64::from(self.kept_count()) * self.die.max_face()
+    }
+}
+
+impl fmt::Display for DicePool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.count, self.die)?;
+        if let Some(keep) = self.keep {
+            write!(f, "{keep}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One term of a sum: dice or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Term {
+    Dice(DicePool),
+    Constant(i64),
+}
+
+/// A term with its sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SignedTerm {
+    pub negative: bool,
+    pub term: Term,
+}
+
+impl SignedTerm {
+    fn sign(&self) -> i64 {
+        if self.negative { -1 } else { 1 }
+    }
+
+    /// Smallest value the signed term can take.
+    pub fn min(&self) -> i64 {
+        match self.term {
+            Term::Constant(c) => self.sign() * c,
+            Term::Dice(p) if self.negative => -p.max(),
+            Term::Dice(p) => p.min(),
+        }
+    }
+
+    /// Largest value the signed term can take.
+    pub fn max(&self) -> i64 {
+        match self.term {
+            Term::Constant(c) => self.sign() * c,
+            Term::Dice(p) if self.negative => -p.min(),
+            Term::Dice(p) => p.max(),
+        }
+    }
+}
+
+/// `3d6-1d4+2`: terms added or subtracted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Sum {
+    pub terms: Vec<SignedTerm>,
+}
+
+impl Sum {
+    /// Smallest possible total.
+    pub fn min(&self) -> i64 {
+        self.terms.iter().map(SignedTerm::min).sum()
+    }
+
+    /// Largest possible total.
+    pub fn max(&self) -> i64 {
+        self.terms.iter().map(SignedTerm::max).sum()
+    }
+
+    /// The dice pools of the sum, in order.
+    pub fn pools(&self) -> impl Iterator<Item = &DicePool> {
+        self.terms.iter().filter_map(|t| match &t.term {
+            Term::Dice(p) => Some(p),
+            Term::Constant(_) => None,
+        })
+    }
+}
+
+impl fmt::Display for Sum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.terms.iter().enumerate() {
+            if t.negative {
+                write!(f, "-")?;
+            } else if i > 0 {
+                write!(f, "+")?;
+            }
+            match t.term {
+                Term::Dice(p) => write!(f, "{p}")?,
+                Term::Constant(c) => write!(f, "{c}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A comparison that turns two totals into a chance: `2d6 >= 8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Comparison {
+    #[serde(rename = ">=")]
+    AtLeast,
+    #[serde(rename = "<=")]
+    AtMost,
+    #[serde(rename = ">")]
+    Above,
+    #[serde(rename = "<")]
+    Below,
+    #[serde(rename = "=")]
+    Equal,
+    #[serde(rename = "!=")]
+    NotEqual,
+}
+
+impl Comparison {
+    /// Whether `left <op> right` holds.
+    pub fn holds(&self, left: i64, right: i64) -> bool {
+        match self {
+            Comparison::AtLeast => left >= right,
+            Comparison::AtMost => left <= right,
+            Comparison::Above => left > right,
+            Comparison::Below => left < right,
+            Comparison::Equal => left == right,
+            Comparison::NotEqual => left != right,
+        }
+    }
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Comparison::AtLeast => ">=",
+            Comparison::AtMost => "<=",
+            Comparison::Above => ">",
+            Comparison::Below => "<",
+            Comparison::Equal => "=",
+            Comparison::NotEqual => "!=",
+        })
+    }
+}
+
+/// A whole dice expression: a sum, perhaps compared with another sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DiceExpr {
+    pub left: Sum,
+    pub comparison: Option<(Comparison, Sum)>,
+}
+
+impl DiceExpr {
+    /// Whether the expression asks a yes/no question (`2d6 >= 8`).
+    pub fn is_chance(&self) -> bool {
+        self.comparison.is_some()
+    }
+
+    /// Every dice pool of the expression, left to right.
+    pub fn pools(&self) -> impl Iterator<Item = &DicePool> {
+        self.left
+            .pools()
+            .chain(self.comparison.iter().flat_map(|(_, s)| s.pools()))
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.left)?;
+        if let Some((op, right)) = &self.comparison {
+            write!(f, " {op} {right}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,95 @@
+//! `DiceError`: everything that can go wrong reading, rolling or enumerating dice.
+
+use miette::{Diagnostic, SourceSpan};
+use thiserror::Error;
+
+/// An error from the dice layer. Parse errors carry the expression and the
+/// span to underline; source errors say which die was wanted.
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq, Eq)]
+pub enum DiceError {
+    /// The text is not dice notation.
+    #[error("cannot read `{src}` as dice")]
+    #[diagnostic(
+        code(dice::syntax),
+        help("dice are written like `d6`, `2d6+1`, `3d6-1d4+2`, `d%`, `4d6kh3`, `2d6 >= 8`")
+    )]
+    Syntax {
+        #[source_code]
+        src: String,
+        #[label("{expected}")]
+        span: SourceSpan,
+        expected: String,
+    },
+
+    /// The notation is well formed but asks for something impossible (`d1`, `1d6kh7`).
+    #[error("{reason}")]
+    #[diagnostic(code(dice::invalid))]
+    Invalid {
+        #[source_code]
+        src: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        reason: String,
+        label: String,
+        #[help]
+        help: Option<String>,
+    },
+
+    /// The expression is larger than the stated limits allow.
+    #[error("{reason}")]
+    #[diagnostic(code(dice::limit))]
+    Limit {
+        #[source_code]
+        src: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        reason: String,
+        label: String,
+        #[help]
+        help: Option<String>,
+    },
+
+    /// The exact distribution would take more work than allowed.
+    #[error("exact odds of `{expr}` would take about {work} steps; the limit is {limit}")]
+    #[diagnostic(
+        code(dice::exact_limit),
+        help("sample it instead, e.g. `grognard roll '{expr}' --times 10000`")
+    )]
+    ExactTooBig { expr: String, work: u64, limit: u64 },
+
+    /// Supplied faces ran out before the dice did.
+    #[error("no face left for a {die}: all {used} supplied faces were used")]
+    #[diagnostic(
+        code(dice::out_of_faces),
+        help("supply one face for every die rolled, in the order they are rolled")
+    )]
+    OutOfFaces { die: String, used: usize },
+
+    /// A supplied face cannot be shown by the die it was given for.
+    #[error("face {face} cannot be rolled on a {die}")]
+    #[diagnostic(code(dice::bad_face), help("supplied face number {position} was {face}"))]
+    BadFace { face: i64, die: String, position: usize },
+
+    /// Walking every outcome would visit more outcomes than allowed.
+    #[error("more than {limit} dice outcomes to walk for an exact distribution")]
+    #[diagnostic(
+        code(dice::enumeration_limit),
+        help("the computation rolls too many dice for exact odds; sample it instead")
+    )]
+    TooManyOutcomes { limit: u64 },
+
+    /// A path of the enumeration rolled more dice than the depth limit: the
+    /// enumerator counts that path's probability as residual.
+    #[error("cut off after {depth} dice in one outcome")]
+    #[diagnostic(code(dice::cut_off))]
+    CutOff { depth: usize },
+
+    /// The enumerator was asked for different dice on replaying the same faces:
+    /// the computation is not a function of its dice.
+    #[error("the computation asked for a {now} where it asked for a {before} with the same earlier faces")]
+    #[diagnostic(
+        code(dice::nondeterministic),
+        help("exact odds need a computation whose every die depends only on the dice rolled before it")
+    )]
+    Nondeterministic { before: String, now: String },
+}

@@ -1,0 +1,24 @@
+//! Dice: notation, rolls that keep every natural face, roll sources, and exact odds.
+
+mod ast;
+mod conventions;
+mod distribution;
+mod enumerate;
+mod error;
+mod odds;
+mod parse;
+mod roll;
+mod source;
+
+pub use ast::{Comparison, DiceExpr, DicePool, Die, Keep, SignedTerm, Sum, Term};
+pub use conventions::{D10Reading, DiceConventions, DiceLimits};
+pub use distribution::{Distribution, fraction, to_f64};
+pub use enumerate::{EnumLimits, Enumerator, enumerate};
+pub use error::DiceError;
+pub use odds::{Odds, estimate_work, exact_odds};
+pub use parse::{parse, parse_with};
+pub use roll::{DieRoll, Roll};
+pub use source::{RollSource, Seeded, Supplied};
+
+#[cfg(test)]
+mod tests;

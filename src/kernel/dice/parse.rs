@@ -1,0 +1,262 @@
+//! Reading dice notation (grammar/dice.pest) into a checked `DiceExpr`.
+
+use miette::SourceSpan;
+use pest::Parser;
+use pest::error::InputLocation;
+use pest::iterators::Pair;
+
+use super::ast::{Comparison, DiceExpr, DicePool, Die, Keep, SignedTerm, Sum, Term};
+use super::conventions::{DiceConventions, DiceLimits};
+use super::error::DiceError;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/dice.pest"]
+struct DiceGrammar;
+
+/// Parses a dice expression with the default conventions (d10 read 1-10) and limits.
+///
+/// # Example
+/// ```
+/// let expr = grognard::dice::parse("4d6kh3").unwrap();
+/// assert_eq!(expr.to_string(), "4d6kh3");
+/// ```
+pub fn parse(input: &str) -> Result<DiceExpr, DiceError> {
+    parse_with(input, &DiceConventions::default(), &DiceLimits::default())
+}
+
+/// Parses a dice expression under a ruleset's conventions and the given limits.
+pub fn parse_with(
+    input: &str,
+    conventions: &DiceConventions,
+    limits: &DiceLimits,
+) -> Result<DiceExpr, DiceError> {
+    if input.trim().is_empty() {
+        return Err(DiceError::Invalid {
+            src: input.to_string(),
+            span: (0, input.len()).into(),
+            reason: "no dice expression was given".to_string(),
+            label: "empty".to_string(),
+            help: Some("dice are written like `d6`, `2d6+1`, `4d6kh3`, `2d6 >= 8`".to_string()),
+        });
+    }
+    let mut pairs = DiceGrammar::parse(Rule::expr, input).map_err(|e| syntax_error(input, e))?;
+    let mut reader = Reader { input, conventions, limits, dice_so_far: 0 };
+    let expr = pairs.next().expect("the grammar always yields one expr");
+    let mut inner = expr.into_inner();
+    let left = reader.sum(inner.next().expect("expr starts with a sum"))?;
+    let comparison = match inner.next() {
+        Some(op) if op.as_rule() == Rule::comparison => {
+            let right = reader.sum(inner.next().expect("a comparison is followed by a sum"))?;
+            Some((comparison(op.as_str()), right))
+        }
+        _ => None,
+    };
+    Ok(DiceExpr { left, comparison })
+}
+
+fn comparison(op: &str) -> Comparison {
+    match op {
+        ">=" => Comparison::AtLeast,
+        "<=" => Comparison::AtMost,
+        ">" => Comparison::Above,
+        "<" => Comparison::Below,
+        "!=" => Comparison::NotEqual,
+        _ => Comparison::Equal,
+    }
+}
+
+/// Walks the parse tree, checking each number against the conventions and limits.
+struct Reader<'a> {
+    input: &'a str,
+    conventions: &'a DiceConventions,
+    limits: &'a DiceLimits,
+    dice_so_far: u64,
+}
+
+impl Reader<'_> {
+    fn sum(&mut self, pair: Pair<'_, Rule>) -> Result<Sum, DiceError> {
+        let mut terms = Vec::new();
+        let mut negative = false;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::sign => negative = part.as_str() == "-",
+                Rule::dice => {
+                    terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?) });
+                    negative = false;
+                }
+                Rule::number => {
+                    let value = self.number(&part, u64::try_from(self.limits.max_constant).unwrap_or(0), |n, max| {
+                        (format!("the constant {n} is too large"), format!("at most {max}"))
+                    })?;
+                    terms.push(SignedTerm { negative, term: Term::Constant(value as i64) });
+                    negative = false;
+                }
+                other => unreachable!("a sum holds signs and terms, not {other:?}"),
+            }
+        }
+        Ok(Sum { terms })
+    }
+
+    fn pool(&mut self, pair: Pair<'_, Rule>) -> Result<DicePool, DiceError> {
+        let pool_span = span_of(&pair);
+        let mut count = 1u32;
+        let mut die = None;
+        let mut keep = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::count => {
+                    let n = self.number(&part, u64::from(self.limits.max_dice), |n, max| {
+                        (format!("too many dice: {n}"), format!("at most {max} dice"))
+                    })?;
+                    if n == 0 {
+                        return Err(self.invalid(&part, "a pool needs at least one die", "zero dice", None));
+                    }
+                    count = n as u32;
+                }
+                Rule::sides => die = Some(self.die(&part)?),
+                Rule::keep => keep = Some(self.keep(part, count)?),
+                other => unreachable!("a dice term holds no {other:?}"),
+            }
+        }
+        self.dice_so_far += u64::from(count);
+        if self.dice_so_far > u64::from(self.limits.max_dice) {
+            return Err(DiceError::Limit {
+                src: self.input.to_string(),
+                span: pool_span,
+                reason: format!("too many dice: {} in all", self.dice_so_far),
+                label: format!("the expression reaches {} dice here", self.dice_so_far),
+                help: Some(format!("at most {} dice in one expression", self.limits.max_dice)),
+            });
+        }
+        Ok(DicePool { count, die: die.expect("a dice term always has sides"), keep })
+    }
+
+    fn die(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
+        if part.as_str() == "%" {
+            return Ok(Die { sides: 100, first: 1, percentile: true });
+        }
+        let sides = self.number(part, u64::from(self.limits.max_sides), |n, max| {
+            (format!("too many faces: d{n}"), format!("at most {max} faces"))
+        })?;
+        if sides < 2 {
+            return Err(self.invalid(
+                part,
+                &format!("a d{sides} is not a die"),
+                "a die needs at least 2 faces",
+                Some("for a fixed number, write the number itself: `2d6+1`"),
+            ));
+        }
+        let sides = sides as u32;
+        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false })
+    }
+
+    fn keep(&self, pair: Pair<'_, Rule>, count: u32) -> Result<Keep, DiceError> {
+        let mut inner = pair.into_inner();
+        let kind = inner.next().expect("keep has a kind");
+        let n_pair = inner.next().expect("keep has a count");
+        let written = kind.as_str().to_ascii_lowercase();
+        let verb = if written.starts_with('k') { "keep" } else { "drop" };
+        let n = self.number(&n_pair, u64::from(count), |n, _| {
+            (format!("cannot {verb} {n} of {}", dice_word(count)), format!("only {} rolled", dice_word(count)))
+        })? as u32;
+        let keep = match written.as_str() {
+            "kh" | "k" => Keep::Highest(n),
+            "kl" => Keep::Lowest(n),
+            "dh" => Keep::DropHighest(n),
+            _ => Keep::DropLowest(n),
+        };
+        if keep.kept_of(count).0 == 0 {
+            let reason = format!("`{}{n}` leaves none of {} to count", kind.as_str(), dice_word(count));
+            return Err(self.invalid(&n_pair, &reason, "nothing would be kept", None));
+        }
+        Ok(keep)
+    }
+
+    /// Reads a decimal number no larger than `max`; `too_big(n, max)` words the refusal.
+    fn number(
+        &self,
+        part: &Pair<'_, Rule>,
+        max: u64,
+        too_big: impl Fn(&str, u64) -> (String, String),
+    ) -> Result<u64, DiceError> {
+        let text = part.as_str();
+        match text.parse::<u64>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => {
+                let (reason, label) = too_big(text, max);
+                // Keep and drop counts are checked against the pool, not a global limit.
+                let is_keep = part.as_rule() == Rule::keep_count;
+                if is_keep {
+                    Err(self.invalid(part, &reason, &label, None))
+                } else {
+                    Err(DiceError::Limit {
+                        src: self.input.to_string(),
+                        span: span_of(part),
+                        reason,
+                        label,
+                        help: Some(
+                            "grognard refuses expressions past its limits rather than hang".into(),
+                        ),
+                    })
+                }
+            }
+        }
+    }
+
+    fn invalid(&self, part: &Pair<'_, Rule>, reason: &str, label: &str, help: Option<&str>) -> DiceError {
+        DiceError::Invalid {
+            src: self.input.to_string(),
+            span: span_of(part),
+            reason: reason.to_string(),
+            label: label.to_string(),
+            help: help.map(str::to_string),
+        }
+    }
+}
+
+/// "1 die", "4 dice".
+fn dice_word(n: u32) -> String {
+    if n == 1 { "1 die".to_string() } else { format!("{n} dice") }
+}
+
+fn span_of(pair: &Pair<'_, Rule>) -> SourceSpan {
+    let s = pair.as_span();
+    (s.start(), s.end() - s.start()).into()
+}
+
+/// Turns pest's error into a diagnostic that underlines the offending character
+/// and says, in words, what was expected there.
+fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
+    let err = err.renamed_rules(|rule| {
+        match rule {
+            Rule::expr | Rule::sum => "a dice expression",
+            Rule::comparison => "a comparison (>=, <=, >, <, =, !=)",
+            Rule::sign => "`+` or `-`",
+            Rule::dice => "dice such as `2d6`",
+            Rule::term => "dice or a number",
+            Rule::count => "dice (such as `2d6`)",
+            Rule::sides => "a number of faces (or `%`)",
+            Rule::keep => "keep or drop such as `kh3`",
+            Rule::keep_kind => "`kh`, `kl`, `dh` or `dl`",
+            Rule::keep_count => "how many dice to keep or drop",
+            Rule::number => "a number",
+            Rule::EOI => "the end of the expression",
+            Rule::WHITESPACE => "a space",
+        }
+        .to_string()
+    });
+    let start = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let expected = err.variant.message().to_string();
+    // At the very end there is no character to underline: point at the last one.
+    let (span, expected) = match input[start..].chars().next() {
+        Some(c) => ((start, c.len_utf8()), expected),
+        None => match input.char_indices().next_back() {
+            Some((last, c)) => ((last, c.len_utf8()), format!("after this, {expected}")),
+            None => ((0, 0), format!("{expected}; the expression is empty")),
+        },
+    };
+    DiceError::Syntax { src: input.to_string(), span: span.into(), expected }
+}

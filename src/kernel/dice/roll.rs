@@ -1,0 +1,227 @@
+//! Rolling an expression: every die's natural face, which dice were kept, and the totals.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::ast::{Comparison, DiceExpr, DicePool, Die, Sum, Term};
+use super::error::DiceError;
+use super::source::RollSource;
+
+/// One die as rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DieRoll {
+    /// Which pool of the expression (left to right, from 0) it belongs to.
+    pub pool: usize,
+    pub die: Die,
+    /// The face shown, before any modifier: what "a natural 10" is read from.
+    pub natural: i64,
+    /// Whether it counts towards the total (false when dropped by keep/drop).
+    pub kept: bool,
+}
+
+/// The result of rolling a dice expression once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Roll {
+    /// The expression, as grognard writes it.
+    pub expr: String,
+    /// Every die in the order rolled.
+    pub dice: Vec<DieRoll>,
+    /// The total of the left-hand side (the whole expression when there is no comparison).
+    pub total: i64,
+    /// The total of the right-hand side of a comparison.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<i64>,
+    /// Whether the comparison held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success: Option<bool>,
+    /// The terms in written order, for showing the roll the way it was asked.
+    #[serde(skip)]
+    layout: Vec<Part>,
+}
+
+/// One written term of the expression, as rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Pool { negative: bool, pool: usize },
+    Constant { negative: bool, value: i64 },
+    Comparison(Comparison),
+}
+
+impl Roll {
+    /// The natural faces in the order rolled.
+    pub fn naturals(&self) -> impl Iterator<Item = i64> + '_ {
+        self.dice.iter().map(|d| d.natural)
+    }
+
+    /// Whether some die with `sides` faces showed `face` ("a natural 10", "13 on the d20").
+    pub fn has_natural(&self, sides: u32, face: i64) -> bool {
+        self.dice.iter().any(|d| d.die.sides == sides && d.natural == face)
+    }
+}
+
+impl DiceExpr {
+    /// Rolls the expression, taking every face from `source`.
+    ///
+    /// # Example
+    /// ```
+    /// use grognard::dice::{parse, Supplied};
+    /// let roll = parse("2d6+1").unwrap().roll(&mut Supplied::new([3, 5])).unwrap();
+    /// assert_eq!(roll.total, 9);
+    /// ```
+    pub fn roll(&self, source: &mut dyn RollSource) -> Result<Roll, DiceError> {
+        let mut dice = Vec::new();
+        let mut layout = Vec::new();
+        let total = roll_sum(&self.left, source, &mut dice, &mut layout)?;
+        let (against, success) = match &self.comparison {
+            Some((op, right)) => {
+                layout.push(Part::Comparison(*op));
+                let against = roll_sum(right, source, &mut dice, &mut layout)?;
+                (Some(against), Some(op.holds(total, against)))
+            }
+            None => (None, None),
+        };
+        Ok(Roll { expr: self.to_string(), dice, total, against, success, layout })
+    }
+
+    /// Rolls and returns the left-hand total alone (or 1/0 for a comparison),
+    /// without recording the dice: for hot loops and the enumerator.
+    pub fn value(&self, source: &mut dyn RollSource) -> Result<i64, DiceError> {
+        let total = sum_value(&self.left, source)?;
+        match &self.comparison {
+            Some((op, right)) => Ok(i64::from(op.holds(total, sum_value(right, source)?))),
+            None => Ok(total),
+        }
+    }
+}
+
+fn roll_sum(
+    sum: &Sum,
+    source: &mut dyn RollSource,
+    dice: &mut Vec<DieRoll>,
+    layout: &mut Vec<Part>,
+) -> Result<i64, DiceError> {
+    let mut total = 0i64;
+    for term in &sum.terms {
+        let negative = term.negative;
+        let value = match term.term {
+            Term::Constant(value) => {
+                layout.push(Part::Constant { negative, value });
+                value
+            }
+            Term::Dice(pool) => {
+                let first = dice.len();
+                let index = layout.iter().filter(|p| matches!(p, Part::Pool { .. })).count();
+                layout.push(Part::Pool { negative, pool: index });
+                for _ in 0..pool.count {
+                    let natural = source.face(pool.die)?;
+                    dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true });
+                }
+                mark_kept(&pool, &mut dice[first..]);
+                dice[first..].iter().filter(|d| d.kept).map(|d| d.natural).sum()
+            }
+        };
+        total += if term.negative { -value } else { value };
+    }
+    Ok(total)
+}
+
+fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
+    let mut total = 0i64;
+    let mut faces = Vec::new();
+    for term in &sum.terms {
+        let value = match term.term {
+            Term::Constant(c) => c,
+            Term::Dice(pool) if pool.keep.is_none() => {
+                let mut s = 0;
+                for _ in 0..pool.count {
+                    s += source.face(pool.die)?;
+                }
+                s
+            }
+            Term::Dice(pool) => {
+                faces.clear();
+                for _ in 0..pool.count {
+                    faces.push(source.face(pool.die)?);
+                }
+                faces.sort_unstable();
+                let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
+                let kept = kept as usize;
+                if highest { faces[faces.len() - kept..].iter().sum() } else { faces[..kept].iter().sum() }
+            }
+        };
+        total += if term.negative { -value } else { value };
+    }
+    Ok(total)
+}
+
+/// Marks the dropped dice of a pool. Among equal faces the later-rolled die is dropped first.
+fn mark_kept(pool: &DicePool, dice: &mut [DieRoll]) {
+    let Some(keep) = pool.keep else { return };
+    let (kept, highest) = keep.kept_of(pool.count);
+    let mut order: Vec<usize> = (0..dice.len()).collect();
+    // Highest first when keeping the highest, lowest first otherwise; ties by roll order.
+    order.sort_by(|&a, &b| {
+        let by_face = dice[a].natural.cmp(&dice[b].natural);
+        let by_face = if highest { by_face.reverse() } else { by_face };
+        by_face.then(a.cmp(&b))
+    });
+    for &i in &order[kept as usize..] {
+        dice[i].kept = false;
+    }
+}
+
+impl fmt::Display for Roll {
+    /// `3d6-1d4+2: [3 1 4] - [4] + 2 = 6`; dropped dice in parentheses:
+    /// `4d6kh3: [(3) 4 6 5] = 15`; a comparison ends with yes or no.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:", self.expr)?;
+        let mut first_of_side = true;
+        for part in &self.layout {
+            let negative = match *part {
+                Part::Pool { negative, .. } | Part::Constant { negative, .. } => negative,
+                Part::Comparison(op) => {
+                    write!(f, " = {} {op}", self.total)?;
+                    first_of_side = true;
+                    continue;
+                }
+            };
+            match (first_of_side, negative) {
+                (true, true) => write!(f, " -")?,
+                (false, true) => write!(f, " - ")?,
+                (false, false) => write!(f, " + ")?,
+                (true, false) => write!(f, " ")?,
+            }
+            first_of_side = false;
+            match *part {
+                Part::Pool { pool, .. } => {
+                    let faces: Vec<String> = self
+                        .dice
+                        .iter()
+                        .filter(|d| d.pool == pool)
+                        .map(|d| if d.kept { d.natural.to_string() } else { format!("({})", d.natural) })
+                        .collect();
+                    write!(f, "[{}]", faces.join(" "))?;
+                }
+                Part::Constant { value, .. } => write!(f, "{value}")?,
+                Part::Comparison(_) => {}
+            }
+        }
+        match (self.against, self.success) {
+            (Some(against), Some(success)) => {
+                let answer = if success { "yes" } else { "no" };
+                // A bare number on the right needs no "= 8" after it.
+                let right = self.layout.iter().skip_while(|p| !matches!(p, Part::Comparison(_))).skip(1);
+                let right_terms: Vec<&Part> = right.collect();
+                let right_has_dice =
+                    right_terms.len() > 1 || right_terms.iter().any(|p| matches!(p, Part::Pool { .. }));
+                if right_has_dice {
+                    write!(f, " = {against}: {answer}")
+                } else {
+                    write!(f, ": {answer}")
+                }
+            }
+            _ => write!(f, " = {}", self.total),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Where faces come from: the `RollSource` trait, a seeded generator and supplied faces.
+//!
+//! The third source, the enumerator that walks every outcome, lives in `enumerate.rs`.
+
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
+
+use super::ast::Die;
+use super::error::DiceError;
+
+/// The only way randomness enters grognard: every die asks a source for its face.
+pub trait RollSource {
+    /// The natural face of one roll of `die`, within `die.min_face()..=die.max_face()`.
+    fn face(&mut self, die: Die) -> Result<i64, DiceError>;
+}
+
+impl<S: RollSource + ?Sized> RollSource for &mut S {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        (**self).face(die)
+    }
+}
+
+/// A reproducible generator: the same seed gives the same faces on every
+/// platform, whatever `rand`'s own range sampling does in later versions,
+/// because faces are derived here from the raw `u32` stream.
+#[derive(Debug)]
+pub struct Seeded {
+    rng: ChaCha8Rng,
+    seed: u64,
+}
+
+impl Seeded {
+    /// A generator for `seed`. The 32-byte ChaCha key is spread from the seed by
+    /// SplitMix64 in our own code, so it cannot change under us either.
+    pub fn new(seed: u64) -> Self {
+        Seeded { rng: ChaCha8Rng::from_seed(key_from(seed, 0)), seed }
+    }
+
+    /// The generator for trial `index` of a study seeded with `seed`: independent
+    /// of how trials are shared among threads.
+    pub fn for_trial(seed: u64, index: u64) -> Self {
+        Seeded { rng: ChaCha8Rng::from_seed(key_from(seed, index.wrapping_add(1))), seed }
+    }
+
+    /// The seed this generator started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// An unbiased index in `0..n` by rejection sampling on the raw stream.
+    fn below(&mut self, n: u32) -> u32 {
+        debug_assert!(n > 0);
+        // The largest multiple of n that fits in 2^32; draws at or above it are rejected,
+        // so every residue is equally likely.
+        let zone = (1u64 << 32) - ((1u64 << 32) % u64::from(n));
+        loop {
+            let x = u64::from(self.rng.next_u32());
+            if x < zone {
+                return (x % u64::from(n)) as u32;
+            }
+        }
+    }
+}
+
+fn key_from(seed: u64, stream: u64) -> [u8; 32] {
+    let mut state = seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut key = [0u8; 32];
+    for chunk in key.chunks_exact_mut(8) {
+        chunk.copy_from_slice(&splitmix64(&mut state).to_le_bytes());
+    }
+    key
+}
+
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl RollSource for Seeded {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        Ok(die.face(self.below(die.sides)))
+    }
+}
+
+/// Faces given in advance: real dice rolled at the table, or a test's script.
+/// Each face is checked against the die it is used for.
+#[derive(Clone, Debug, Default)]
+pub struct Supplied {
+    faces: Vec<i64>,
+    next: usize,
+}
+
+impl Supplied {
+    /// Faces to hand out in order.
+    pub fn new(faces: impl Into<Vec<i64>>) -> Self {
+        Supplied { faces: faces.into(), next: 0 }
+    }
+
+    /// Reads a comma- or space-separated list such as `8,4,10`.
+    pub fn parse_list(text: &str) -> Result<Self, String> {
+        let faces = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<i64>().map_err(|_| format!("`{s}` is not a die face")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Supplied::new(faces))
+    }
+
+    /// How many faces have been used so far.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+
+    /// The faces not yet used.
+    pub fn remaining(&self) -> &[i64] {
+        &self.faces[self.next..]
+    }
+}
+
+impl RollSource for Supplied {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        let Some(&face) = self.faces.get(self.next) else {
+            return Err(DiceError::OutOfFaces { die: die.describe(), used: self.next });
+        };
+        if !die.has_face(face) {
+            return Err(DiceError::BadFace {
+                face,
+                die: die.describe(),
+                position: self.next + 1,
+            });
+        }
+        self.next += 1;
+        Ok(face)
+    }
+}

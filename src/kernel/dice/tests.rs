@@ -1,0 +1,523 @@
+//! Tests of the dice layer: grammar, sources, rolls and exact odds against
+//! values computed independently here.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use proptest::prelude::*;
+
+use super::*;
+use crate::report::render_plain;
+
+fn ratio(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+fn totals(expr: &str) -> Distribution<i64> {
+    match exact_odds(&parse(expr).unwrap(), &DiceLimits::default()).unwrap() {
+        Odds::Totals(d) => d,
+        Odds::Chance(_) => panic!("{expr} is not a sum"),
+    }
+}
+
+fn chance(expr: &str, conventions: DiceConventions) -> BigRational {
+    let parsed = parse_with(expr, &conventions, &DiceLimits::default()).unwrap();
+    match exact_odds(&parsed, &DiceLimits::default()).unwrap() {
+        Odds::Chance(d) => d.probability(&true),
+        Odds::Totals(_) => panic!("{expr} is not a comparison"),
+    }
+}
+
+/// Every ordered roll of `count` dice with faces `first..first+sides`, by brute force.
+fn all_rolls(count: u32, sides: i64, first: i64) -> Vec<Vec<i64>> {
+    let mut rolls = vec![vec![]];
+    for _ in 0..count {
+        rolls = rolls
+            .into_iter()
+            .flat_map(|r| {
+                (first..first + sides).map(move |f| {
+                    let mut r = r.clone();
+                    r.push(f);
+                    r
+                })
+            })
+            .collect();
+    }
+    rolls
+}
+
+// ---- grammar -------------------------------------------------------------
+
+#[test]
+fn reads_the_notations_wargamers_write() {
+    for (text, shown) in [
+        ("d6", "1d6"),
+        ("1d10", "1d10"),
+        ("2d6+1", "2d6+1"),
+        ("3d6-1d4+2", "3d6-1d4+2"),
+        ("d%", "1d%"),
+        ("4d6kh3", "4d6kh3"),
+        ("4d6k3", "4d6kh3"),
+        ("4d6kl1", "4d6kl1"),
+        ("4d6dh1", "4d6dh1"),
+        ("4d6dl1", "4d6dl1"),
+        ("4d6d1", "4d6dl1"),
+        ("4D6KH3", "4d6kh3"),
+        (" 2d6  >=  8 ", "2d6 >= 8"),
+        ("1d10<=3", "1d10 <= 3"),
+        ("1d10 > 1d10", "1d10 > 1d10"),
+        ("2d6 == 7", "2d6 = 7"),
+        ("2d6 != 7", "2d6 != 7"),
+        ("-1d4 + 2", "-1d4+2"),
+        ("7", "7"),
+    ] {
+        let expr = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(expr.to_string(), shown, "{text}");
+    }
+}
+
+#[test]
+fn a_pool_knows_its_parts() {
+    let expr = parse("4d6kh3").unwrap();
+    let pool = expr.pools().next().unwrap();
+    assert_eq!(pool.count, 4);
+    assert_eq!(pool.die, Die::standard(6));
+    assert_eq!(pool.keep, Some(Keep::Highest(3)));
+    assert_eq!((pool.min(), pool.max()), (3, 18));
+    assert_eq!(parse("3d6-1d4+2").unwrap().left.min(), 3 - 4 + 2);
+    assert_eq!(parse("3d6-1d4+2").unwrap().left.max(), 18 - 1 + 2);
+}
+
+#[test]
+fn d10_is_read_by_the_rulesets_convention() {
+    let zero = DiceConventions { d10: D10Reading::ZeroToNine };
+    let d10 = parse_with("d10", &zero, &DiceLimits::default()).unwrap();
+    let die = d10.pools().next().unwrap().die;
+    assert_eq!((die.min_face(), die.max_face()), (0, 9));
+    // Only the d10 changes: a d6 still reads 1-6.
+    let d6 = parse_with("d6", &zero, &DiceLimits::default()).unwrap();
+    assert_eq!(d6.pools().next().unwrap().die.min_face(), 1);
+    // The 18th-century fallen leader band "0-4" is a half chance on a 0-9 die...
+    assert_eq!(chance("1d10 <= 4", zero), ratio(1, 2));
+    // ...and only 4 in 10 on a 1-10 die.
+    assert_eq!(chance("1d10 <= 4", DiceConventions::default()), ratio(2, 5));
+}
+
+fn rendered(text: &str) -> String {
+    render_plain(&parse(text).unwrap_err())
+}
+
+#[test]
+fn errors_underline_the_mistake() {
+    insta::assert_snapshot!("missing_faces", rendered("2d"));
+    insta::assert_snapshot!("zero_faces", rendered("d0"));
+    insta::assert_snapshot!("one_face", rendered("d1"));
+    insta::assert_snapshot!("keep_more_than_rolled", rendered("1d6kh7"));
+    insta::assert_snapshot!("too_many_dice", rendered("99999999d99999999"));
+    insta::assert_snapshot!("dangling_plus", rendered("1d6+"));
+    insta::assert_snapshot!("stray_word", rendered("2d6 plus 1"));
+    insta::assert_snapshot!("empty", rendered(""));
+}
+
+#[test]
+fn limits_are_named_when_refused() {
+    let err = parse("600d6+600d6").unwrap_err();
+    assert!(matches!(err, DiceError::Limit { .. }), "{err:?}");
+    assert_eq!(err.to_string(), "too many dice: 1200 in all");
+    let err = parse("1d100000").unwrap_err();
+    assert_eq!(err.to_string(), "too many faces: d100000");
+    let err = parse("2d6+99999999999999999999").unwrap_err();
+    assert_eq!(err.to_string(), "the constant 99999999999999999999 is too large");
+    let err = parse("0d6").unwrap_err();
+    assert_eq!(err.to_string(), "a pool needs at least one die");
+    let err = parse("4d6dl4").unwrap_err();
+    assert_eq!(err.to_string(), "`dl4` leaves none of 4 dice to count");
+}
+
+// ---- sources -------------------------------------------------------------
+
+#[test]
+fn a_fixed_seed_gives_pinned_rolls() {
+    // Golden values: if these change, every saved seed in the world rolls differently.
+    let mut source = Seeded::new(20_261_129);
+    let d6: Vec<i64> = (0..12).map(|_| source.face(Die::standard(6)).unwrap()).collect();
+    assert_eq!(d6, [6, 4, 5, 2, 2, 2, 4, 6, 3, 4, 2, 3]);
+    let d10: Vec<i64> = (0..8).map(|_| source.face(Die::standard(10)).unwrap()).collect();
+    assert_eq!(d10, [10, 7, 8, 1, 4, 4, 2, 9]);
+    let d20 = source.face(Die::standard(20)).unwrap();
+    assert_eq!(d20, 6);
+}
+
+#[test]
+fn trials_get_their_own_streams() {
+    let faces = |mut s: Seeded| -> Vec<i64> { (0..20).map(|_| s.face(Die::standard(6)).unwrap()).collect() };
+    assert_eq!(faces(Seeded::for_trial(5, 3)), faces(Seeded::for_trial(5, 3)));
+    assert_ne!(faces(Seeded::for_trial(5, 3)), faces(Seeded::for_trial(5, 4)));
+    assert_ne!(faces(Seeded::for_trial(5, 0)), faces(Seeded::new(5)));
+}
+
+#[test]
+fn seeded_faces_are_uniform() {
+    let mut source = Seeded::new(1);
+    let mut seen = [0u32; 10];
+    for _ in 0..100_000 {
+        seen[(source.face(Die::standard(10)).unwrap() - 1) as usize] += 1;
+    }
+    // 10,000 expected per face; 5 standard deviations is about 475.
+    for count in seen {
+        assert!((9_525..=10_475).contains(&count), "{seen:?}");
+    }
+}
+
+#[test]
+fn supplied_faces_are_used_in_order_and_checked() {
+    let mut source = Supplied::new([3, 5, 12]);
+    let roll = parse("2d6+1").unwrap().roll(&mut source).unwrap();
+    assert_eq!(roll.total, 9);
+    assert_eq!(roll.naturals().collect::<Vec<_>>(), [3, 5]);
+    assert_eq!(source.remaining(), [12]);
+    let err = parse("1d6").unwrap().roll(&mut source).unwrap_err();
+    assert_eq!(err, DiceError::BadFace { face: 12, die: "d6 (1-6)".into(), position: 3 });
+    let err = parse("1d6").unwrap().roll(&mut Supplied::new([])).unwrap_err();
+    assert_eq!(err.to_string(), "no face left for a d6 (1-6): all 0 supplied faces were used");
+    assert_eq!(Supplied::parse_list("8, 4 10").unwrap().remaining(), [8, 4, 10]);
+    assert_eq!(Supplied::parse_list("8,x").unwrap_err(), "`x` is not a die face");
+}
+
+#[test]
+fn a_zero_based_d10_accepts_a_typed_zero() {
+    let zero = DiceConventions { d10: D10Reading::ZeroToNine };
+    let expr = parse_with("1d10", &zero, &DiceLimits::default()).unwrap();
+    assert_eq!(expr.roll(&mut Supplied::new([0])).unwrap().total, 0);
+    assert!(parse("1d10").unwrap().roll(&mut Supplied::new([0])).is_err());
+}
+
+// ---- rolls ---------------------------------------------------------------
+
+#[test]
+fn keep_highest_drops_the_lowest() {
+    let roll = parse("4d6kh3").unwrap().roll(&mut Supplied::new([3, 1, 6, 4])).unwrap();
+    assert_eq!(roll.total, 13);
+    let kept: Vec<bool> = roll.dice.iter().map(|d| d.kept).collect();
+    assert_eq!(kept, [true, false, true, true]);
+    assert_eq!(roll.to_string(), "4d6kh3: [3 (1) 6 4] = 13");
+}
+
+#[test]
+fn keep_and_drop_choose_the_right_dice() {
+    let faces = [2, 5, 5, 1];
+    for (expr, total, kept) in [
+        ("4d6kl1", 1, [false, false, false, true]),
+        ("4d6dh1", 8, [true, true, false, true]),
+        ("4d6dl1", 12, [true, true, true, false]),
+        // Equal faces: the later one is dropped first.
+        ("4d6kh1", 5, [false, true, false, false]),
+    ] {
+        let roll = parse(expr).unwrap().roll(&mut Supplied::new(faces)).unwrap();
+        assert_eq!(roll.total, total, "{expr}");
+        assert_eq!(roll.dice.iter().map(|d| d.kept).collect::<Vec<_>>(), kept, "{expr}");
+    }
+}
+
+#[test]
+fn a_roll_keeps_natural_faces_for_triggers() {
+    let roll = parse("1d10+1d20").unwrap().roll(&mut Supplied::new([10, 13])).unwrap();
+    assert!(roll.has_natural(10, 10));
+    assert!(roll.has_natural(20, 13));
+    assert!(!roll.has_natural(20, 10));
+}
+
+#[test]
+fn comparisons_answer_yes_or_no() {
+    let roll = parse("2d6 >= 8").unwrap().roll(&mut Supplied::new([3, 5])).unwrap();
+    assert_eq!(roll.success, Some(true));
+    assert_eq!(roll.to_string(), "2d6 >= 8: [3 5] = 8 >= 8: yes");
+    let roll = parse("1d10 > 1d10").unwrap().roll(&mut Supplied::new([4, 4])).unwrap();
+    assert_eq!((roll.total, roll.against, roll.success), (4, Some(4), Some(false)));
+    assert_eq!(roll.to_string(), "1d10 > 1d10: [4] = 4 > [4] = 4: no");
+    let roll = parse("3d6-1d4+2").unwrap().roll(&mut Supplied::new([3, 1, 4, 4])).unwrap();
+    assert_eq!(roll.to_string(), "3d6-1d4+2: [3 1 4] - [4] + 2 = 6");
+}
+
+// ---- exact odds ----------------------------------------------------------
+
+#[test]
+fn two_d6_by_counting() {
+    let dist = totals("2d6");
+    for total in 2..=12 {
+        let ways = all_rolls(2, 6, 1).iter().filter(|r| r.iter().sum::<i64>() == total).count();
+        assert_eq!(dist.probability(&total), ratio(ways as i64, 36), "total {total}");
+    }
+    assert_eq!(dist.mean(), ratio(7, 1));
+    assert_eq!(dist.total(), BigRational::one());
+    assert_eq!(dist.at_least(8), ratio(15, 36));
+    assert_eq!(dist.at_most(4), ratio(6, 36));
+}
+
+#[test]
+fn four_d6_keep_highest_three() {
+    let dist = totals("4d6kh3");
+    assert_eq!(dist.mean(), ratio(15869, 1296));
+    let mut by_hand: BTreeMap<i64, i64> = BTreeMap::new();
+    for mut r in all_rolls(4, 6, 1) {
+        r.sort();
+        *by_hand.entry(r[1..].iter().sum()).or_default() += 1;
+    }
+    for (total, ways) in by_hand {
+        assert_eq!(dist.probability(&total), ratio(ways, 1296), "total {total}");
+    }
+}
+
+#[test]
+fn every_keep_kind_matches_brute_force() {
+    for (expr, count, sides, keep_low, keep_n) in [
+        ("5d4kl2", 5, 4, true, 2),
+        ("5d4dh3", 5, 4, true, 2),
+        ("5d4dl1", 5, 4, false, 4),
+        ("3d10kh1", 3, 10, false, 1),
+    ] {
+        let dist = totals(expr);
+        let mut by_hand: BTreeMap<i64, i64> = BTreeMap::new();
+        for mut r in all_rolls(count, sides, 1) {
+            r.sort();
+            let kept: i64 = if keep_low { r[..keep_n].iter().sum() } else { r[r.len() - keep_n..].iter().sum() };
+            *by_hand.entry(kept).or_default() += 1;
+        }
+        let all = (sides as i64).pow(count);
+        for (total, ways) in by_hand {
+            assert_eq!(dist.probability(&total), ratio(ways, all), "{expr} total {total}");
+        }
+    }
+}
+
+#[test]
+fn d10_differences_for_opposed_rolls() {
+    // F&F melee reads the difference of two d10s.
+    let dist = totals("1d10 - 1d10");
+    for diff in -9..=9i64 {
+        assert_eq!(dist.probability(&diff), ratio(10 - diff.abs(), 100), "difference {diff}");
+    }
+    assert_eq!(dist.mean(), BigRational::zero());
+    // The attacker wins outright (higher die) 45 times in 100.
+    assert_eq!(chance("1d10 > 1d10", DiceConventions::default()), ratio(45, 100));
+}
+
+#[test]
+fn chances_of_comparisons() {
+    let d = DiceConventions::default();
+    assert_eq!(chance("2d6 >= 8", d), ratio(15, 36));
+    assert_eq!(chance("1d10 <= 3", d), ratio(3, 10));
+    assert_eq!(chance("2d6 = 7", d), ratio(1, 6));
+    assert_eq!(chance("2d6 != 7", d), ratio(5, 6));
+    assert_eq!(chance("1d20 < 2", d), ratio(1, 20));
+    // b - a <= 1 misses only the 4+3+2+1 ways of b - a >= 2.
+    assert_eq!(chance("1d6+2 > 1d6", d), ratio(26, 36));
+}
+
+#[test]
+fn percentile_and_constants() {
+    let dist = totals("d%");
+    assert_eq!(dist.len(), 100);
+    assert_eq!(dist.probability(&100), ratio(1, 100));
+    let dist = totals("7");
+    assert_eq!(dist.probability(&7), BigRational::one());
+    let dist = totals("-1d4+2");
+    assert_eq!((dist.min(), dist.max()), (Some(-2), Some(1)));
+}
+
+#[test]
+fn exact_work_is_refused_past_its_limit() {
+    let expr = parse("1000d1000").unwrap();
+    let err = exact_odds(&expr, &DiceLimits::default()).unwrap_err();
+    assert!(matches!(err, DiceError::ExactTooBig { .. }), "{err:?}");
+    // Within the limit is fine, and the mean is exact.
+    assert_eq!(totals("100d6").mean(), ratio(350, 1));
+}
+
+// ---- the enumerator ------------------------------------------------------
+
+#[test]
+fn enumerating_an_expression_matches_its_exact_odds() {
+    for text in ["2d6", "4d6kh3", "3d6-1d4+2", "1d10 - 1d10", "2d6 >= 8", "1d8dl0"] {
+        let Ok(expr) = parse(text) else { continue };
+        let walked = enumerate(EnumLimits::default(), |src| expr.value(src)).unwrap();
+        match exact_odds(&expr, &DiceLimits::default()).unwrap() {
+            Odds::Totals(dist) => {
+                assert_eq!(walked.len(), dist.len(), "{text}");
+                for (v, p) in dist.iter() {
+                    assert_eq!(walked.probability(v), p, "{text} at {v}");
+                }
+            }
+            Odds::Chance(dist) => assert_eq!(walked.probability(&1), dist.probability(&true), "{text}"),
+        }
+    }
+}
+
+#[test]
+fn enumerating_a_varying_number_of_dice() {
+    // Roll a d6; on a 6 roll again and add (once). Each branch weighs what its dice weigh.
+    let dist = enumerate(EnumLimits::default(), |src| {
+        let first = src.face(Die::standard(6))?;
+        if first == 6 { Ok::<_, DiceError>(6 + src.face(Die::standard(6))?) } else { Ok(first) }
+    })
+    .unwrap();
+    assert_eq!(dist.probability(&5), ratio(1, 6));
+    assert_eq!(dist.probability(&7), ratio(1, 36));
+    assert_eq!(dist.probability(&6), BigRational::zero());
+    assert_eq!(dist.total(), BigRational::one());
+}
+
+#[test]
+fn a_loop_cut_off_leaves_a_residual() {
+    // "Re-roll ties": two d6 until they differ. Cut at 4 dice (two rounds).
+    let limits = EnumLimits { max_depth: 4, ..EnumLimits::default() };
+    let dist = enumerate(limits, |src| loop {
+        let a = src.face(Die::standard(6))?;
+        let b = src.face(Die::standard(6))?;
+        if a != b {
+            return Ok::<_, DiceError>(a > b);
+        }
+    })
+    .unwrap();
+    // Ties twice in a row: (1/6)^2 is cut off; the rest splits evenly.
+    assert_eq!(dist.residual(), ratio(1, 36));
+    assert_eq!(dist.probability(&true), ratio(35, 72));
+    assert_eq!(dist.total() + dist.residual(), BigRational::one());
+}
+
+#[test]
+fn a_swallowed_cut_off_still_counts_as_residual() {
+    let limits = EnumLimits { max_depth: 1, ..EnumLimits::default() };
+    let dist = enumerate(limits, |src| {
+        let a = src.face(Die::standard(2))?;
+        // The computation ignores the refusal and answers anyway.
+        let b = src.face(Die::standard(2)).unwrap_or(0);
+        Ok::<_, DiceError>(a + b)
+    })
+    .unwrap();
+    assert_eq!(dist.residual(), BigRational::one());
+}
+
+#[test]
+fn too_many_outcomes_is_an_error() {
+    let limits = EnumLimits { max_outcomes: 100, ..EnumLimits::default() };
+    let expr = parse("3d6").unwrap();
+    let err = enumerate(limits, |src| expr.value(src)).unwrap_err();
+    assert_eq!(err, DiceError::TooManyOutcomes { limit: 100 });
+}
+
+#[test]
+fn a_computation_that_is_not_a_function_of_its_dice_is_caught() {
+    let mut calls = 0;
+    let err = enumerate(EnumLimits::default(), |src| {
+        calls += 1;
+        let sides = if calls == 1 { 6 } else { 8 };
+        src.face(Die::standard(sides))
+    })
+    .unwrap_err();
+    assert!(matches!(err, DiceError::Nondeterministic { .. }), "{err:?}");
+}
+
+// ---- properties ----------------------------------------------------------
+
+fn small_expr() -> impl Strategy<Value = String> {
+    let pool = (1u32..4, prop::sample::select(vec![2u32, 3, 4, 6, 8, 10]), 0u8..5).prop_map(|(n, s, k)| {
+        let keep = match k {
+            1 => format!("kh{}", n.max(1)),
+            2 => "kl1".to_string(),
+            3 if n > 1 => "dl1".to_string(),
+            _ => String::new(),
+        };
+        format!("{n}d{s}{keep}")
+    });
+    let term = prop_oneof![3 => pool, 1 => (0i64..20).prop_map(|c| c.to_string())];
+    let sum = (term.clone(), prop::collection::vec((any::<bool>(), term), 0..2)).prop_map(|(first, rest)| {
+        let mut s = first;
+        for (neg, t) in rest {
+            s += if neg { " - " } else { " + " };
+            s += &t;
+        }
+        s
+    });
+    let cmp = prop::option::of((prop::sample::select(vec![">=", "<=", ">", "<", "=", "!="]), 0i64..15));
+    (sum, cmp).prop_map(|(s, c)| match c {
+        Some((op, v)) => format!("{s} {op} {v}"),
+        None => s,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn never_panics_on_any_string(text in "\\PC{0,40}") {
+        let _ = parse(&text);
+    }
+
+    #[test]
+    fn never_panics_on_dice_like_strings(text in "[0-9dDkKhHlL%+\\- <>=!]{0,24}") {
+        if let Ok(expr) = parse(&text) {
+            let _ = expr.roll(&mut Seeded::new(1));
+        }
+    }
+
+    #[test]
+    fn printing_and_reparsing_gives_the_same_expression(text in small_expr()) {
+        let expr = parse(&text).unwrap();
+        prop_assert_eq!(parse(&expr.to_string()).unwrap(), expr);
+    }
+
+    #[test]
+    fn rolls_stay_within_min_and_max(text in small_expr(), seed in any::<u64>()) {
+        let expr = parse(&text).unwrap();
+        let mut source = Seeded::new(seed);
+        for _ in 0..20 {
+            let roll = expr.roll(&mut source).unwrap();
+            prop_assert!(expr.left.min() <= roll.total && roll.total <= expr.left.max(), "{roll}");
+            for d in &roll.dice {
+                prop_assert!(d.die.has_face(d.natural));
+            }
+        }
+    }
+
+    #[test]
+    fn exact_odds_sum_to_one(text in small_expr()) {
+        let expr = parse(&text).unwrap();
+        let total = match exact_odds(&expr, &DiceLimits::default()).unwrap() {
+            Odds::Totals(d) => d.total(),
+            Odds::Chance(d) => d.total(),
+        };
+        prop_assert_eq!(total, BigRational::one());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn exact_odds_agree_with_sampling(text in small_expr(), seed in any::<u64>()) {
+        let expr = parse(&text).unwrap();
+        let dist = match exact_odds(&expr, &DiceLimits::default()).unwrap() {
+            Odds::Totals(d) => d,
+            Odds::Chance(d) => d.map(i64::from),
+        };
+        let n = 4_000;
+        let mut seen: BTreeMap<i64, u32> = BTreeMap::new();
+        let mut source = Seeded::new(seed);
+        for _ in 0..n {
+            *seen.entry(expr.value(&mut source).unwrap()).or_default() += 1;
+        }
+        for (value, p) in dist.iter() {
+            let p = to_f64(&p);
+            let observed = f64::from(seen.get(value).copied().unwrap_or(0)) / f64::from(n);
+            // Six standard errors, plus a little for the tiniest chances.
+            let tolerance = 6.0 * (p * (1.0 - p) / f64::from(n)).sqrt() + 1e-3;
+            prop_assert!((observed - p).abs() <= tolerance, "{} at {}: exact {} sampled {}", text, value, p, observed);
+        }
+        for value in seen.keys() {
+            prop_assert!(!dist.probability(value).is_zero(), "{} sampled impossible {}", text, value);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! The kernel: dice, measurement and troop units. It knows nothing of YAML, Rhai or terminals.
+
+pub mod dice;

@@ -1,0 +1,12 @@
+//! grognard: a scripting-driven rules interpreter for horse-and-musket tabletop wargames.
+//!
+//! The kernel ([`dice`], [`measure`], [`unit`]) rolls dice and computes exact
+//! odds, measures the table, and holds troop units as plain data. The command
+//! line ([`cli`]) is a thin shell over it.
+
+pub mod cli;
+pub mod error;
+pub mod kernel;
+pub mod report;
+
+pub use kernel::dice;

@@ -1,0 +1,32 @@
+//! The `grognard` binary: parse the command line, run it, map the outcome to an exit status.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+use grognard::cli::Cli;
+use grognard::report;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            // --help and --version are not errors; every other clap error is a usage error.
+            return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match grognard::cli::run(cli, &mut stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let text = if std::io::stderr().is_terminal() {
+                report::render_for_terminal(&err)
+            } else {
+                report::render_plain(&err)
+            };
+            eprint!("{text}");
+            ExitCode::from(1)
+        }
+    }
+}
