@@ -10,3 +10,4 @@ pub mod kernel;
 pub mod report;
 
 pub use kernel::dice;
+pub use kernel::unit;

@@ -1,3 +1,4 @@
 //! The kernel: dice, measurement and troop units. It knows nothing of YAML, Rhai or terminals.
 
 pub mod dice;
+pub mod unit;

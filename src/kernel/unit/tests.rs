@@ -1,0 +1,145 @@
+//! Tests of units, leaders and the order of battle.
+
+use serde_json::json;
+
+use super::*;
+
+fn ligne() -> Unit {
+    let mut u = Unit::new("4e_ligne", "4e Ligne", "french", "france", "infantry", "column", 6);
+    u.grade = Some("veteran".into());
+    u.command = Some("brigade_a".into());
+    u
+}
+
+fn french_army() -> OrderOfBattle {
+    serde_json::from_value(json!({
+        "sides": [{ "id": "french", "name": "Armée du Nord", "nations": ["france"], "commander": "ney" }],
+        "commands": [
+            { "id": "army", "name": "Armée du Nord", "side": "french", "level": "army" },
+            { "id": "corps_1", "name": "I Corps", "side": "french", "level": "corps", "parent": "army" },
+            { "id": "div_1", "name": "1st Division", "side": "french", "level": "division", "parent": "corps_1" },
+            { "id": "brigade_a", "name": "Brigade A", "side": "french", "level": "brigade", "parent": "div_1" },
+            { "id": "brigade_b", "name": "Brigade B", "side": "french", "level": "brigade", "parent": "div_1" }
+        ],
+        "leaders": [
+            { "id": "ney", "name": "Ney", "side": "french", "rating": "excellent", "commands": "army" },
+            { "id": "quiot", "name": "Quiot", "side": "french", "rating": "good", "commands": "div_1", "attached_to": "4e_ligne" }
+        ],
+        "units": [
+            { "id": "4e_ligne", "name": "4e Ligne", "side": "french", "nation": "france", "arm": "infantry",
+              "grade": "veteran", "stands": 5, "stands_at_start": 6, "formation": "column", "order": "good_order",
+              "command": "brigade_a", "leaders": ["quiot"], "markers": { "alert": true, "volleys": 2 },
+              "placement": { "x": 12.0, "y": 6.5, "facing": 90.0 } },
+            { "id": "54e_ligne", "name": "54e Ligne", "side": "french", "nation": "france", "arm": "infantry",
+              "stands": 6, "formation": "line", "order": "disordered", "command": "brigade_b" },
+            { "id": "foot_battery", "name": "6/1er Artillerie", "side": "french", "nation": "france", "arm": "artillery",
+              "type": "foot", "stands": 1, "formation": "unlimbered", "order": "good_order", "command": "corps_1" }
+        ]
+    }))
+    .unwrap()
+}
+
+#[test]
+fn losing_stands_stops_at_zero_and_remembers_the_start() {
+    let mut u = ligne();
+    assert_eq!(u.lose_stands(2), 2);
+    assert_eq!((u.stands, u.starting_stands(), u.stands_lost()), (4, 6, 2));
+    assert_eq!(u.lose_stands(10), 4);
+    assert!(u.is_eliminated());
+    assert_eq!(u.stands_lost(), 6);
+}
+
+#[test]
+fn markers_are_flags_counts_or_words() {
+    let mut u = ligne();
+    u.set_marker("alert", Marker::Flag(true));
+    u.set_marker("attached_guns", Marker::Count(0));
+    u.set_marker("ammunition", Marker::Text("low".into()));
+    assert!(u.has_marker("alert"));
+    assert!(!u.has_marker("attached_guns"));
+    assert!(u.has_marker("ammunition"));
+    assert!(u.clear_marker("alert"));
+    assert!(!u.has_marker("alert"));
+}
+
+#[test]
+fn an_order_of_battle_reads_and_writes_as_plain_data() {
+    let oob = french_army();
+    let unit = oob.unit("4e_ligne").unwrap();
+    assert_eq!(unit.markers.get("volleys"), Some(&Marker::Count(2)));
+    assert_eq!(unit.placement, Some(Placement { x: 12.0, y: 6.5, facing: 90.0 }));
+    assert_eq!(unit.stands_lost(), 1);
+    let again: OrderOfBattle = serde_json::from_str(&serde_json::to_string(&oob).unwrap()).unwrap();
+    assert_eq!(again, oob);
+}
+
+#[test]
+fn a_typo_in_a_field_name_is_an_error() {
+    let err = serde_json::from_value::<Unit>(json!({
+        "id": "x", "name": "x", "side": "s", "nation": "n", "arm": "infantry",
+        "stands": 4, "formation": "line", "order": "good_order", "formaton": "column"
+    }))
+    .unwrap_err();
+    assert!(err.to_string().contains("unknown field `formaton`"), "{err}");
+}
+
+#[test]
+fn the_chain_of_command_runs_up_to_the_army() {
+    let oob = french_army();
+    let chain: Vec<&str> = oob.chain("brigade_a").iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(chain, ["brigade_a", "div_1", "corps_1", "army"]);
+    assert_eq!(oob.commander_of("div_1").unwrap().name, "Quiot");
+}
+
+#[test]
+fn units_under_a_command_include_subordinate_commands() {
+    let oob = french_army();
+    let ids = |c: &str| -> Vec<String> { oob.units_under(c).iter().map(|u| u.id.clone()).collect() };
+    assert_eq!(ids("div_1"), ["4e_ligne", "54e_ligne"]);
+    assert_eq!(ids("corps_1"), ["4e_ligne", "54e_ligne", "foot_battery"]);
+    assert_eq!(ids("brigade_b"), ["54e_ligne"]);
+}
+
+#[test]
+fn a_sound_order_of_battle_has_no_problems() {
+    let vocabulary: Vocabulary = serde_json::from_value(json!({
+        "arms": ["infantry", "cavalry", "artillery"],
+        "formations": ["line", "column", "square", "unlimbered", "limbered"],
+        "orders": ["good_order", "disordered"],
+    }))
+    .unwrap();
+    assert_eq!(french_army().check(&vocabulary), []);
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let mut oob = french_army();
+    oob.units[1].id = "4e_ligne".into();
+    oob.units[2].command = Some("corps_9".into());
+    oob.units[2].formation = "squre".into();
+    oob.units[2].stands = 3;
+    oob.units[2].stands_at_start = Some(2);
+    oob.commands[0].parent = Some("brigade_a".into());
+    let vocabulary = Vocabulary {
+        formations: ["line", "column", "square", "unlimbered"].map(String::from).into(),
+        ..Vocabulary::default()
+    };
+    let errors: Vec<String> = oob.check(&vocabulary).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "two units share the id `4e_ligne`",
+            "unit `foot_battery` names command `corps_9`, which does not exist",
+            "command `army` is its own superior through army > brigade_a > div_1 > corps_1 > army",
+            "unit `foot_battery` has formation `squre`, which this ruleset does not know",
+            "unit `foot_battery` has 3 stands but started with 2",
+        ]
+    );
+    let suggestion = oob.check(&vocabulary).into_iter().find_map(|e| match e {
+        UnitError::UnknownWord { help, .. } => help,
+        _ => None,
+    });
+    assert_eq!(suggestion.as_deref(), Some("did you mean `square`?"));
+    // The chain stops at the cycle instead of looping.
+    assert_eq!(oob.chain("div_1").len(), 4);
+}

@@ -1,0 +1,144 @@
+//! `Unit`: a troop unit's state (stands, formation, order, markers, where it stands).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// A marker's value: a flag (`alert: true`), a count (`attached_guns: 2`) or a word.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Marker {
+    Flag(bool),
+    Count(i64),
+    Text(String),
+}
+
+impl Marker {
+    /// Whether the marker is in force: a true flag, a non-zero count, any word.
+    pub fn is_set(&self) -> bool {
+        match self {
+            Marker::Flag(b) => *b,
+            Marker::Count(n) => *n != 0,
+            Marker::Text(_) => true,
+        }
+    }
+}
+
+/// Where a unit stands and which way it faces: the centre of its front edge, in
+/// table inches, and its facing in degrees clockwise from straight up the table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default)]
+    pub facing: f64,
+}
+
+/// A troop unit: a battalion, regiment, squadron or battery.
+///
+/// The words in `arm`, `kind`, `grade`, `formation` and `order` come from the
+/// ruleset's vocabulary; the kernel stores them and the ruleset checks them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    pub id: String,
+    pub name: String,
+    pub side: String,
+    pub nation: String,
+    /// infantry, cavalry, artillery...
+    pub arm: String,
+    /// line, light, guard, heavy, horse...
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Morale grade or rating: "veteran", "crack", "3".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grade: Option<String>,
+    /// Stands (or bases, or guns) now.
+    pub stands: u32,
+    /// Stands at the start of the battle; defaults to `stands`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stands_at_start: Option<u32>,
+    pub formation: String,
+    /// good_order, disordered, spent, routed...
+    pub order: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub markers: BTreeMap<String, Marker>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+    /// The command (brigade, division...) the unit belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Ids of leaders attached to the unit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaders: Vec<String>,
+    /// Ids of units attached to it (a battery attached to a regiment).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attached: Vec<String>,
+}
+
+impl Unit {
+    /// A unit in good order with `stands` stands and nothing else set; the
+    /// other fields are public to fill in.
+    pub fn new(id: &str, name: &str, side: &str, nation: &str, arm: &str, formation: &str, stands: u32) -> Self {
+        Unit {
+            id: id.to_string(),
+            name: name.to_string(),
+            side: side.to_string(),
+            nation: nation.to_string(),
+            arm: arm.to_string(),
+            kind: None,
+            grade: None,
+            stands,
+            stands_at_start: None,
+            formation: formation.to_string(),
+            order: "good_order".to_string(),
+            markers: BTreeMap::new(),
+            placement: None,
+            command: None,
+            leaders: Vec::new(),
+            attached: Vec::new(),
+        }
+    }
+
+    /// Stands at the start of the battle.
+    pub fn starting_stands(&self) -> u32 {
+        self.stands_at_start.unwrap_or(self.stands)
+    }
+
+    /// Stands lost since the start.
+    pub fn stands_lost(&self) -> u32 {
+        self.starting_stands().saturating_sub(self.stands)
+    }
+
+    /// Removes up to `n` stands and returns how many were really lost: a unit
+    /// cannot lose more stands than it has.
+    pub fn lose_stands(&mut self, n: u32) -> u32 {
+        if self.stands_at_start.is_none() {
+            self.stands_at_start = Some(self.stands);
+        }
+        let lost = n.min(self.stands);
+        self.stands -= lost;
+        lost
+    }
+
+    /// Whether no stand is left.
+    pub fn is_eliminated(&self) -> bool {
+        self.stands == 0
+    }
+
+    /// Whether the unit carries `marker` (a flag that is set, a non-zero count, a word).
+    pub fn has_marker(&self, marker: &str) -> bool {
+        self.markers.get(marker).is_some_and(Marker::is_set)
+    }
+
+    /// Sets a marker to a value, replacing what it had.
+    pub fn set_marker(&mut self, marker: &str, value: Marker) {
+        self.markers.insert(marker.to_string(), value);
+    }
+
+    /// Removes a marker; returns whether it was there.
+    pub fn clear_marker(&mut self, marker: &str) -> bool {
+        self.markers.remove(marker).is_some()
+    }
+}
