@@ -13,7 +13,11 @@ fn main() -> ExitCode {
         Err(err) => {
             let _ = err.print();
             // --help and --version are not errors; every other clap error is a usage error.
-            return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if err.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     let mut stdout = std::io::stdout().lock();

@@ -39,7 +39,11 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let odds = exact_odds(&expr, &limits)?;
     let label = expr.to_string();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&odds_json(&label, &odds)).expect("json"))?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&odds_json(&label, &odds)).expect("json")
+        )?;
     } else {
         out.write_all(render_odds(&label, &odds).as_bytes())?;
     }
@@ -59,7 +63,12 @@ fn render_totals(label: &str, dist: &Distribution<i64>) -> String {
     let rows: Vec<(i64, BigRational)> = dist.iter().map(|(v, p)| (*v, p)).collect();
     let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
     let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
-    let value_w = rows.iter().map(|(v, _)| v.to_string().len()).max().unwrap_or(1).max(5);
+    let value_w = rows
+        .iter()
+        .map(|(v, _)| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(5);
     let chance_w = chances.iter().map(String::len).max().unwrap_or(1).max(6);
     let mut s = format!("{label}: exact odds, {} outcomes\n\n", dist.denominator());
     s += &format!(
@@ -91,8 +100,16 @@ fn render_chance(label: &str, dist: &Distribution<bool>) -> String {
     let (yes_f, no_f) = (fraction(&yes), fraction(&no));
     let w = yes_f.len().max(no_f.len());
     let mut s = format!("{label}: chance {yes_f} ({})\n\n", percent(&yes));
-    s += &format!("  yes  {yes_f:>w$}  {:>8}  {}\n", percent(&yes), bar(to_f64(&yes), biggest));
-    s += &format!("  no   {no_f:>w$}  {:>8}  {}\n", percent(&no), bar(to_f64(&no), biggest));
+    s += &format!(
+        "  yes  {yes_f:>w$}  {:>8}  {}\n",
+        percent(&yes),
+        bar(to_f64(&yes), biggest)
+    );
+    s += &format!(
+        "  no   {no_f:>w$}  {:>8}  {}\n",
+        percent(&no),
+        bar(to_f64(&no), biggest)
+    );
     s
 }
 
@@ -150,7 +167,11 @@ pub fn odds_json(label: &str, odds: &Odds) -> Value {
 /// `41.67%`; a chance too small to show at two decimals reads `<0.01%` rather than `0.00%`.
 fn percent(p: &BigRational) -> String {
     let pct = to_f64(p) * 100.0;
-    if pct > 0.0 && pct < 0.005 { "<0.01%".to_string() } else { format!("{pct:.2}%") }
+    if pct > 0.0 && pct < 0.005 {
+        "<0.01%".to_string()
+    } else {
+        format!("{pct:.2}%")
+    }
 }
 
 /// A bar as long as `p` is against the biggest probability, in eighths of a character.

@@ -50,24 +50,37 @@ struct JsonRoll<'a> {
 }
 
 pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let expr = parse_with(&args.expr, &args.flags.conventions(), &DiceLimits::default())?;
+    let expr = parse_with(
+        &args.expr,
+        &args.flags.conventions(),
+        &DiceLimits::default(),
+    )?;
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
-        Some(list) => (Box::new(Supplied::parse_list(list).map_err(Error::Input)?), None),
+        Some(list) => (
+            Box::new(Supplied::parse_list(list).map_err(Error::Input)?),
+            None,
+        ),
         None => {
             let seed = args.seed.unwrap_or_else(fresh_seed);
             (Box::new(Seeded::new(seed)), Some(seed))
         }
     };
-    if args.seed.is_none() && !args.json {
-        if let Some(seed) = seed {
-            writeln!(out, "seed {seed}")?;
-        }
+    if let (None, false, Some(seed)) = (args.seed, args.json, seed) {
+        writeln!(out, "seed {seed}")?;
     }
     for i in 1..=args.times {
         let roll = expr.roll(&mut *source)?;
         if args.json {
-            let line = JsonRoll { roll: i, seed, result: &roll };
-            writeln!(out, "{}", serde_json::to_string(&line).expect("a roll always serializes"))?;
+            let line = JsonRoll {
+                roll: i,
+                seed,
+                result: &roll,
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&line).expect("a roll always serializes")
+            )?;
         } else {
             writeln!(out, "{roll}")?;
         }

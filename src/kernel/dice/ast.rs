@@ -22,7 +22,11 @@ pub struct Die {
 impl Die {
     /// A die numbered `1..=sides`.
     pub const fn standard(sides: u32) -> Self {
-        Die { sides, first: 1, percentile: false }
+        Die {
+            sides,
+            first: 1,
+            percentile: false,
+        }
     }
 
     /// The lowest face.

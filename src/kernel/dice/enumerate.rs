@@ -27,7 +27,10 @@ pub struct EnumLimits {
 
 impl Default for EnumLimits {
     fn default() -> Self {
-        EnumLimits { max_outcomes: 1_000_000, max_depth: 64 }
+        EnumLimits {
+            max_outcomes: 1_000_000,
+            max_depth: 64,
+        }
     }
 }
 
@@ -44,12 +47,20 @@ pub struct Enumerator {
 
 impl Enumerator {
     fn new(max_depth: usize) -> Self {
-        Enumerator { path: Vec::new(), cursor: 0, max_depth, cut_off: false, mismatch: None }
+        Enumerator {
+            path: Vec::new(),
+            cursor: 0,
+            max_depth,
+            cut_off: false,
+            mismatch: None,
+        }
     }
 
     /// The probability of the current run is `1 / weight_den()`.
     fn weight_den(&self) -> BigUint {
-        self.path.iter().fold(BigUint::one(), |acc, (_, die)| acc * die.sides)
+        self.path
+            .iter()
+            .fold(BigUint::one(), |acc, (_, die)| acc * die.sides)
     }
 
     /// Moves to the next combination of faces; false when every one was visited.
@@ -69,7 +80,10 @@ impl RollSource for Enumerator {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         if let Some(&(index, before)) = self.path.get(self.cursor) {
             if before != die {
-                let err = DiceError::Nondeterministic { before: before.describe(), now: die.describe() };
+                let err = DiceError::Nondeterministic {
+                    before: before.describe(),
+                    now: die.describe(),
+                };
                 self.mismatch = Some(err.clone());
                 return Err(err);
             }
@@ -78,7 +92,9 @@ impl RollSource for Enumerator {
         }
         if self.path.len() >= self.max_depth {
             self.cut_off = true;
-            return Err(DiceError::CutOff { depth: self.max_depth });
+            return Err(DiceError::CutOff {
+                depth: self.max_depth,
+            });
         }
         self.path.push((0, die));
         self.cursor += 1;
@@ -135,7 +151,10 @@ where
             return Ok(dist);
         }
         if outcomes >= limits.max_outcomes {
-            return Err(DiceError::TooManyOutcomes { limit: limits.max_outcomes }.into());
+            return Err(DiceError::TooManyOutcomes {
+                limit: limits.max_outcomes,
+            }
+            .into());
         }
     }
 }

@@ -67,8 +67,15 @@ pub enum DiceError {
 
     /// A supplied face cannot be shown by the die it was given for.
     #[error("face {face} cannot be rolled on a {die}")]
-    #[diagnostic(code(dice::bad_face), help("supplied face number {position} was {face}"))]
-    BadFace { face: i64, die: String, position: usize },
+    #[diagnostic(
+        code(dice::bad_face),
+        help("supplied face number {position} was {face}")
+    )]
+    BadFace {
+        face: i64,
+        die: String,
+        position: usize,
+    },
 
     /// Walking every outcome would visit more outcomes than allowed.
     #[error("more than {limit} dice outcomes to walk for an exact distribution")]
@@ -86,10 +93,14 @@ pub enum DiceError {
 
     /// The enumerator was asked for different dice on replaying the same faces:
     /// the computation is not a function of its dice.
-    #[error("the computation asked for a {now} where it asked for a {before} with the same earlier faces")]
+    #[error(
+        "the computation asked for a {now} where it asked for a {before} with the same earlier faces"
+    )]
     #[diagnostic(
         code(dice::nondeterministic),
-        help("exact odds need a computation whose every die depends only on the dice rolled before it")
+        help(
+            "exact odds need a computation whose every die depends only on the dice rolled before it"
+        )
     )]
     Nondeterministic { before: String, now: String },
 }

@@ -32,7 +32,11 @@ pub enum Odds {
 pub fn exact_odds(expr: &DiceExpr, limits: &DiceLimits) -> Result<Odds, DiceError> {
     let work = estimate_work(expr);
     if work > limits.max_exact_work {
-        return Err(DiceError::ExactTooBig { expr: expr.to_string(), work, limit: limits.max_exact_work });
+        return Err(DiceError::ExactTooBig {
+            expr: expr.to_string(),
+            work,
+            limit: limits.max_exact_work,
+        });
     }
     let left = sum_dist(&expr.left);
     Ok(match &expr.comparison {
@@ -42,7 +46,9 @@ pub fn exact_odds(expr: &DiceExpr, limits: &DiceLimits) -> Result<Odds, DiceErro
             let diff = left.convolve(&sum_dist(right).negate());
             let mut counts = BTreeMap::new();
             for (value, count) in diff.entries() {
-                *counts.entry(op.holds(value, 0)).or_insert_with(BigUint::zero) += count;
+                *counts
+                    .entry(op.holds(value, 0))
+                    .or_insert_with(BigUint::zero) += count;
             }
             Odds::Chance(Distribution::from_counts(counts, diff.denominator))
         }
@@ -109,11 +115,18 @@ struct Dense {
 
 impl Dense {
     fn constant(value: i64) -> Self {
-        Dense { min: value, counts: vec![BigUint::one()], denominator: BigUint::one() }
+        Dense {
+            min: value,
+            counts: vec![BigUint::one()],
+            denominator: BigUint::one(),
+        }
     }
 
     fn entries(&self) -> impl Iterator<Item = (i64, &BigUint)> {
-        self.counts.iter().enumerate().map(|(i, c)| (self.min + i as i64, c))
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (self.min + i as i64, c))
     }
 
     fn convolve(&self, other: &Dense) -> Dense {
@@ -128,7 +141,11 @@ impl Dense {
                 }
             }
         }
-        Dense { min: self.min + other.min, counts, denominator: &self.denominator * &other.denominator }
+        Dense {
+            min: self.min + other.min,
+            counts,
+            denominator: &self.denominator * &other.denominator,
+        }
     }
 
     /// Adds one die with `sides` faces from `first`: each new count is the sum of a
@@ -146,7 +163,11 @@ impl Dense {
             }
             counts.push(window.clone());
         }
-        Dense { min: self.min + first, counts, denominator: &self.denominator * BigUint::from(sides) }
+        Dense {
+            min: self.min + first,
+            counts,
+            denominator: &self.denominator * BigUint::from(sides),
+        }
     }
 
     fn negate(mut self) -> Dense {
@@ -157,7 +178,12 @@ impl Dense {
     }
 
     fn into_distribution(self) -> Distribution<i64> {
-        let counts = self.counts.into_iter().enumerate().map(|(i, c)| (self.min + i as i64, c)).collect();
+        let counts = self
+            .counts
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (self.min + i as i64, c))
+            .collect();
         Distribution::from_counts(counts, self.denominator)
     }
 }
@@ -230,7 +256,11 @@ impl KeptPool {
         // Faces are visited from the end that is kept first: highest down, or lowest up.
         self.visit(0, self.count, self.kept, 0, BigUint::one());
         let denominator = BigUint::from(self.sides).pow(self.count);
-        Dense { min: self.min_total, counts: self.counts, denominator }
+        Dense {
+            min: self.min_total,
+            counts: self.counts,
+            denominator,
+        }
     }
 
     /// `step` is the how-many-th face value from the kept end; `left` dice are
@@ -250,7 +280,13 @@ impl KeptPool {
         for here in 0..=left {
             let w = &weight * &self.binomial[left as usize][here as usize];
             let counted = here.min(slots);
-            self.visit(step + 1, left - here, slots - counted, sum + i64::from(counted) * face, w);
+            self.visit(
+                step + 1,
+                left - here,
+                slots - counted,
+                sum + i64::from(counted) * face,
+                w,
+            );
         }
     }
 }

@@ -40,7 +40,12 @@ pub fn parse_with(
         });
     }
     let mut pairs = DiceGrammar::parse(Rule::expr, input).map_err(|e| syntax_error(input, e))?;
-    let mut reader = Reader { input, conventions, limits, dice_so_far: 0 };
+    let mut reader = Reader {
+        input,
+        conventions,
+        limits,
+        dice_so_far: 0,
+    };
     let expr = pairs.next().expect("the grammar always yields one expr");
     let mut inner = expr.into_inner();
     let left = reader.sum(inner.next().expect("expr starts with a sum"))?;
@@ -81,14 +86,27 @@ impl Reader<'_> {
             match part.as_rule() {
                 Rule::sign => negative = part.as_str() == "-",
                 Rule::dice => {
-                    terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?) });
+                    terms.push(SignedTerm {
+                        negative,
+                        term: Term::Dice(self.pool(part)?),
+                    });
                     negative = false;
                 }
                 Rule::number => {
-                    let value = self.number(&part, u64::try_from(self.limits.max_constant).unwrap_or(0), |n, max| {
-                        (format!("the constant {n} is too large"), format!("at most {max}"))
-                    })?;
-                    terms.push(SignedTerm { negative, term: Term::Constant(value as i64) });
+                    let value = self.number(
+                        &part,
+                        u64::try_from(self.limits.max_constant).unwrap_or(0),
+                        |n, max| {
+                            (
+                                format!("the constant {n} is too large"),
+                                format!("at most {max}"),
+                            )
+                        },
+                    )?;
+                    terms.push(SignedTerm {
+                        negative,
+                        term: Term::Constant(value as i64),
+                    });
                     negative = false;
                 }
                 other => unreachable!("a sum holds signs and terms, not {other:?}"),
@@ -109,7 +127,12 @@ impl Reader<'_> {
                         (format!("too many dice: {n}"), format!("at most {max} dice"))
                     })?;
                     if n == 0 {
-                        return Err(self.invalid(&part, "a pool needs at least one die", "zero dice", None));
+                        return Err(self.invalid(
+                            &part,
+                            "a pool needs at least one die",
+                            "zero dice",
+                            None,
+                        ));
                     }
                     count = n as u32;
                 }
@@ -125,18 +148,32 @@ impl Reader<'_> {
                 span: pool_span,
                 reason: format!("too many dice: {} in all", self.dice_so_far),
                 label: format!("the expression reaches {} dice here", self.dice_so_far),
-                help: Some(format!("at most {} dice in one expression", self.limits.max_dice)),
+                help: Some(format!(
+                    "at most {} dice in one expression",
+                    self.limits.max_dice
+                )),
             });
         }
-        Ok(DicePool { count, die: die.expect("a dice term always has sides"), keep })
+        Ok(DicePool {
+            count,
+            die: die.expect("a dice term always has sides"),
+            keep,
+        })
     }
 
     fn die(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
         if part.as_str() == "%" {
-            return Ok(Die { sides: 100, first: 1, percentile: true });
+            return Ok(Die {
+                sides: 100,
+                first: 1,
+                percentile: true,
+            });
         }
         let sides = self.number(part, u64::from(self.limits.max_sides), |n, max| {
-            (format!("too many faces: d{n}"), format!("at most {max} faces"))
+            (
+                format!("too many faces: d{n}"),
+                format!("at most {max} faces"),
+            )
         })?;
         if sides < 2 {
             return Err(self.invalid(
@@ -147,7 +184,11 @@ impl Reader<'_> {
             ));
         }
         let sides = sides as u32;
-        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false })
+        Ok(Die {
+            sides,
+            first: self.conventions.first_face(sides),
+            percentile: false,
+        })
     }
 
     fn keep(&self, pair: Pair<'_, Rule>, count: u32) -> Result<Keep, DiceError> {
@@ -155,9 +196,16 @@ impl Reader<'_> {
         let kind = inner.next().expect("keep has a kind");
         let n_pair = inner.next().expect("keep has a count");
         let written = kind.as_str().to_ascii_lowercase();
-        let verb = if written.starts_with('k') { "keep" } else { "drop" };
+        let verb = if written.starts_with('k') {
+            "keep"
+        } else {
+            "drop"
+        };
         let n = self.number(&n_pair, u64::from(count), |n, _| {
-            (format!("cannot {verb} {n} of {}", dice_word(count)), format!("only {} rolled", dice_word(count)))
+            (
+                format!("cannot {verb} {n} of {}", dice_word(count)),
+                format!("only {} rolled", dice_word(count)),
+            )
         })? as u32;
         let keep = match written.as_str() {
             "kh" | "k" => Keep::Highest(n),
@@ -166,7 +214,11 @@ impl Reader<'_> {
             _ => Keep::DropLowest(n),
         };
         if keep.kept_of(count).0 == 0 {
-            let reason = format!("`{}{n}` leaves none of {} to count", kind.as_str(), dice_word(count));
+            let reason = format!(
+                "`{}{n}` leaves none of {} to count",
+                kind.as_str(),
+                dice_word(count)
+            );
             return Err(self.invalid(&n_pair, &reason, "nothing would be kept", None));
         }
         Ok(keep)
@@ -203,7 +255,13 @@ impl Reader<'_> {
         }
     }
 
-    fn invalid(&self, part: &Pair<'_, Rule>, reason: &str, label: &str, help: Option<&str>) -> DiceError {
+    fn invalid(
+        &self,
+        part: &Pair<'_, Rule>,
+        reason: &str,
+        label: &str,
+        help: Option<&str>,
+    ) -> DiceError {
         DiceError::Invalid {
             src: self.input.to_string(),
             span: span_of(part),
@@ -216,7 +274,11 @@ impl Reader<'_> {
 
 /// "1 die", "4 dice".
 fn dice_word(n: u32) -> String {
-    if n == 1 { "1 die".to_string() } else { format!("{n} dice") }
+    if n == 1 {
+        "1 die".to_string()
+    } else {
+        format!("{n} dice")
+    }
 }
 
 fn span_of(pair: &Pair<'_, Rule>) -> SourceSpan {
@@ -258,5 +320,9 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
             None => ((0, 0), format!("{expected}; the expression is empty")),
         },
     };
-    DiceError::Syntax { src: input.to_string(), span: span.into(), expected }
+    DiceError::Syntax {
+        src: input.to_string(),
+        span: span.into(),
+        expected,
+    }
 }

@@ -1,0 +1,68 @@
+//! `grognard odds` as a process.
+
+use serde_json::Value;
+
+use super::{grognard, stderr, stdout};
+
+#[test]
+fn the_table_of_2d6() {
+    let out = grognard(&["odds", "2d6"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("two_d6", stdout(&out));
+}
+
+#[test]
+fn a_chance_in_words() {
+    let out = stdout(&grognard(&["odds", "2d6 >= 8"]));
+    assert!(out.starts_with("2d6 >= 8: chance 5/12 (41.67%)"), "{out}");
+}
+
+#[test]
+fn json_gives_fractions_and_floats() {
+    let out = stdout(&grognard(&["odds", "4d6kh3", "--json"]));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kind"], "totals");
+    assert_eq!(v["mean"], "15869/1296");
+    let rows = v["distribution"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    assert_eq!(rows[0]["total"], 3);
+    assert_eq!(rows[0]["probability"], "1/1296");
+    assert_eq!(rows[0]["at_least"], "1");
+    assert_eq!(rows[15]["total"], 18);
+    assert_eq!(rows[15]["at_most"], "1");
+    let sum: f64 = rows.iter().map(|r| r["p"].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+
+    let v: Value = serde_json::from_str(&stdout(&grognard(&[
+        "odds",
+        "1d10 <= 4",
+        "--d10",
+        "0-9",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(v["kind"], "chance");
+    assert_eq!(v["chance"], "1/2");
+    assert_eq!(v["p"], 0.5);
+}
+
+#[test]
+fn too_much_work_is_refused_with_a_way_out() {
+    let out = grognard(&["odds", "1000d1000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("dice::exact_limit"), "{err}");
+    assert!(
+        err.contains("grognard roll '1000d1000' --times 10000"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_dice_exit_one() {
+    for expr in ["d1", "1d6kh7", "99999999d99999999", "2d"] {
+        let out = grognard(&["odds", expr]);
+        assert_eq!(out.status.code(), Some(1), "{expr}");
+        assert!(stderr(&out).contains("dice::"), "{expr}");
+    }
+}
