@@ -87,22 +87,18 @@ fn pool_work(pool: &DicePool) -> u64 {
     match pool.keep {
         // Each die slides a window over the running distribution (up to n*s wide).
         None => n.saturating_mul(n).saturating_mul(s).saturating_mul(3) + s,
-        // One visit per multiset of faces, each costing about n + s steps.
-        Some(_) => multisets(n, s).saturating_mul(n + s),
-    }
-}
-
-/// C(n + s - 1, s - 1): the number of multisets of n dice with s faces, saturating.
-fn multisets(n: u64, s: u64) -> u64 {
-    let k = (s - 1).min(n);
-    let mut acc: u128 = 1;
-    for i in 0..k {
-        acc = acc * u128::from(n + s - 1 - i) / u128::from(i + 1);
-        if acc > u128::from(u64::MAX) {
-            return u64::MAX;
+        // Per face, per dice left, per split: one shifted copy of a vector as wide
+        // as the kept total; plus Pascal's triangle up to n rows.
+        Some(keep) => {
+            let kept = u64::from(keep.kept_of(pool.count).0);
+            let width = kept.saturating_mul(s - 1) + 1;
+            s.saturating_mul(n + 1)
+                .saturating_mul(n + 2)
+                .saturating_mul(width)
+                / 2
+                + n.saturating_mul(n) / 2
         }
     }
-    acc as u64
 }
 
 /// A distribution over consecutive integers: counts of equally likely elementary outcomes.
@@ -210,83 +206,71 @@ fn pool_dist(pool: &DicePool) -> Dense {
             }
             acc
         }
-        Some(keep) => KeptPool::new(pool, keep.kept_of(pool.count)).distribution(),
+        Some(keep) => kept_pool_dist(pool, keep.kept_of(pool.count)),
     }
 }
 
-/// Walks every multiset of faces of a pool, weighting each by the number of
-/// ordered rolls that give it, and sums the kept faces.
-struct KeptPool {
-    min_total: i64,
-    first_face: i64,
-    sides: u32,
-    count: u32,
-    kept: u32,
-    highest: bool,
-    /// Pascal's triangle up to `count` rows: binomial[n][k].
-    binomial: Vec<Vec<BigUint>>,
-    counts: Vec<BigUint>,
-}
-
-impl KeptPool {
-    fn new(pool: &DicePool, (kept, highest): (u32, bool)) -> Self {
-        let mut binomial: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
-        for n in 1..=pool.count as usize {
-            let prev = &binomial[n - 1];
-            let mut row = vec![BigUint::one(); n + 1];
-            for k in 1..n {
-                row[k] = &prev[k - 1] + &prev[k];
+/// The distribution of the kept dice of a pool, face by face from the kept end.
+///
+/// Placing dice on faces from the kept end (highest face first when keeping
+/// the highest), the first `kept` dice placed are the ones that count. So the
+/// state after some faces is just how many dice are left to place: `ways[left]`
+/// holds, for each kept total so far, the number of ordered rolls that give it.
+/// Each face moves `here` of the `left` dice onto itself, in C(left, here) orders.
+fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
+    let count = pool.count as usize;
+    let kept = kept as usize;
+    let sides = pool.die.sides as usize;
+    let width = kept * (sides - 1) + 1;
+    let binomial = pascal(count);
+    // Totals are sums of face indices (0-based); the lowest face is added at the end.
+    let mut ways: Vec<Vec<BigUint>> = vec![Vec::new(); count + 1];
+    ways[count] = vec![BigUint::zero(); width];
+    ways[count][0] = BigUint::one();
+    for step in 0..sides {
+        let index = if highest { sides - 1 - step } else { step };
+        let last = step == sides - 1;
+        let mut next: Vec<Vec<BigUint>> = vec![Vec::new(); count + 1];
+        for left in 0..=count {
+            if ways[left].is_empty() {
+                continue;
             }
-            binomial.push(row);
+            let slots = kept.saturating_sub(count - left);
+            // On the last face every die left must land there.
+            let choices = if last { left..=left } else { 0..=left };
+            for here in choices {
+                let shift = here.min(slots) * index;
+                let target = &mut next[left - here];
+                if target.is_empty() {
+                    *target = vec![BigUint::zero(); width];
+                }
+                let w = &binomial[left][here];
+                for (t, c) in ways[left].iter().enumerate() {
+                    if !c.is_zero() {
+                        target[t + shift] += c * w;
+                    }
+                }
+            }
         }
-        let width = (kept as usize) * (pool.die.sides as usize - 1) + 1;
-        KeptPool {
-            min_total: i64::from(kept) * pool.die.min_face(),
-            first_face: pool.die.min_face(),
-            sides: pool.die.sides,
-            count: pool.count,
-            kept,
-            highest,
-            binomial,
-            counts: vec![BigUint::zero(); width],
-        }
+        ways = next;
     }
+    Dense {
+        min: kept as i64 * pool.die.min_face(),
+        counts: std::mem::take(&mut ways[0]),
+        denominator: BigUint::from(pool.die.sides).pow(pool.count),
+    }
+}
 
-    fn distribution(mut self) -> Dense {
-        // Faces are visited from the end that is kept first: highest down, or lowest up.
-        self.visit(0, self.count, self.kept, 0, BigUint::one());
-        let denominator = BigUint::from(self.sides).pow(self.count);
-        Dense {
-            min: self.min_total,
-            counts: self.counts,
-            denominator,
+/// Pascal's triangle: `pascal(n)[a][b]` is C(a, b) for a <= n.
+fn pascal(n: usize) -> Vec<Vec<BigUint>> {
+    let mut rows: Vec<Vec<BigUint>> = vec![vec![BigUint::one()]];
+    for a in 1..=n {
+        let prev = &rows[a - 1];
+        let mut row = vec![BigUint::one(); a + 1];
+        for b in 1..a {
+            row[b] = &prev[b - 1] + &prev[b];
         }
+        rows.push(row);
     }
-
-    /// `step` is the how-many-th face value from the kept end; `left` dice are
-    /// still to place, `slots` of them still count; `sum` is the kept total so far.
-    fn visit(&mut self, step: u32, left: u32, slots: u32, sum: i64, weight: BigUint) {
-        let face = if self.highest {
-            self.first_face + i64::from(self.sides - 1 - step)
-        } else {
-            self.first_face + i64::from(step)
-        };
-        if step == self.sides - 1 {
-            // Every remaining die shows this last face.
-            let total = sum + i64::from(left.min(slots)) * face;
-            self.counts[(total - self.min_total) as usize] += weight;
-            return;
-        }
-        for here in 0..=left {
-            let w = &weight * &self.binomial[left as usize][here as usize];
-            let counted = here.min(slots);
-            self.visit(
-                step + 1,
-                left - here,
-                slots - counted,
-                sum + i64::from(counted) * face,
-                w,
-            );
-        }
-    }
+    rows
 }

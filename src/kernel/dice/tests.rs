@@ -376,6 +376,22 @@ fn every_keep_kind_matches_brute_force() {
 }
 
 #[test]
+fn large_keep_pools_by_formula() {
+    // The highest of 20 d20 is at most k with chance (k/20)^20.
+    let dist = totals("20d20kh1");
+    let below = |k: i64| BigRational::new(BigInt::from(k).pow(20), BigInt::from(20).pow(20));
+    for k in 1..=20 {
+        assert_eq!(dist.probability(&k), below(k) - below(k - 1), "highest {k}");
+    }
+    // The lowest of 12 d10 is at least k with chance ((11-k)/10)^12.
+    let dist = totals("12d10kl1");
+    let above = |k: i64| BigRational::new(BigInt::from(11 - k).pow(12), BigInt::from(10).pow(12));
+    for k in 1..=10 {
+        assert_eq!(dist.at_least(k), above(k), "lowest at least {k}");
+    }
+}
+
+#[test]
 fn d10_differences_for_opposed_rolls() {
     // F&F melee reads the difference of two d10s.
     let dist = totals("1d10 - 1d10");
