@@ -10,4 +10,5 @@ pub mod kernel;
 pub mod report;
 
 pub use kernel::dice;
+pub use kernel::measure;
 pub use kernel::unit;

@@ -1,4 +1,5 @@
 //! The kernel: dice, measurement and troop units. It knows nothing of YAML, Rhai or terminals.
 
 pub mod dice;
+pub mod measure;
 pub mod unit;
