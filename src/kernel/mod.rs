@@ -3,3 +3,5 @@
 pub mod dice;
 pub mod measure;
 pub mod unit;
+
+mod syntax_span;

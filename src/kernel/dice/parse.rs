@@ -2,12 +2,12 @@
 
 use miette::SourceSpan;
 use pest::Parser;
-use pest::error::InputLocation;
 use pest::iterators::Pair;
 
 use super::ast::{Comparison, DiceExpr, DicePool, Die, Keep, SignedTerm, Sum, Term};
 use super::conventions::{DiceConventions, DiceLimits};
 use super::error::DiceError;
+use crate::kernel::syntax_span::underline;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/dice.pest"]
@@ -307,22 +307,11 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
         }
         .to_string()
     });
-    let start = match err.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
     let expected = err.variant.message().to_string();
-    // At the very end there is no character to underline: point at the last one.
-    let (span, expected) = match input[start..].chars().next() {
-        Some(c) => ((start, c.len_utf8()), expected),
-        None => match input.char_indices().next_back() {
-            Some((last, c)) => ((last, c.len_utf8()), format!("after this, {expected}")),
-            None => ((0, 0), format!("{expected}; the expression is empty")),
-        },
-    };
+    let (span, expected) = underline(input, &err.location, expected, "the expression");
     DiceError::Syntax {
         src: input.to_string(),
-        span: span.into(),
+        span,
         expected,
     }
 }

@@ -5,13 +5,14 @@ use std::str::FromStr;
 
 use miette::SourceSpan;
 use pest::Parser;
-use pest::error::{ErrorVariant, InputLocation};
+use pest::error::ErrorVariant;
 use pest::iterators::Pair;
 use serde::{Deserialize, Serialize};
 
 use super::error::MeasureError;
 use super::geometry::EPS;
 use super::scale::Scale;
+use crate::kernel::syntax_span::underline;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/length.pest"]
@@ -368,21 +369,10 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> MeasureError {
         ErrorVariant::ParsingError { .. } => "this is not part of a length".to_string(),
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let start = match err.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
-    // At the very end there is no character to underline: point at the last one.
-    let (span, expected) = match input.get(start..).and_then(|rest| rest.chars().next()) {
-        Some(c) => ((start, c.len_utf8()), expected),
-        None => match input.char_indices().next_back() {
-            Some((last, c)) => ((last, c.len_utf8()), format!("after this, {expected}")),
-            None => ((0, 0), format!("{expected}; the length is empty")),
-        },
-    };
+    let (span, expected) = underline(input, &err.location, expected, "the length");
     MeasureError::Syntax {
         src: input.to_string(),
-        span: span.into(),
+        span,
         expected,
     }
 }
