@@ -8,6 +8,8 @@ pub mod cli;
 pub mod error;
 pub mod kernel;
 pub mod report;
+pub mod rules;
+pub mod script;
 
 pub use kernel::dice;
 pub use kernel::measure;

@@ -4,4 +4,4 @@ pub mod dice;
 pub mod measure;
 pub mod unit;
 
-mod syntax_span;
+pub(crate) mod syntax_span;

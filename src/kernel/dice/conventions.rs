@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 /// How a ten-sided die is read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum D10Reading {
     /// Faces 1-10, a printed "0" read as 10 (the F&F convention).
     #[default]
@@ -27,7 +29,9 @@ impl std::str::FromStr for D10Reading {
 }
 
 /// Dice conventions chosen by a ruleset.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct DiceConventions {
     #[serde(default)]

@@ -46,7 +46,8 @@ pub struct Enumerator {
 }
 
 impl Enumerator {
-    fn new(max_depth: usize) -> Self {
+    /// A fresh walk, cutting off runs deeper than `max_depth` dice.
+    pub fn new(max_depth: usize) -> Self {
         Enumerator {
             path: Vec::new(),
             cursor: 0,
@@ -56,15 +57,35 @@ impl Enumerator {
         }
     }
 
-    /// The probability of the current run is `1 / weight_den()`.
-    fn weight_den(&self) -> BigUint {
-        self.path
+    /// Call before each run of the computation.
+    pub fn begin_run(&mut self) {
+        self.cursor = 0;
+        self.cut_off = false;
+        self.mismatch = None;
+    }
+
+    /// Call after each run: the run's weight (its probability is `1 / weight`)
+    /// and whether it was cut off; an error if the computation asked for
+    /// different dice on the same earlier faces.
+    pub fn end_run(&mut self) -> Result<RunEnd, DiceError> {
+        if let Some(err) = self.mismatch.take() {
+            return Err(err);
+        }
+        // A deterministic computation reads its whole replayed prefix; anything
+        // past the cursor would belong to another branch.
+        self.path.truncate(self.cursor);
+        let weight_den = self
+            .path
             .iter()
-            .fold(BigUint::one(), |acc, (_, die)| acc * die.sides)
+            .fold(BigUint::one(), |acc, (_, die)| acc * die.sides);
+        Ok(RunEnd {
+            weight_den,
+            cut_off: self.cut_off,
+        })
     }
 
     /// Moves to the next combination of faces; false when every one was visited.
-    fn advance(&mut self) -> bool {
+    pub fn advance(&mut self) -> bool {
         while let Some((index, die)) = self.path.last_mut() {
             if *index + 1 < die.sides {
                 *index += 1;
@@ -74,6 +95,15 @@ impl Enumerator {
         }
         false
     }
+}
+
+/// How one run of an enumerated computation ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunEnd {
+    /// The run's probability is `1 / weight_den`.
+    pub weight_den: BigUint,
+    /// Whether the run wanted more dice than the depth limit allows.
+    pub cut_off: bool,
 }
 
 impl RollSource for Enumerator {
@@ -131,20 +161,13 @@ where
     let mut dist = Distribution::new();
     let mut outcomes = 0u64;
     loop {
-        source.cursor = 0;
-        source.cut_off = false;
+        source.begin_run();
         let result = compute(&mut source);
-        if let Some(err) = source.mismatch.take() {
-            return Err(err.into());
-        }
-        // A deterministic computation reads its whole replayed prefix; anything
-        // past the cursor would belong to another branch.
-        source.path.truncate(source.cursor);
-        let weight_den = source.weight_den();
-        if source.cut_off {
-            dist.add_residual(&weight_den);
+        let run = source.end_run()?;
+        if run.cut_off {
+            dist.add_residual(&run.weight_den);
         } else {
-            dist.add(result?, &weight_den);
+            dist.add(result?, &run.weight_den);
         }
         outcomes += 1;
         if !source.advance() {

@@ -13,7 +13,7 @@ mod source;
 pub use ast::{Comparison, DiceExpr, DicePool, Die, Keep, SignedTerm, Sum, Term};
 pub use conventions::{D10Reading, DiceConventions, DiceLimits};
 pub use distribution::{Distribution, fraction, to_f64};
-pub use enumerate::{EnumLimits, Enumerator, enumerate};
+pub use enumerate::{EnumLimits, Enumerator, RunEnd, enumerate};
 pub use error::DiceError;
 pub use odds::{Odds, estimate_work, exact_odds};
 pub use parse::{parse, parse_with};

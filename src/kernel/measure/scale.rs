@@ -23,7 +23,7 @@ pub const DEFAULT_YARDS_PER_PACE: f64 = 0.8;
 ///
 /// Every number is checked: yards per inch, yards per pace and the figure
 /// factor are finite and greater than zero.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "ScaleSpec", into = "ScaleSpec")]
 pub struct Scale {
     yards_per_inch: Option<f64>,
@@ -32,7 +32,7 @@ pub struct Scale {
 }
 
 /// What a ruleset writes to declare its scale; checked into a `Scale`.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ScaleSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -164,7 +164,7 @@ impl OrderOfBattle {
         }
         self.check_cycles(&mut errors);
         for u in &self.units {
-            check_words(u, vocabulary, &mut errors);
+            errors.extend(vocabulary.check_unit(u));
             if u.stands > u.starting_stands() {
                 errors.push(UnitError::Stands {
                     id: u.id.clone(),
@@ -224,38 +224,4 @@ fn ids<'a>(
         }
     }
     seen
-}
-
-fn check_words(unit: &Unit, vocabulary: &Vocabulary, errors: &mut Vec<UnitError>) {
-    let fields: [(&'static str, Option<&str>, &BTreeSet<String>); 6] = [
-        ("arm", Some(&unit.arm), &vocabulary.arms),
-        ("type", unit.kind.as_deref(), &vocabulary.types),
-        ("grade", unit.grade.as_deref(), &vocabulary.grades),
-        ("formation", Some(&unit.formation), &vocabulary.formations),
-        ("order", Some(&unit.order), &vocabulary.orders),
-        ("nation", Some(&unit.nation), &vocabulary.nations),
-    ];
-    let markers = unit
-        .markers
-        .keys()
-        .map(|m| ("marker", Some(m.as_str()), &vocabulary.markers));
-    for (field, word, allowed) in fields.into_iter().chain(markers) {
-        let Some(word) = word else { continue };
-        if !Vocabulary::allows(allowed, word) {
-            let help = match Vocabulary::closest(allowed, word) {
-                Some(close) => Some(format!("did you mean `{close}`?")),
-                None => Some(format!(
-                    "known: {}",
-                    allowed.iter().cloned().collect::<Vec<_>>().join(", ")
-                )),
-            };
-            errors.push(UnitError::UnknownWord {
-                kind: "unit",
-                id: unit.id.clone(),
-                field,
-                word: word.to_string(),
-                help,
-            });
-        }
-    }
 }

@@ -4,9 +4,12 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::error::UnitError;
+use super::unit::Unit;
+
 /// Words a ruleset allows. An empty set means "any word": a ruleset that does
 /// not list formations does not restrict them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Vocabulary {
     #[serde(default)]
@@ -38,6 +41,45 @@ impl Vocabulary {
             .filter(|(d, w)| *d <= 2.max(w.len() / 3))
             .min()
             .map(|(_, w)| w.as_str())
+    }
+}
+
+impl Vocabulary {
+    /// The words of `unit` this vocabulary does not allow, each with a suggestion.
+    pub fn check_unit(&self, unit: &Unit) -> Vec<UnitError> {
+        let fields: [(&'static str, Option<&str>, &BTreeSet<String>); 6] = [
+            ("arm", Some(&unit.arm), &self.arms),
+            ("type", unit.kind.as_deref(), &self.types),
+            ("grade", unit.grade.as_deref(), &self.grades),
+            ("formation", Some(&unit.formation), &self.formations),
+            ("order", Some(&unit.order), &self.orders),
+            ("nation", Some(&unit.nation), &self.nations),
+        ];
+        let markers = unit
+            .markers
+            .keys()
+            .map(|m| ("marker", Some(m.as_str()), &self.markers));
+        let mut errors = Vec::new();
+        for (field, word, allowed) in fields.into_iter().chain(markers) {
+            let Some(word) = word else { continue };
+            if !Vocabulary::allows(allowed, word) {
+                let help = match Vocabulary::closest(allowed, word) {
+                    Some(close) => Some(format!("did you mean `{close}`?")),
+                    None => Some(format!(
+                        "known: {}",
+                        allowed.iter().cloned().collect::<Vec<_>>().join(", ")
+                    )),
+                };
+                errors.push(UnitError::UnknownWord {
+                    kind: "unit",
+                    id: unit.id.clone(),
+                    field,
+                    word: word.to_string(),
+                    help,
+                });
+            }
+        }
+        errors
     }
 }
 

@@ -1,0 +1,69 @@
+//! `grognard check`: validate rulesets and report every problem, each pointing into its file.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::error::Error;
+use crate::report;
+use crate::rules::{Problem, Problems, default_rules_dir, load};
+use crate::script;
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard check                         # every ruleset under rules/
+  grognard check ff-napoleonic
+  grognard check path/to/my-house-rules  # an overlay, checked on top of its base";
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Rulesets to check, by id or folder (every ruleset under rules/ when none is named).
+    pub rulesets: Vec<String>,
+}
+
+pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fancy: bool) -> Result<(), Error> {
+    let rules_dir = default_rules_dir();
+    let specs = if args.rulesets.is_empty() { every_ruleset(&rules_dir)? } else { args.rulesets.clone() };
+    let mut failed = 0;
+    for spec in &specs {
+        let problems = check_one(spec, &rules_dir);
+        for problem in &problems {
+            let text = if fancy { report::render_for_terminal(problem) } else { report::render_plain(problem) };
+            write!(err, "{text}")?;
+        }
+        let summary = Problems(problems);
+        let (errors, warnings) = summary.counts();
+        writeln!(out, "{spec}: {}", if errors == 0 && warnings == 0 { "ok".to_string() } else { summary.to_string() })?;
+        if errors > 0 {
+            failed += 1;
+        }
+    }
+    if failed > 0 {
+        return Err(Error::CheckFailed(failed));
+    }
+    Ok(())
+}
+
+/// Every problem in one ruleset stack: the files, then the scripts.
+pub fn check_one(spec: &str, rules_dir: &std::path::Path) -> Vec<Problem> {
+    match load(&[spec.to_string()], rules_dir) {
+        Ok(loaded) => {
+            let mut problems = loaded.warnings;
+            problems.extend(script::check(&loaded.ruleset));
+            problems
+        }
+        Err(Problems(problems)) => problems,
+    }
+}
+
+fn every_ruleset(rules_dir: &std::path::Path) -> Result<Vec<String>, Error> {
+    let entries = std::fs::read_dir(rules_dir)
+        .map_err(|e| Error::Input(format!("cannot read the rules folder {}: {e}", rules_dir.display())))?;
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("ruleset.yaml").is_file())
+        .collect();
+    found.sort();
+    Ok(found.iter().map(|p| p.display().to_string()).collect())
+}

@@ -1,0 +1,1210 @@
+//! Loading a ruleset folder (and the overlays stacked on it) into a checked `Ruleset`, reporting every problem at once.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use miette::{Diagnostic, SourceSpan};
+use serde_saphyr::Spanned;
+
+use super::band::{Band, check_bands};
+use super::manifest::ManifestFile;
+use super::modifier::{ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
+use super::problem::{Problem, Problems, SourceFile, source_file};
+use super::ruleset::{
+    InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, did_you_mean,
+};
+use super::source::Source;
+use super::table::{
+    Edge, GridRow, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult,
+};
+use super::yaml::{self, span_of};
+use crate::dice::{DiceConventions, parse_with};
+use crate::measure::Scale;
+
+/// A loaded ruleset and the warnings found on the way (errors stop the load).
+#[derive(Debug)]
+pub struct Loaded {
+    pub ruleset: Ruleset,
+    pub warnings: Vec<Problem>,
+}
+
+/// Where ruleset ids are looked up: `$GROGNARD_RULES`, else `./rules` when it
+/// exists, else the `rules/` folder grognard was built with.
+pub fn default_rules_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("GROGNARD_RULES") {
+        return PathBuf::from(dir);
+    }
+    let here = PathBuf::from("rules");
+    if here.join(".").is_dir()
+        && here
+            .read_dir()
+            .is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().join("ruleset.yaml").is_file())))
+    {
+        return here;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+/// The folder for `--rules ID|DIR`: a path when it names a folder, else `rules_dir/ID`.
+pub fn resolve(spec: &str, rules_dir: &Path) -> PathBuf {
+    let as_path = PathBuf::from(spec);
+    if spec.contains(std::path::MAIN_SEPARATOR)
+        || spec.contains('/')
+        || (as_path.is_dir() && as_path.join("ruleset.yaml").is_file())
+    {
+        as_path
+    } else {
+        rules_dir.join(spec)
+    }
+}
+
+/// Loads the rulesets named by `specs` (ids or folders), each overlay on top
+/// of the ruleset it extends (loaded first when not named). Every problem in
+/// every file is reported; the load fails when any of them is an error.
+pub fn load(specs: &[String], rules_dir: &Path) -> Result<Loaded, Problems> {
+    let mut loader = Loader {
+        problems: Vec::new(),
+        manifests: HashMap::new(),
+    };
+    let result = loader.load(specs, rules_dir);
+    let problems = loader.problems;
+    match result {
+        Some(ruleset) if !problems.iter().any(Problem::is_error) => Ok(Loaded {
+            ruleset,
+            warnings: problems,
+        }),
+        _ => Err(Problems(problems)),
+    }
+}
+
+struct Loader {
+    problems: Vec<Problem>,
+    manifests: HashMap<PathBuf, Option<(SourceFile, ManifestFile)>>,
+}
+
+impl Loader {
+    fn load(&mut self, specs: &[String], rules_dir: &Path) -> Option<Ruleset> {
+        if specs.is_empty() {
+            self.problems.push(
+                Problem::general("rules::none", "no ruleset was named")
+                    .with_help("name one with `--rules ID` or `--rules path/to/folder`"),
+            );
+            return None;
+        }
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for spec in specs {
+            let folder = resolve(spec, rules_dir);
+            for f in self.chain(&folder, rules_dir, &mut Vec::new())? {
+                if !folders.contains(&f) {
+                    folders.push(f);
+                }
+            }
+        }
+        let mut ruleset: Option<Ruleset> = None;
+        for folder in folders {
+            let (file, manifest) = self.manifests.remove(&folder).flatten()?;
+            ruleset = Some(match ruleset {
+                None => self.base(&folder, &file, manifest),
+                Some(mut rs) => {
+                    self.overlay(&mut rs, &folder, &file, manifest);
+                    rs
+                }
+            });
+            let rs = ruleset.as_mut().expect("just set");
+            self.tables(rs, &folder);
+            self.modifier_lists(rs, &folder);
+            self.procedures(rs, &folder);
+        }
+        let ruleset = ruleset?;
+        self.cross_check(&ruleset);
+        Some(ruleset)
+    }
+
+    /// The folders to load for `folder`: the bases it extends, then itself.
+    fn chain(
+        &mut self,
+        folder: &Path,
+        rules_dir: &Path,
+        seen: &mut Vec<PathBuf>,
+    ) -> Option<Vec<PathBuf>> {
+        if seen.iter().any(|s| s == folder) {
+            let names: Vec<String> = seen.iter().map(|p| p.display().to_string()).collect();
+            self.problems.push(Problem::general(
+                "rules::extends_cycle",
+                format!(
+                    "rulesets extend each other in a circle: {} > {}",
+                    names.join(" > "),
+                    folder.display()
+                ),
+            ));
+            return None;
+        }
+        seen.push(folder.to_path_buf());
+        let extends = self
+            .manifest(folder)?
+            .1
+            .extends
+            .as_ref()
+            .map(|e| e.value.clone());
+        let mut chain = match extends {
+            Some(base) => self.chain(&resolve(&base, rules_dir), rules_dir, seen)?,
+            None => Vec::new(),
+        };
+        chain.push(folder.to_path_buf());
+        Some(chain)
+    }
+
+    fn manifest(&mut self, folder: &Path) -> Option<&(SourceFile, ManifestFile)> {
+        if !self.manifests.contains_key(folder) {
+            let loaded = self.read_manifest(folder);
+            self.manifests.insert(folder.to_path_buf(), loaded);
+        }
+        self.manifests.get(folder).and_then(Option::as_ref)
+    }
+
+    fn read_manifest(&mut self, folder: &Path) -> Option<(SourceFile, ManifestFile)> {
+        if !folder.is_dir() {
+            self.problems.push(
+                Problem::general(
+                    "rules::not_found",
+                    format!("no ruleset folder at {}", folder.display()),
+                )
+                .with_help(
+                    "name a ruleset by its id (a folder under rules/) or by its folder's path",
+                ),
+            );
+            return None;
+        }
+        let file = self.read(&folder.join("ruleset.yaml"))?;
+        match yaml::parse::<ManifestFile>(&file) {
+            Ok(manifest) => {
+                let stem = folder
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                if manifest.id.value != stem {
+                    self.problems.push(
+                        Problem::error(
+                            "rules::id_mismatch",
+                            format!(
+                                "the ruleset id `{}` differs from its folder `{stem}`",
+                                manifest.id.value
+                            ),
+                            &file,
+                            span_of(&file, &manifest.id),
+                        )
+                        .with_label("not the folder's name")
+                        .warning(),
+                    );
+                }
+                Some((file, manifest))
+            }
+            Err(problem) => {
+                self.problems.push(problem);
+                None
+            }
+        }
+    }
+
+    fn read(&mut self, path: &Path) -> Option<SourceFile> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Some(source_file(&path.display().to_string(), text)),
+            Err(err) => {
+                self.problems.push(Problem::general(
+                    "rules::io",
+                    format!("cannot read {}: {err}", path.display()),
+                ));
+                None
+            }
+        }
+    }
+
+    fn base(&mut self, folder: &Path, file: &SourceFile, m: ManifestFile) -> Ruleset {
+        let mut rs = Ruleset {
+            id: m.id.value.clone(),
+            title: m.title.clone(),
+            source: m.source.clone(),
+            layers: Vec::new(),
+            dice: DiceConventions::default(),
+            scale: Scale::table_only(),
+            vocabulary: Default::default(),
+            options: BTreeMap::new(),
+            interpretations: BTreeMap::new(),
+            settings: Settings::default(),
+            tables: BTreeMap::new(),
+            modifiers: BTreeMap::new(),
+            procedures: Vec::new(),
+        };
+        self.overlay(&mut rs, folder, file, m);
+        rs
+    }
+
+    /// Applies a manifest: identity, conventions, vocabulary, new options and
+    /// interpretations, and the switches it sets.
+    fn overlay(&mut self, rs: &mut Ruleset, folder: &Path, file: &SourceFile, m: ManifestFile) {
+        rs.id = m.id.value.clone();
+        rs.title = m.title.clone();
+        rs.source = m.source.clone();
+        rs.layers.push(Layer {
+            id: m.id.value.clone(),
+            title: m.title.clone(),
+            folder: folder.to_path_buf(),
+            extends: m.extends.as_ref().map(|e| e.value.clone()),
+        });
+        if let Some(dice) = m.dice {
+            rs.dice = dice;
+        }
+        if let Some(scale) = m.scale {
+            rs.scale = scale;
+        }
+        let v = m.vocabulary;
+        for (into, from) in [
+            (&mut rs.vocabulary.arms, v.arms),
+            (&mut rs.vocabulary.types, v.types),
+            (&mut rs.vocabulary.grades, v.grades),
+            (&mut rs.vocabulary.formations, v.formations),
+            (&mut rs.vocabulary.orders, v.orders),
+            (&mut rs.vocabulary.nations, v.nations),
+            (&mut rs.vocabulary.markers, v.markers),
+        ] {
+            into.extend(from);
+        }
+        for (name, def) in m.options.0 {
+            rs.settings.options.insert(name.value.clone(), def.default);
+            rs.options.insert(
+                name.value,
+                OptionInfo {
+                    text: def.text,
+                    default: def.default,
+                    number: def.number,
+                    source: def.source,
+                },
+            );
+        }
+        for (name, def) in m.interpretations.0 {
+            let choices: Vec<(String, String)> = def
+                .choices
+                .0
+                .iter()
+                .map(|(c, t)| (c.value.clone(), t.clone()))
+                .collect();
+            if !choices.iter().any(|(c, _)| *c == def.default.value) {
+                let known: Vec<&str> = choices.iter().map(|(c, _)| c.as_str()).collect();
+                self.problems.push(
+                    Problem::error(
+                        "rules::unknown_choice",
+                        format!(
+                            "the default `{}` is not one of the choices of `{}`",
+                            def.default.value, name.value
+                        ),
+                        file,
+                        span_of(file, &def.default),
+                    )
+                    .with_label("not a choice")
+                    .with_help(format!("choices: {}", known.join(", "))),
+                );
+            }
+            rs.settings
+                .interpretations
+                .insert(name.value.clone(), def.default.value.clone());
+            rs.interpretations.insert(
+                name.value,
+                InterpretationInfo {
+                    text: def.text,
+                    inventory: def.inventory,
+                    choices,
+                    default: def.default.value,
+                    source: def.source,
+                },
+            );
+        }
+        for (names, on) in [(&m.with, true), (&m.without, false)] {
+            for name in names {
+                if let Err(message) = rs.set_option(&name.value, on) {
+                    self.problems.push(
+                        Problem::error("rules::unknown_option", message, file, span_of(file, name))
+                            .with_label("no such option"),
+                    );
+                }
+            }
+        }
+        for (name, choice) in &m.set.0 {
+            if let Err(message) = rs.set_interpretation(&name.value, &choice.value) {
+                let span = if rs.interpretations.contains_key(&name.value) {
+                    span_of(file, choice)
+                } else {
+                    span_of(file, name)
+                };
+                self.problems.push(Problem::error(
+                    "rules::unknown_interpretation",
+                    message,
+                    file,
+                    span,
+                ));
+            }
+        }
+    }
+
+    /// The `.yaml` files of a sub-folder, sorted; other files there are reported.
+    fn yaml_files(&mut self, folder: &Path, sub: &str, extension: &str) -> Vec<PathBuf> {
+        let dir = folder.join(sub);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Vec::new();
+        };
+        let mut files = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == extension) {
+                files.push(path);
+            } else if path.is_file() {
+                self.problems.push(
+                    Problem::general(
+                        "rules::stray_file",
+                        format!(
+                            "{} is not read: files in {sub}/ end in .{extension}",
+                            path.display()
+                        ),
+                    )
+                    .warning(),
+                );
+            }
+        }
+        files.sort();
+        files
+    }
+
+    fn tables(&mut self, rs: &mut Ruleset, folder: &Path) {
+        for path in self.yaml_files(folder, "tables", "yaml") {
+            let Some(file) = self.read(&path) else {
+                continue;
+            };
+            let parsed = match yaml::parse::<TableFile>(&file) {
+                Ok(t) => t,
+                Err(p) => {
+                    self.problems.push(p);
+                    continue;
+                }
+            };
+            let stem = stem(&path);
+            if let Some(target) = &parsed.patch {
+                match rs.tables.get(&target.value).cloned() {
+                    Some(base) => {
+                        if let Some(table) =
+                            TableBuilder::new(self, &file, rs.dice).patch(base, parsed)
+                        {
+                            rs.tables.insert(table.id.clone(), table);
+                        }
+                    }
+                    None => {
+                        let known: Vec<&str> = rs.tables.keys().map(String::as_str).collect();
+                        let hint = did_you_mean(&target.value, known.iter().copied());
+                        self.problems.push(
+                            Problem::error(
+                                "rules::unknown_table",
+                                format!("there is no table `{}` to patch{hint}", target.value),
+                                &file,
+                                span_of(&file, target),
+                            )
+                            .with_label("no such table"),
+                        );
+                    }
+                }
+                continue;
+            }
+            if let Some(table) = TableBuilder::new(self, &file, rs.dice).build(&stem, parsed) {
+                rs.tables.insert(table.id.clone(), table);
+            }
+        }
+    }
+
+    fn modifier_lists(&mut self, rs: &mut Ruleset, folder: &Path) {
+        for path in self.yaml_files(folder, "modifiers", "yaml") {
+            let Some(file) = self.read(&path) else {
+                continue;
+            };
+            let parsed = match yaml::parse::<ModifierFile>(&file) {
+                Ok(m) => m,
+                Err(p) => {
+                    self.problems.push(p);
+                    continue;
+                }
+            };
+            let id = self.file_id(&file, &stem(&path), parsed.id.as_ref());
+            let existing = rs.modifiers.remove(&id);
+            let source = parsed
+                .source
+                .clone()
+                .or_else(|| existing.as_ref().map(|e| e.source.clone()));
+            let mut list = existing.unwrap_or_else(|| ModifierList {
+                id: id.clone(),
+                title: String::new(),
+                source: Source::House,
+                table: None,
+                modifiers: Vec::new(),
+            });
+            match (parsed.title, list.title.is_empty()) {
+                (Some(title), _) => list.title = title,
+                (None, true) => self.problems.push(
+                    Problem::error(
+                        "rules::missing_title",
+                        format!("modifier list `{id}` has no title"),
+                        &file,
+                        (0, 0).into(),
+                    )
+                    .with_help("add `title:` as the chart prints it"),
+                ),
+                (None, false) => {}
+            }
+            match source {
+                Some(s) => list.source = s,
+                None => self
+                    .problems
+                    .push(missing_source(&file, &format!("modifier list `{id}`"))),
+            }
+            if let Some(table) = parsed.table {
+                list.table = Some(table.value.clone());
+                if !rs.tables.contains_key(&table.value) {
+                    let hint = did_you_mean(&table.value, rs.tables.keys().map(String::as_str));
+                    self.problems.push(
+                        Problem::error(
+                            "rules::unknown_table",
+                            format!(
+                                "modifier list `{id}` names table `{}`, which does not exist{hint}",
+                                table.value
+                            ),
+                            &file,
+                            span_of(&file, &table),
+                        )
+                        .with_label("no such table"),
+                    );
+                }
+            }
+            let mut seen = BTreeSet::new();
+            for def in parsed.modifiers {
+                if !seen.insert(def.id.value.clone()) {
+                    self.problems.push(
+                        Problem::error(
+                            "rules::duplicate_id",
+                            format!("two modifiers in `{id}` share the id `{}`", def.id.value),
+                            &file,
+                            span_of(&file, &def.id),
+                        )
+                        .with_label("used again here"),
+                    );
+                    continue;
+                }
+                let position = list.modifiers.iter().position(|m| m.id == def.id.value);
+                if def.remove {
+                    match position {
+                        Some(i) => {
+                            list.modifiers.remove(i);
+                        }
+                        None => self.problems.push(
+                            Problem::error(
+                                "rules::unknown_modifier",
+                                format!(
+                                    "there is no modifier `{}` in `{id}` to remove",
+                                    def.id.value
+                                ),
+                                &file,
+                                span_of(&file, &def.id),
+                            )
+                            .with_label("no such modifier"),
+                        ),
+                    }
+                    continue;
+                }
+                if let Some(modifier) = self.modifier(&file, &list, def) {
+                    match position {
+                        Some(i) => list.modifiers[i] = modifier,
+                        None => list.modifiers.push(modifier),
+                    }
+                }
+            }
+            rs.modifiers.insert(id, list);
+        }
+    }
+
+    fn modifier(
+        &mut self,
+        file: &SourceFile,
+        list: &ModifierList,
+        def: ModifierDef,
+    ) -> Option<Modifier> {
+        let id_span = span_of(file, &def.id);
+        let effects: Vec<ModEffect> = [
+            def.value.as_ref().map(|v| ModEffect::Add(v.value)),
+            def.halve
+                .as_ref()
+                .map(|q| ModEffect::Halve(q.value.clone())),
+            def.double
+                .as_ref()
+                .map(|q| ModEffect::Double(q.value.clone())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let effect = match <[ModEffect; 1]>::try_from(effects) {
+            Ok([effect]) => effect,
+            Err(effects) => {
+                let message = if effects.is_empty() {
+                    format!(
+                        "modifier `{}` says neither `value`, `halve` nor `double`",
+                        def.id.value
+                    )
+                } else {
+                    format!(
+                        "modifier `{}` gives more than one of `value`, `halve` and `double`",
+                        def.id.value
+                    )
+                };
+                self.problems.push(Problem::error("rules::modifier_effect", message, file, id_span).with_label("here").with_help("give exactly one: `value: -1`, `halve: fire_points` or `double: fire_points`"));
+                return None;
+            }
+        };
+        let Some(text) = def.text else {
+            self.problems.push(
+                Problem::error(
+                    "rules::missing_text",
+                    format!("modifier `{}` has no `text`", def.id.value),
+                    file,
+                    id_span,
+                )
+                .with_label("here")
+                .with_help("give the modifier as the chart prints it"),
+            );
+            return None;
+        };
+        let source = def.source.unwrap_or_else(|| list.source.clone());
+        let origin_span = def.when.as_ref().map_or(id_span, |w| span_of(file, w));
+        Some(Modifier {
+            id: def.id.value,
+            effect,
+            when: def.when.map(|w| w.value),
+            option: def.option.map(|o| o.value),
+            interpretation: def
+                .interpretation
+                .0
+                .into_iter()
+                .map(|(n, c)| (n.value, c.value))
+                .collect(),
+            text,
+            source,
+            origin: Origin {
+                file: file.clone(),
+                span: origin_span,
+            },
+        })
+    }
+
+    fn procedures(&mut self, rs: &mut Ruleset, folder: &Path) {
+        for path in self.yaml_files(folder, "procedures", "rhai") {
+            if let Some(file) = self.read(&path) {
+                rs.procedures.push(Procedure {
+                    name: stem(&path),
+                    file,
+                    folder: folder.to_path_buf(),
+                });
+            }
+        }
+    }
+
+    /// The id a file declares, checked against its file name.
+    fn file_id(
+        &mut self,
+        file: &SourceFile,
+        stem: &str,
+        declared: Option<&Spanned<String>>,
+    ) -> String {
+        if let Some(id) = declared {
+            if id.value != stem {
+                self.problems.push(
+                    Problem::error("rules::id_mismatch", format!("the id `{}` differs from the file name `{stem}`", id.value), file, span_of(file, id))
+                        .with_label("not the file's name")
+                        .with_help("an id is its file's name without `.yaml`; leave `id:` out or make them the same"),
+                );
+            }
+        }
+        stem.to_string()
+    }
+
+    /// Checks that need the whole ruleset: modifiers' options and
+    /// interpretations, and the words effects use.
+    fn cross_check(&mut self, rs: &Ruleset) {
+        for list in rs.modifiers.values() {
+            for m in &list.modifiers {
+                let here = |code, message: String| {
+                    Problem::error(code, message, &m.origin.file, m.origin.span)
+                };
+                if let Some(option) = &m.option {
+                    if !rs.options.contains_key(option) {
+                        let hint = did_you_mean(option, rs.options.keys().map(String::as_str));
+                        self.problems.push(here("rules::unknown_option", format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id)));
+                    }
+                }
+                for (name, choice) in &m.interpretation {
+                    match rs.interpretations.get(name) {
+                        None => {
+                            let hint =
+                                did_you_mean(name, rs.interpretations.keys().map(String::as_str));
+                            self.problems.push(here("rules::unknown_interpretation", format!("modifier `{}` depends on interpretation `{name}`, which does not exist{hint}", m.id)));
+                        }
+                        Some(info) if !info.choices.iter().any(|(c, _)| c == choice) => {
+                            self.problems.push(here("rules::unknown_choice", format!("modifier `{}` depends on `{name}` being `{choice}`, which is not one of its choices", m.id)));
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        let orders = &rs.vocabulary.orders;
+        let markers = &rs.vocabulary.markers;
+        for table in rs.tables.values() {
+            for result in table.results.values() {
+                let mut unknown = Vec::new();
+                if let Some(order) = &result.effects.order {
+                    if !orders.is_empty() && !orders.contains(order) {
+                        unknown.push(format!("order `{order}`"));
+                    }
+                }
+                if !markers.is_empty() {
+                    for marker in result
+                        .effects
+                        .markers
+                        .keys()
+                        .chain(&result.effects.clear_markers)
+                    {
+                        if !markers.contains(marker) {
+                            unknown.push(format!("marker `{marker}`"));
+                        }
+                    }
+                }
+                for word in unknown {
+                    self.problems.push(Problem::general("rules::unknown_word", format!("result `{}` of table `{}` uses {word}, which the vocabulary of `{}` does not list", result.id, table.id, rs.id)));
+                }
+            }
+        }
+    }
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default()
+}
+
+fn missing_source(file: &SourceFile, what: &str) -> Problem {
+    Problem::error("rules::missing_source", format!("{what} does not name its source"), file, (0, 0).into())
+        .with_help("add `source: { seed: \"004\", section: \"...\" }`, or `source: house` for a value the seeds do not give")
+}
+
+/// Moves a diagnostic's labels from positions in a value to positions in its file.
+fn relabel(file: &SourceFile, code: &'static str, at: SourceSpan, err: &dyn Diagnostic) -> Problem {
+    let label = err.labels().and_then(|mut l| l.next());
+    let (span, text) = match label {
+        Some(l) => (
+            (at.offset() + l.offset(), l.len()).into(),
+            l.label().unwrap_or_default().to_string(),
+        ),
+        None => (at, String::new()),
+    };
+    let mut problem = Problem::error(code, err.to_string(), file, span).with_label(text);
+    if let Some(help) = err.help() {
+        problem = problem.with_help(help.to_string());
+    }
+    problem
+}
+
+/// Builds one table from its file, pushing every problem found.
+struct TableBuilder<'a> {
+    loader: &'a mut Loader,
+    file: &'a SourceFile,
+    dice: DiceConventions,
+    /// Where each band was written: (row label, or none for a bands table; band text).
+    spans: HashMap<(Option<String>, String), SourceSpan>,
+}
+
+impl<'a> TableBuilder<'a> {
+    fn new(loader: &'a mut Loader, file: &'a SourceFile, dice: DiceConventions) -> Self {
+        TableBuilder {
+            loader,
+            file,
+            dice,
+            spans: HashMap::new(),
+        }
+    }
+
+    fn push(&mut self, problem: Problem) {
+        self.loader.problems.push(problem);
+    }
+
+    fn error(&mut self, code: &'static str, message: String, span: SourceSpan, label: &str) {
+        let problem = Problem::error(code, message, self.file, span).with_label(label);
+        self.push(problem);
+    }
+
+    fn band(&mut self, text: &Spanned<String>) -> Option<Band> {
+        match Band::parse(&text.value) {
+            Ok(band) => Some(band),
+            Err(err) => {
+                let problem = relabel(self.file, "rules::band", span_of(self.file, text), &err);
+                self.push(problem);
+                None
+            }
+        }
+    }
+
+    fn build(mut self, stem: &str, t: TableFile) -> Option<Table> {
+        let id = self.loader.file_id(self.file, stem, t.id.as_ref());
+        let Some(title) = t.title.clone() else {
+            self.error(
+                "rules::missing_title",
+                format!("table `{id}` has no title"),
+                (0, 0).into(),
+                "",
+            );
+            return None;
+        };
+        let Some(source) = t.source.clone() else {
+            let problem = missing_source(self.file, &format!("table `{id}`"));
+            self.push(problem);
+            return None;
+        };
+        let mut table = Table {
+            id,
+            title,
+            source,
+            roll: None,
+            below: Edge::Error,
+            above: Edge::Error,
+            body: TableBody::Bands(Vec::new()),
+            results: BTreeMap::new(),
+            notes: Vec::new(),
+        };
+        let bodies = [
+            t.bands.is_some(),
+            t.rows.is_some() || t.columns.is_some(),
+            t.values.is_some(),
+        ];
+        match bodies.iter().filter(|b| **b).count() {
+            1 => {}
+            0 => {
+                let message = format!(
+                    "table `{}` has no body: give `bands`, `rows` with `columns`, or `values`",
+                    table.id
+                );
+                self.error("rules::table_body", message, (0, 0).into(), "");
+                return None;
+            }
+            _ => {
+                let message = format!(
+                    "table `{}` gives more than one of `bands`, `rows` and `values`",
+                    table.id
+                );
+                self.error("rules::table_body", message, (0, 0).into(), "");
+                return None;
+            }
+        }
+        self.fill(&mut table, t);
+        Some(table)
+    }
+
+    /// An overlay's patch: rows, bands, results and values replace those of the same name.
+    fn patch(mut self, mut table: Table, t: TableFile) -> Option<Table> {
+        if let Some(title) = t.title.clone() {
+            table.title = title;
+        }
+        if let Some(source) = t.source.clone() {
+            table.source = source;
+        }
+        self.fill(&mut table, t);
+        Some(table)
+    }
+
+    /// Reads the parts a file gives into `table` (new or patched), then checks it whole.
+    fn fill(&mut self, table: &mut Table, t: TableFile) {
+        if let Some(below) = t.below {
+            table.below = below;
+        }
+        if let Some(above) = t.above {
+            table.above = above;
+        }
+        let mut reach: Option<(i64, i64)> = None;
+        if let Some(roll) = &t.roll {
+            match parse_with(&roll.value, &self.dice, &Default::default()) {
+                Ok(expr) => {
+                    reach = Some((expr.left.min(), expr.left.max()));
+                    table.roll = Some(expr.to_string());
+                }
+                Err(err) => {
+                    let problem = relabel(self.file, "rules::roll", span_of(self.file, roll), &err);
+                    self.push(problem);
+                }
+            }
+        }
+        if let Some(text) = &t.reach {
+            if let Some(band) = self.band(text) {
+                reach = Some((
+                    band.min().unwrap_or(i64::MIN),
+                    band.max().unwrap_or(i64::MAX),
+                ));
+            }
+        }
+        for (id, def) in &t.results.0 {
+            let ResultDef {
+                text,
+                effects,
+                source,
+            } = def.clone();
+            let source = source.unwrap_or_else(|| table.source.clone());
+            table.results.insert(
+                id.value.clone(),
+                TableResult {
+                    id: id.value.clone(),
+                    text,
+                    effects,
+                    source,
+                },
+            );
+        }
+        let mut used: Vec<&Spanned<String>> = Vec::new();
+        if let Some(bands) = &t.bands {
+            let mut rows: Vec<(Band, String)> = match &table.body {
+                TableBody::Bands(existing) => existing.clone(),
+                _ => Vec::new(),
+            };
+            for (band_text, result) in &bands.0 {
+                if let Some(band) = self.band(band_text) {
+                    self.spans
+                        .insert((None, band.to_string()), span_of(self.file, band_text));
+                    used.push(result);
+                    match rows.iter().position(|(b, _)| *b == band) {
+                        Some(i) => rows[i].1 = result.value.clone(),
+                        None => rows.push((band, result.value.clone())),
+                    }
+                }
+            }
+            table.body = TableBody::Bands(rows);
+        }
+        if t.rows.is_some() || t.columns.is_some() {
+            self.grid(table, &t);
+        }
+        if let Some(values) = &t.values {
+            self.lookup(table, &t, values);
+        }
+        for result in used {
+            if !table.results.contains_key(&result.value) {
+                let hint = did_you_mean(&result.value, table.results.keys().map(String::as_str));
+                let message = format!(
+                    "table `{}` reads a result `{}` that its `results` do not define{hint}",
+                    table.id, result.value
+                );
+                self.error(
+                    "rules::unknown_result",
+                    message,
+                    span_of(self.file, result),
+                    "no such result",
+                );
+            }
+        }
+        self.check_coverage(table, reach);
+    }
+
+    fn grid(&mut self, table: &mut Table, t: &TableFile) {
+        let (mut row_key, mut columns, mut rows) = match &table.body {
+            TableBody::Grid {
+                row_key,
+                columns,
+                rows,
+            } => (Some(row_key.clone()), columns.clone(), rows.clone()),
+            _ => (None, Vec::new(), Vec::new()),
+        };
+        if let Some(key) = &t.row_key {
+            row_key = Some(key.clone());
+        }
+        let Some(row_key) = row_key else {
+            self.error(
+                "rules::table_body",
+                format!(
+                    "grid `{}` has rows but no `row_key` saying what chooses a row",
+                    table.id
+                ),
+                (0, 0).into(),
+                "",
+            );
+            return;
+        };
+        if let Some(cols) = &t.columns {
+            columns = cols.iter().map(|c| c.value.clone()).collect();
+            for c in cols {
+                if !table.results.contains_key(&c.value) {
+                    let hint = did_you_mean(&c.value, table.results.keys().map(String::as_str));
+                    self.error(
+                        "rules::unknown_result",
+                        format!(
+                            "column `{}` of grid `{}` has no entry in `results`{hint}",
+                            c.value, table.id
+                        ),
+                        span_of(self.file, c),
+                        "no such result",
+                    );
+                }
+            }
+        }
+        for (label, cells) in t.rows.iter().flat_map(|r| &r.0) {
+            let band = if label.value.contains('/') {
+                None
+            } else {
+                self.band(label)
+            };
+            if cells.len() != columns.len() {
+                let message = format!(
+                    "row `{}` of grid `{}` has {} cells for {} columns",
+                    label.value,
+                    table.id,
+                    cells.len(),
+                    columns.len()
+                );
+                self.error(
+                    "rules::row_length",
+                    message,
+                    span_of(self.file, label),
+                    "this row",
+                );
+                continue;
+            }
+            let cells: Vec<Option<Band>> = cells
+                .iter()
+                .map(|c| {
+                    let band = c.as_ref().and_then(|c| self.band(c))?;
+                    let at = span_of(self.file, c.as_ref()?);
+                    self.spans
+                        .insert((Some(label.value.clone()), band.to_string()), at);
+                    Some(band)
+                })
+                .collect();
+            let row = GridRow {
+                label: label.value.clone(),
+                band,
+                cells,
+            };
+            match rows.iter().position(|r| r.label == row.label) {
+                Some(i) => rows[i] = row,
+                None => rows.push(row),
+            }
+        }
+        table.body = TableBody::Grid {
+            row_key,
+            columns,
+            rows,
+        };
+    }
+
+    fn lookup(&mut self, table: &mut Table, t: &TableFile, values: &LookupValue) {
+        let (keys, merged) = match &table.body {
+            TableBody::Lookup { keys, values: base } => (
+                t.keys.clone().unwrap_or_else(|| keys.clone()),
+                merge(base.clone(), values.clone()),
+            ),
+            _ => (t.keys.clone().unwrap_or_default(), values.clone()),
+        };
+        if keys.is_empty() {
+            self.error(
+                "rules::table_body",
+                format!(
+                    "lookup `{}` has `values` but no `keys` naming what they are looked up by",
+                    table.id
+                ),
+                (0, 0).into(),
+                "",
+            );
+        }
+        if let Some(path) = wrong_depth(&merged, keys.len(), &mut Vec::new()) {
+            let message = format!(
+                "lookup `{}` is keyed by {} ({} levels), but the entry at `{}` is not",
+                table.id,
+                keys.join(", "),
+                keys.len(),
+                path
+            );
+            self.error("rules::lookup_depth", message, (0, 0).into(), "");
+        }
+        table.body = TableBody::Lookup {
+            keys,
+            values: merged,
+        };
+    }
+
+    /// Gaps, overlaps, unreachable bands and unstated edges.
+    fn check_coverage(&mut self, table: &Table, reach: Option<(i64, i64)>) {
+        let full = reach.unwrap_or((i64::MIN, i64::MAX));
+        let rows: Vec<(Option<&str>, Vec<Option<&Band>>, Vec<&str>)> = match &table.body {
+            TableBody::Bands(bands) => vec![(
+                None,
+                bands.iter().map(|(b, _)| Some(b)).collect(),
+                bands.iter().map(|(_, r)| r.as_str()).collect(),
+            )],
+            TableBody::Grid { rows, columns, .. } => rows
+                .iter()
+                .map(|r| {
+                    (
+                        Some(r.label.as_str()),
+                        r.cells.iter().map(Option::as_ref).collect(),
+                        columns.iter().map(String::as_str).collect(),
+                    )
+                })
+                .collect(),
+            TableBody::Lookup { .. } => Vec::new(),
+        };
+        for (row, bands, names) in rows {
+            let at = row.map(|r| format!(" in row `{r}`")).unwrap_or_default();
+            let check = check_bands(&bands, full);
+            let span_of_band = |band: &Band| {
+                self.spans
+                    .get(&(row.map(str::to_string), band.to_string()))
+                    .copied()
+            };
+            let mut problems = Vec::new();
+            for (low, high) in check.gaps {
+                let values = if low == high {
+                    format!("{low}")
+                } else {
+                    format!("{low} to {high}")
+                };
+                let message = format!(
+                    "table `{}` reads nothing for {values}{at}: no band covers it",
+                    table.id
+                );
+                // Point at the band just below the gap, or else just above it.
+                let near = bands
+                    .iter()
+                    .flatten()
+                    .find(|b| b.max() == Some(low - 1))
+                    .or_else(|| bands.iter().flatten().find(|b| b.min() == Some(high + 1)));
+                let label = format!("nothing covers {values} next to this band");
+                problems.push(
+                    self.at(
+                        near.and_then(|b| span_of_band(b)),
+                        "rules::band_gap",
+                        message,
+                        &label,
+                    )
+                    .with_help("widen a neighbouring band or add one"),
+                );
+            }
+            for (i, j, low, high) in check.overlaps {
+                let values = if low == high {
+                    format!("{low}")
+                } else {
+                    format!("{low} to {high}")
+                };
+                let message = format!(
+                    "table `{}` reads both `{}` and `{}` for {values}{at}: bands overlap",
+                    table.id, names[i], names[j]
+                );
+                let label = format!("overlaps the band of `{}`", names[i]);
+                problems.push(self.at(
+                    bands[j].and_then(|b| span_of_band(b)),
+                    "rules::band_overlap",
+                    message,
+                    &label,
+                ));
+            }
+            for i in check.unreachable {
+                if let Some(band) = bands[i] {
+                    let (low, high) = full;
+                    let message = format!(
+                        "no roll can reach band `{band}` (`{}`) of table `{}`{at}: totals run from {low} to {high}",
+                        names[i], table.id
+                    );
+                    problems.push(
+                        self.at(
+                            span_of_band(band),
+                            "rules::band_unreachable",
+                            message,
+                            "never read",
+                        )
+                        .warning(),
+                    );
+                }
+            }
+            if let Some((low, high)) = reach {
+                let lowest = bands
+                    .iter()
+                    .flatten()
+                    .map(|b| b.min())
+                    .collect::<Option<Vec<i64>>>()
+                    .and_then(|v| v.into_iter().min());
+                let highest = bands
+                    .iter()
+                    .flatten()
+                    .map(|b| b.max())
+                    .collect::<Option<Vec<i64>>>()
+                    .and_then(|v| v.into_iter().max());
+                if lowest.is_some_and(|l| low < l) && table.below == Edge::Error {
+                    problems.push(Problem::general("rules::unstated_edge", format!("table `{}` can be read at {low}{at}, below its lowest band, and reads that as an error", table.id)).with_help("say what such a total reads with `below: clamp` (the nearest band) or `below: none`").warning());
+                }
+                if highest.is_some_and(|h| high > h) && table.above == Edge::Error {
+                    problems.push(Problem::general("rules::unstated_edge", format!("table `{}` can be read at {high}{at}, above its highest band, and reads that as an error", table.id)).with_help("say what such a total reads with `above: clamp` (the nearest band) or `above: none`").warning());
+                }
+            }
+            for problem in problems {
+                self.push(problem);
+            }
+        }
+    }
+
+    /// A problem at `span` in this file when known (a patched table may not know it), else a general one.
+    fn at(
+        &self,
+        span: Option<SourceSpan>,
+        code: &'static str,
+        message: String,
+        label: &str,
+    ) -> Problem {
+        match span {
+            Some(span) => Problem::error(code, message, self.file, span).with_label(label),
+            None => Problem::general(code, message),
+        }
+    }
+}
+
+/// Overlays `patch` onto `base`, mapping by mapping.
+fn merge(base: LookupValue, patch: LookupValue) -> LookupValue {
+    match (base, patch) {
+        (LookupValue::Map(mut b), LookupValue::Map(p)) => {
+            for (k, v) in p {
+                let merged = match b.remove(&k) {
+                    Some(old) => merge(old, v),
+                    None => v,
+                };
+                b.insert(k, merged);
+            }
+            LookupValue::Map(b)
+        }
+        (_, p) => p,
+    }
+}
+
+/// The path of the first entry not nested exactly `depth` mappings deep.
+fn wrong_depth(value: &LookupValue, depth: usize, path: &mut Vec<String>) -> Option<String> {
+    match (value, depth) {
+        (LookupValue::Map(_), 0) => Some(path.join(".")),
+        (LookupValue::Map(m), _) => {
+            for (k, v) in m {
+                path.push(k.clone());
+                if let Some(found) = wrong_depth(v, depth - 1, path) {
+                    return Some(found);
+                }
+                path.pop();
+            }
+            None
+        }
+        (_, 0) => None,
+        _ => Some(if path.is_empty() {
+            "the top".to_string()
+        } else {
+            path.join(".")
+        }),
+    }
+}

@@ -1,0 +1,89 @@
+//! `ruleset.yaml`: a ruleset's identity, dice conventions, scale, vocabulary, options and interpretations.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::source::Source;
+use super::yaml::Entries;
+use crate::dice::DiceConventions;
+use crate::measure::Scale;
+use crate::unit::Vocabulary;
+
+/// `ruleset.yaml` as written. An overlay has `extends:` and may switch the
+/// base's options and interpretations with `with`, `without` and `set`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestFile {
+    /// The ruleset's id, the same as its folder name: `ff-napoleonic`.
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub title: String,
+    pub source: Source,
+    /// For an overlay: the ruleset it changes.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub extends: Option<Spanned<String>>,
+    /// How dice are read, e.g. `{ d10: "0-9" }`.
+    #[serde(default)]
+    pub dice: Option<DiceConventions>,
+    /// Ground and figure scale.
+    #[serde(default)]
+    pub scale: Option<Scale>,
+    /// The words units may use (arms, formations, orders...).
+    #[serde(default)]
+    pub vocabulary: Vocabulary,
+    /// Optional rules, each on or off.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, OptionDef>")]
+    pub options: Entries<Spanned<String>, OptionDef>,
+    /// Named ambiguities, each with its choices and a default.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, InterpretationDef>")]
+    pub interpretations: Entries<Spanned<String>, InterpretationDef>,
+    /// Options this file switches on (an overlay's house rules).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub with: Vec<Spanned<String>>,
+    /// Options this file switches off.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub without: Vec<Spanned<String>>,
+    /// Interpretations this file chooses: `{ name: choice }`.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub set: Entries<Spanned<String>, Spanned<String>>,
+}
+
+/// An optional rule.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionDef {
+    /// What the rule does, in a sentence.
+    pub text: String,
+    /// On or off unless switched.
+    #[serde(default)]
+    pub default: bool,
+    /// The rule's number in its source, e.g. "513".
+    #[serde(default)]
+    pub number: Option<String>,
+    pub source: Source,
+}
+
+/// An ambiguity of the seed, made a switch.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterpretationDef {
+    /// The question, in a sentence.
+    pub text: String,
+    /// The RULES-INVENTORY id it comes from, e.g. "FF-TAB-MUSKETRY".
+    #[serde(default)]
+    pub inventory: Option<String>,
+    /// Each choice and what it means.
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub choices: Entries<Spanned<String>, String>,
+    /// The choice used unless another is set.
+    #[schemars(with = "String")]
+    pub default: Spanned<String>,
+    pub source: Source,
+}

@@ -1,0 +1,29 @@
+//! Rulesets as data: a folder of YAML tables, modifier lists and Rhai procedures, loaded and checked.
+//!
+//! `load` reads a ruleset folder and the overlays stacked on it into a
+//! `Ruleset`, reporting every problem at once, each pointing into its file.
+
+pub mod band;
+mod effects;
+mod load;
+mod manifest;
+mod modifier;
+mod problem;
+mod ruleset;
+mod source;
+mod table;
+mod yaml;
+
+pub use effects::Effects;
+pub use load::{Loaded, default_rules_dir, load, resolve};
+pub use manifest::{InterpretationDef, ManifestFile, OptionDef};
+pub use modifier::{ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
+pub use problem::{Problem, Problems, SourceFile, source_file};
+pub use ruleset::{
+    InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, Switches, did_you_mean,
+};
+pub use source::{SeedRef, Source};
+pub use table::{
+    Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile,
+    TableResult,
+};

@@ -1,0 +1,126 @@
+//! Modifier lists (`modifiers/<id>.yaml`): each modifier's value or halving, its `when:` condition, text and source.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+
+use super::problem::SourceFile;
+use super::source::Source;
+use super::yaml::Entries;
+
+/// A modifier list file as written.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModifierFile {
+    /// The list's id; the file name without `.yaml` when left out.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub id: Option<Spanned<String>>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// The table these modifiers change the roll on, if any.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub table: Option<Spanned<String>>,
+    pub modifiers: Vec<ModifierDef>,
+}
+
+/// One modifier as written. Exactly one of `value`, `halve` and `double`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModifierDef {
+    /// Unique in its list; an overlay changes or removes a modifier by it.
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// Added to the roll: `+2`, `-1`.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>")]
+    pub value: Option<Spanned<i64>>,
+    /// A quantity halved instead, e.g. `fire_points`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub halve: Option<Spanned<String>>,
+    /// A quantity doubled instead.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub double: Option<Spanned<String>>,
+    /// A Rhai expression over `firer`, `target`, `attacker`, `defender`,
+    /// `unit`, `leader` and `situation`; the modifier always applies without it.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub when: Option<Spanned<String>>,
+    /// Only while this option is on.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub option: Option<Spanned<String>>,
+    /// Only under these interpretation choices: `{ name: choice }`.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub interpretation: Entries<Spanned<String>, Spanned<String>>,
+    /// The modifier as the chart prints it.
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// In an overlay: remove the base's modifier with this id.
+    #[serde(default)]
+    pub remove: bool,
+}
+
+/// What a modifier does when it applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModEffect {
+    /// Added to the roll.
+    Add(i64),
+    /// Halves the named quantity.
+    Halve(String),
+    /// Doubles the named quantity.
+    Double(String),
+}
+
+impl fmt::Display for ModEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModEffect::Add(n) => write!(f, "{n:+}"),
+            ModEffect::Halve(q) => write!(f, "halve {}", q.replace('_', " ")),
+            ModEffect::Double(q) => write!(f, "double {}", q.replace('_', " ")),
+        }
+    }
+}
+
+/// A checked modifier.
+#[derive(Clone, Debug)]
+pub struct Modifier {
+    pub id: String,
+    pub effect: ModEffect,
+    /// The condition's text; `None` when it always applies.
+    pub when: Option<String>,
+    pub option: Option<String>,
+    pub interpretation: Vec<(String, String)>,
+    pub text: String,
+    pub source: Source,
+    /// Where the condition is written, for errors at run time.
+    pub origin: Origin,
+}
+
+/// A place in a rule file.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub file: SourceFile,
+    pub span: miette::SourceSpan,
+}
+
+/// A checked modifier list.
+#[derive(Clone, Debug)]
+pub struct ModifierList {
+    pub id: String,
+    pub title: String,
+    pub source: Source,
+    pub table: Option<String>,
+    pub modifiers: Vec<Modifier>,
+}

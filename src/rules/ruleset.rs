@@ -1,0 +1,190 @@
+//! `Ruleset`: a loaded, checked ruleset (a base and its overlays), with its options and interpretations as switched.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::modifier::ModifierList;
+use super::problem::{Problem, SourceFile};
+use super::source::Source;
+use super::table::Table;
+use crate::dice::DiceConventions;
+use crate::measure::Scale;
+use crate::unit::Vocabulary;
+
+/// A ruleset ready to use: every layer (the base, then each overlay) merged.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The id of the top layer (the overlay, when there is one).
+    pub id: String,
+    pub title: String,
+    pub source: Source,
+    /// The base first, then each overlay in order.
+    pub layers: Vec<Layer>,
+    pub dice: DiceConventions,
+    pub scale: Scale,
+    pub vocabulary: Vocabulary,
+    pub options: BTreeMap<String, OptionInfo>,
+    pub interpretations: BTreeMap<String, InterpretationInfo>,
+    /// The options and interpretations as now switched.
+    pub settings: Settings,
+    pub tables: BTreeMap<String, Table>,
+    pub modifiers: BTreeMap<String, ModifierList>,
+    /// Procedure files in load order; a later layer's function replaces an
+    /// earlier one of the same name and arity.
+    pub procedures: Vec<Procedure>,
+}
+
+/// One folder of a ruleset.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub id: String,
+    pub title: String,
+    pub folder: PathBuf,
+    pub extends: Option<String>,
+}
+
+/// An optional rule.
+#[derive(Clone, Debug)]
+pub struct OptionInfo {
+    pub text: String,
+    pub default: bool,
+    pub number: Option<String>,
+    pub source: Source,
+}
+
+/// A named ambiguity and its choices.
+#[derive(Clone, Debug)]
+pub struct InterpretationInfo {
+    pub text: String,
+    pub inventory: Option<String>,
+    /// Each choice and what it means, in written order.
+    pub choices: Vec<(String, String)>,
+    pub default: String,
+    pub source: Source,
+}
+
+/// A procedure file (`procedures/<name>.rhai`).
+#[derive(Clone, Debug)]
+pub struct Procedure {
+    /// The file name without `.rhai`.
+    pub name: String,
+    pub file: SourceFile,
+    /// The folder imports are confined to (the layer's folder).
+    pub folder: PathBuf,
+}
+
+/// The current value of every option and interpretation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub options: BTreeMap<String, bool>,
+    pub interpretations: BTreeMap<String, String>,
+}
+
+/// Switches asked for on the command line or in the REPL:
+/// `--with OPTION`, `--without OPTION`, `--set INTERPRETATION=CHOICE`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Switches {
+    pub with: Vec<String>,
+    pub without: Vec<String>,
+    pub set: Vec<(String, String)>,
+}
+
+impl Ruleset {
+    /// Whether an option is on.
+    pub fn option(&self, name: &str) -> Result<bool, String> {
+        self.settings
+            .options
+            .get(name)
+            .copied()
+            .ok_or_else(|| self.unknown("option", name, self.options.keys()))
+    }
+
+    /// The chosen interpretation.
+    pub fn interpretation(&self, name: &str) -> Result<&str, String> {
+        self.settings
+            .interpretations
+            .get(name)
+            .map(String::as_str)
+            .ok_or_else(|| self.unknown("interpretation", name, self.interpretations.keys()))
+    }
+
+    /// Switches an option on or off.
+    pub fn set_option(&mut self, name: &str, on: bool) -> Result<(), String> {
+        if !self.options.contains_key(name) {
+            return Err(self.unknown("option", name, self.options.keys()));
+        }
+        self.settings.options.insert(name.to_string(), on);
+        Ok(())
+    }
+
+    /// Chooses an interpretation.
+    pub fn set_interpretation(&mut self, name: &str, choice: &str) -> Result<(), String> {
+        let Some(info) = self.interpretations.get(name) else {
+            return Err(self.unknown("interpretation", name, self.interpretations.keys()));
+        };
+        if !info.choices.iter().any(|(c, _)| c == choice) {
+            let choices: Vec<&str> = info.choices.iter().map(|(c, _)| c.as_str()).collect();
+            return Err(format!(
+                "interpretation `{name}` has no choice `{choice}`{}; its choices are {}",
+                did_you_mean(choice, choices.iter().copied()),
+                choices.join(", ")
+            ));
+        }
+        self.settings
+            .interpretations
+            .insert(name.to_string(), choice.to_string());
+        Ok(())
+    }
+
+    /// Applies command-line switches; every bad name is a problem, with a suggestion.
+    pub fn apply(&mut self, switches: &Switches) -> Result<(), Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut push = |result: Result<(), String>| {
+            if let Err(message) = result {
+                problems.push(Problem::general("rules::unknown_switch", message));
+            }
+        };
+        for name in &switches.with {
+            push(self.set_option(name, true));
+        }
+        for name in &switches.without {
+            push(self.set_option(name, false));
+        }
+        for (name, choice) in &switches.set {
+            push(self.set_interpretation(name, choice));
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn unknown<'a>(
+        &self,
+        kind: &str,
+        name: &str,
+        known: impl Iterator<Item = &'a String> + Clone,
+    ) -> String {
+        let list: Vec<&str> = known.clone().map(String::as_str).collect();
+        let known_text = if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(", ")
+        };
+        format!(
+            "ruleset `{}` has no {kind} `{name}`{}; it has: {known_text}",
+            self.id,
+            did_you_mean(name, list.iter().copied())
+        )
+    }
+}
+
+/// ` (did you mean `x`?)` when a known word is close to `word`, else nothing.
+pub fn did_you_mean<'a>(word: &str, known: impl Iterator<Item = &'a str>) -> String {
+    let set: std::collections::BTreeSet<String> = known.map(str::to_string).collect();
+    match Vocabulary::closest(&set, word) {
+        Some(close) => format!(" (did you mean `{close}`?)"),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,397 @@
+//! Tables as the printed charts read: die bands to results, a grid with a row chosen by a key, or a plain lookup.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+
+use super::band::Band;
+use super::effects::Effects;
+use super::source::Source;
+use super::yaml::Entries;
+
+/// A table file (`tables/<id>.yaml`) as written. Exactly one of `bands`,
+/// `rows` (with `columns`) or `values` gives its body; an overlay's file may
+/// instead `patch` a table of the ruleset it extends.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableFile {
+    /// The table's id; the file name without `.yaml` when left out.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub id: Option<Spanned<String>>,
+    /// For an overlay: the id of the table this file changes, cell by cell.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub patch: Option<Spanned<String>>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// The dice rolled on the table, e.g. `1d10` or `2d6`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub roll: Option<Spanned<String>>,
+    /// The totals a modified roll can reach, as a band (`-6 to 16`); the
+    /// roll's own range when left out. Bands outside it are reported.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub reach: Option<Spanned<String>>,
+    /// What a total below the lowest printed band reads.
+    #[serde(default)]
+    pub below: Option<Edge>,
+    /// What a total above the highest printed band reads.
+    #[serde(default)]
+    pub above: Option<Edge>,
+    /// One row of bands, each to a result: `{ "0-4": fatal_wound, "5": wounded }`.
+    #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
+    pub bands: Option<Entries<Spanned<String>, Spanned<String>>>,
+    /// What chooses the row of a grid (e.g. `fire_points`).
+    #[serde(default)]
+    pub row_key: Option<String>,
+    /// A grid's columns: each is a result.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub columns: Option<Vec<Spanned<String>>>,
+    /// A grid's rows: the row label (a band of the row key, or a plain label
+    /// such as `"1/2"`) to one band per column, `~` where the column is empty.
+    #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, Vec<Option<String>>>>")]
+    pub rows: Option<Entries<Spanned<String>, Vec<Option<Spanned<String>>>>>,
+    /// A lookup's key names, outermost first: `[nation, formation]`.
+    #[serde(default)]
+    pub keys: Option<Vec<String>>,
+    /// A lookup's values, nested one mapping per key.
+    #[serde(default)]
+    pub values: Option<LookupValue>,
+    /// What each result means.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, ResultDef>")]
+    pub results: Entries<Spanned<String>, ResultDef>,
+    /// Notes printed under the chart.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// What a total outside the printed bands reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// Read the nearest printed band.
+    Clamp,
+    /// No result at all.
+    None,
+    /// It is an error for a total to get there.
+    Error,
+}
+
+/// A result's meaning.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResultDef {
+    pub text: String,
+    #[serde(default)]
+    pub effects: Effects,
+    /// Where the result's wording comes from, when not the table's own source.
+    #[serde(default)]
+    pub source: Option<Source>,
+}
+
+/// A lookup value: a number, a word, a flag, or a mapping one key deeper.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum LookupValue {
+    Flag(bool),
+    Int(i64),
+    Number(f64),
+    Text(String),
+    Map(BTreeMap<String, LookupValue>),
+}
+
+impl fmt::Display for LookupValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LookupValue::Flag(b) => write!(f, "{b}"),
+            LookupValue::Int(n) => write!(f, "{n}"),
+            LookupValue::Number(x) => write!(f, "{x}"),
+            LookupValue::Text(t) => f.write_str(t),
+            LookupValue::Map(m) => {
+                let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+                write!(f, "{{{}}}", keys.join(", "))
+            }
+        }
+    }
+}
+
+/// A checked table, ready to read.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub id: String,
+    pub title: String,
+    pub source: Source,
+    /// The dice rolled on it, as written (`1d10`).
+    pub roll: Option<String>,
+    pub below: Edge,
+    pub above: Edge,
+    pub body: TableBody,
+    pub results: BTreeMap<String, TableResult>,
+    pub notes: Vec<String>,
+}
+
+/// The body of a table.
+#[derive(Clone, Debug)]
+pub enum TableBody {
+    /// One row of bands, each to a result id.
+    Bands(Vec<(Band, String)>),
+    /// Rows chosen by a key, columns chosen by the roll.
+    Grid {
+        row_key: String,
+        columns: Vec<String>,
+        rows: Vec<GridRow>,
+    },
+    /// Values chosen by keys.
+    Lookup {
+        keys: Vec<String>,
+        values: LookupValue,
+    },
+}
+
+/// One row of a grid.
+#[derive(Clone, Debug)]
+pub struct GridRow {
+    /// The label as printed: `6-7`, `51+`, `1/2`.
+    pub label: String,
+    /// The label read as a band of the row key, when it is one.
+    pub band: Option<Band>,
+    /// One band per column; `None` where the chart has a dash.
+    pub cells: Vec<Option<Band>>,
+}
+
+/// A result as read from a table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableResult {
+    pub id: String,
+    pub text: String,
+    pub effects: Effects,
+    pub source: Source,
+}
+
+/// Which row of a grid to read: a number (matched against the row bands) or a label.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RowKey {
+    Number(i64),
+    Label(String),
+}
+
+impl fmt::Display for RowKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowKey::Number(n) => write!(f, "{n}"),
+            RowKey::Label(l) => f.write_str(l),
+        }
+    }
+}
+
+/// The cell a total reads, and how it got there.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Reading {
+    pub table: String,
+    /// The row read (grids only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<String>,
+    /// The total looked up.
+    pub total: i64,
+    /// The total actually read, after clamping at an edge.
+    pub read_as: i64,
+    /// The band that held it, as printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// The result, or none where the chart reads nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<TableResult>,
+}
+
+/// Why a reading failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReadError {
+    #[error("table `{table}` has no row for {key}; its rows are {rows}")]
+    NoRow {
+        table: String,
+        key: String,
+        rows: String,
+    },
+    #[error("table `{table}` reads nothing for a total of {total}{row}: {why}")]
+    NoBand {
+        table: String,
+        total: i64,
+        row: String,
+        why: String,
+    },
+    #[error("table `{table}` is a {kind}, not read that way: {how}")]
+    WrongKind {
+        table: String,
+        kind: &'static str,
+        how: &'static str,
+    },
+    #[error("table `{table}` has no entry `{key}` for {name}; it has {known}")]
+    NoEntry {
+        table: String,
+        name: String,
+        key: String,
+        known: String,
+    },
+}
+
+impl Table {
+    /// "bands table", "grid", "lookup": for messages.
+    pub fn kind(&self) -> &'static str {
+        match self.body {
+            TableBody::Bands(_) => "bands table",
+            TableBody::Grid { .. } => "grid",
+            TableBody::Lookup { .. } => "lookup",
+        }
+    }
+
+    /// Reads a bands table at `total`.
+    pub fn read_bands(&self, total: i64) -> Result<Reading, ReadError> {
+        let TableBody::Bands(bands) = &self.body else {
+            return Err(self.wrong_kind("read it with a row key and a total"));
+        };
+        let cells: Vec<Option<(&Band, &str)>> =
+            bands.iter().map(|(b, r)| Some((b, r.as_str()))).collect();
+        self.read_cells(None, &cells, total)
+    }
+
+    /// Reads a grid at `row` and `total`: the row first, then the column whose band holds the total.
+    pub fn read_grid(&self, row: &RowKey, total: i64) -> Result<Reading, ReadError> {
+        let TableBody::Grid { columns, rows, .. } = &self.body else {
+            return Err(
+                self.wrong_kind(if matches!(self.body, TableBody::Bands(_)) {
+                    "read it with a total alone"
+                } else {
+                    "read it with its keys"
+                }),
+            );
+        };
+        let found = rows.iter().find(|r| match row {
+            RowKey::Label(label) => &r.label == label,
+            RowKey::Number(n) => r.band.as_ref().is_some_and(|b| b.contains(*n)),
+        });
+        let Some(grid_row) = found else {
+            let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+            return Err(ReadError::NoRow {
+                table: self.id.clone(),
+                key: row.to_string(),
+                rows: labels.join(", "),
+            });
+        };
+        let cells: Vec<Option<(&Band, &str)>> = grid_row
+            .cells
+            .iter()
+            .zip(columns)
+            .map(|(cell, column)| cell.as_ref().map(|b| (b, column.as_str())))
+            .collect();
+        self.read_cells(Some(&grid_row.label), &cells, total)
+    }
+
+    /// Reads a lookup with one key per level.
+    pub fn read_lookup(&self, keys: &[String]) -> Result<&LookupValue, ReadError> {
+        let TableBody::Lookup {
+            keys: names,
+            values,
+        } = &self.body
+        else {
+            return Err(self.wrong_kind("read it with a total"));
+        };
+        let mut at = values;
+        for (i, key) in keys.iter().enumerate() {
+            let LookupValue::Map(map) = at else { break };
+            at = map.get(key).ok_or_else(|| ReadError::NoEntry {
+                table: self.id.clone(),
+                name: names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("key {}", i + 1)),
+                key: key.clone(),
+                known: map.keys().cloned().collect::<Vec<_>>().join(", "),
+            })?;
+        }
+        Ok(at)
+    }
+
+    fn wrong_kind(&self, how: &'static str) -> ReadError {
+        ReadError::WrongKind {
+            table: self.id.clone(),
+            kind: self.kind(),
+            how,
+        }
+    }
+
+    /// Finds the band holding `total` among `cells`, applying the edges.
+    fn read_cells(
+        &self,
+        row: Option<&str>,
+        cells: &[Option<(&Band, &str)>],
+        total: i64,
+    ) -> Result<Reading, ReadError> {
+        let lowest = cells.iter().flatten().filter_map(|(b, _)| b.min()).min();
+        let highest = cells.iter().flatten().filter_map(|(b, _)| b.max()).max();
+        let no_band = |why: String| ReadError::NoBand {
+            table: self.id.clone(),
+            total,
+            row: row.map(|r| format!(" in row {r}")).unwrap_or_default(),
+            why,
+        };
+        let mut read_as = total;
+        let unbounded_below = cells.iter().flatten().any(|(b, _)| b.min().is_none());
+        let unbounded_above = cells.iter().flatten().any(|(b, _)| b.max().is_none());
+        if let (Some(low), false) = (lowest, unbounded_below) {
+            if total < low {
+                match self.below {
+                    Edge::Clamp => read_as = low,
+                    Edge::None => return Ok(self.reading(row, total, total, None)),
+                    Edge::Error => {
+                        return Err(no_band(format!("the lowest printed total is {low}")));
+                    }
+                }
+            }
+        }
+        if let (Some(high), false) = (highest, unbounded_above) {
+            if total > high {
+                match self.above {
+                    Edge::Clamp => read_as = high,
+                    Edge::None => return Ok(self.reading(row, total, total, None)),
+                    Edge::Error => {
+                        return Err(no_band(format!("the highest printed total is {high}")));
+                    }
+                }
+            }
+        }
+        let Some((band, result)) = cells.iter().flatten().find(|(b, _)| b.contains(read_as)) else {
+            return Err(no_band("no printed band holds it".into()));
+        };
+        let mut reading = self.reading(row, total, read_as, self.results.get(*result).cloned());
+        reading.band = Some(band.to_string());
+        Ok(reading)
+    }
+
+    fn reading(
+        &self,
+        row: Option<&str>,
+        total: i64,
+        read_as: i64,
+        result: Option<TableResult>,
+    ) -> Reading {
+        Reading {
+            table: self.id.clone(),
+            row: row.map(str::to_string),
+            total,
+            read_as,
+            band: None,
+            result,
+        }
+    }
+}

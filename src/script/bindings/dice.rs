@@ -1,0 +1,70 @@
+//! Dice for Rhai: `roll("2d6")`, `roll("1d10", "fire die")`, and the natural faces of a roll.
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration};
+
+use super::fail;
+use crate::dice::{Roll, RollSource};
+use crate::script::state::Shared;
+use crate::script::trace::Step;
+
+pub fn register(engine: &mut Engine, state: &Shared) {
+    engine
+        .register_type_with_name::<Roll>("Roll")
+        .register_get("total", |r: &mut Roll| r.total)
+        .register_get("natural", |r: &mut Roll| {
+            r.dice.first().map_or(0, |d| d.natural)
+        })
+        .register_get("naturals", |r: &mut Roll| {
+            r.naturals().map(Dynamic::from).collect::<Array>()
+        })
+        .register_get("success", |r: &mut Roll| {
+            r.success.map_or(Dynamic::UNIT, Dynamic::from)
+        })
+        .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| {
+            r.has_natural(sides as u32, face)
+        })
+        .register_fn("to_string", |r: &mut Roll| r.to_string())
+        .register_fn("to_debug", |r: &mut Roll| r.to_string());
+
+    for labelled in [false, true] {
+        let state = state.clone();
+        let roll = move |expr: &str, label: Option<&str>| -> Result<Roll, Box<EvalAltResult>> {
+            let mut st = state.borrow_mut();
+            let parsed = match st.dice(expr) {
+                Ok(parsed) => parsed,
+                Err(err) => return dice_failure(&mut st, err),
+            };
+            let rolled = parsed.roll(&mut st.dice as &mut dyn RollSource);
+            match rolled {
+                Ok(roll) => {
+                    let label = label.map(str::to_string);
+                    st.record(|| Step::Roll {
+                        label,
+                        roll: roll.clone(),
+                    });
+                    Ok(roll)
+                }
+                Err(err) => dice_failure(&mut st, err),
+            }
+        };
+        // Volatile: the optimizer must never fold a roll into a constant.
+        let registration = FuncRegistration::new("roll").with_volatility(true);
+        if labelled {
+            registration.register_into_engine(engine, move |expr: &str, label: &str| {
+                roll(expr, Some(label))
+            });
+        } else {
+            registration.register_into_engine(engine, move |expr: &str| roll(expr, None));
+        }
+    }
+}
+
+/// Keeps the dice error whole for the report, and stops the script.
+fn dice_failure<T>(
+    state: &mut crate::script::state::State,
+    err: crate::dice::DiceError,
+) -> Result<T, Box<EvalAltResult>> {
+    let message = err.to_string();
+    state.dice_error = Some(err);
+    fail(message)
+}

@@ -1,0 +1,23 @@
+//! Registers the kernel and the loaded ruleset with a Rhai engine.
+
+mod dice;
+mod measure;
+pub mod rules;
+mod unit;
+
+use rhai::{Engine, EvalAltResult};
+
+use super::state::Shared;
+
+/// Registers every binding, each sharing `state`.
+pub fn register(engine: &mut Engine, state: &Shared) {
+    dice::register(engine, state);
+    rules::register(engine, state);
+    unit::register(engine, state);
+    measure::register(engine, state);
+}
+
+/// A runtime error for Rhai with `message`.
+pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, Box<EvalAltResult>> {
+    Err(message.into().into())
+}

@@ -1,0 +1,87 @@
+//! `ScriptError`: a script that does not compile, fails at run time, or hits a sandbox limit; located where possible.
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use rhai::{EvalAltResult, ParseError, Position};
+use thiserror::Error;
+
+use crate::dice::DiceError;
+use crate::rules::{Problem, Problems, SourceFile};
+
+/// An error from running rules or a script.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ScriptError {
+    /// A dice error inside a script (bad notation, supplied faces ran out...).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Dice(#[from] DiceError),
+    /// A compile or runtime error, pointing into the file or expression where it happened.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    At(Box<Problem>),
+    /// The rules themselves are broken.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Rules(#[from] Problems),
+}
+
+impl From<Problem> for ScriptError {
+    fn from(problem: Problem) -> Self {
+        ScriptError::At(Box::new(problem))
+    }
+}
+
+/// The byte offset of Rhai's 1-based line and column in `text`.
+pub fn offset_of(text: &str, position: Position) -> usize {
+    let (Some(line), col) = (position.line(), position.position().unwrap_or(1)) else {
+        return 0;
+    };
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let within: usize = l
+                .chars()
+                .take(col.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum();
+            return offset + within;
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+/// A span of one character (or the end) at `position` in `file`.
+pub fn span_at(file: &SourceFile, position: Position) -> SourceSpan {
+    let text = file.inner();
+    let start = offset_of(text, position).min(text.len());
+    let len = text[start..]
+        .chars()
+        .next()
+        .map_or(0, |c| if c == '\n' { 0 } else { c.len_utf8() });
+    (start, len).into()
+}
+
+/// A compile error in `file` as a problem pointing at its place.
+pub fn parse_problem(file: &SourceFile, err: &ParseError) -> Problem {
+    Problem::error(
+        "script::compile",
+        format!("cannot compile: {}", err.0),
+        file,
+        span_at(file, err.1),
+    )
+    .with_label("here")
+}
+
+/// Rhai's message without the " (line 3, position 7)" it appends: the underline shows where.
+pub fn message_of(err: &EvalAltResult) -> String {
+    let text = err.to_string();
+    match text.rfind(" (line ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    }
+}
+
+/// A source name for an expression typed by the user.
+pub fn expression_source(code: &str) -> SourceFile {
+    std::sync::Arc::new(NamedSource::new("expression", code.to_string()).with_language("rhai"))
+}

@@ -1,0 +1,101 @@
+//! Units and leaders as Rhai sees them: shared handles, so a procedure's effects reach the caller's unit.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+use crate::unit::{Leader, Unit};
+
+/// A unit shared between Rhai and the host. Rhai passes values by copy; a
+/// handle's copies all point at one unit, so `fire(a, b, ...)` changes `b`.
+#[derive(Clone, Debug)]
+pub struct UnitRef(pub Rc<RefCell<Unit>>);
+
+/// A leader shared between Rhai and the host.
+#[derive(Clone, Debug)]
+pub struct LeaderRef(pub Rc<RefCell<Leader>>);
+
+impl UnitRef {
+    pub fn new(unit: Unit) -> Self {
+        UnitRef(Rc::new(RefCell::new(unit)))
+    }
+
+    /// A handle to a copy of the unit: for enumeration, where each outcome
+    /// must start from the same state.
+    pub fn detached(&self) -> Self {
+        UnitRef::new(self.0.borrow().clone())
+    }
+
+    /// The unit's name, for traces.
+    pub fn name(&self) -> String {
+        self.0.borrow().name.clone()
+    }
+}
+
+impl LeaderRef {
+    pub fn new(leader: Leader) -> Self {
+        LeaderRef(Rc::new(RefCell::new(leader)))
+    }
+
+    pub fn detached(&self) -> Self {
+        LeaderRef::new(self.0.borrow().clone())
+    }
+
+    pub fn name(&self) -> String {
+        self.0.borrow().name.clone()
+    }
+}
+
+impl fmt::Display for UnitRef {
+    /// `4e Ligne (infantry, column, good order, 6 stands)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = self.0.borrow();
+        write!(
+            f,
+            "{} ({}, {}, {}, {} stand{}",
+            u.name,
+            u.arm,
+            u.formation.replace('_', " "),
+            u.order.replace('_', " "),
+            u.stands,
+            if u.stands == 1 { "" } else { "s" }
+        )?;
+        if u.stands_lost() > 0 {
+            write!(f, " of {}", u.starting_stands())?;
+        }
+        let markers: Vec<String> = u
+            .markers
+            .iter()
+            .filter(|(_, v)| v.is_set())
+            .map(|(k, v)| match v {
+                crate::unit::Marker::Flag(_) => k.clone(),
+                crate::unit::Marker::Count(n) => format!("{k} {n}"),
+                crate::unit::Marker::Text(t) => format!("{k} {t}"),
+            })
+            .collect();
+        if !markers.is_empty() {
+            write!(f, "; {}", markers.join(", "))?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl fmt::Display for LeaderRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let l = self.0.borrow();
+        write!(f, "{}", l.name)?;
+        if let Some(rating) = &l.rating {
+            write!(f, " ({rating})")?;
+        }
+        let markers: Vec<&str> = l
+            .markers
+            .iter()
+            .filter(|(_, v)| v.is_set())
+            .map(|(k, _)| k.as_str())
+            .collect();
+        if !markers.is_empty() {
+            write!(f, " [{}]", markers.join(", "))?;
+        }
+        Ok(())
+    }
+}

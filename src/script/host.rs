@@ -1,0 +1,486 @@
+//! `Host`: one Rhai engine with a loaded ruleset: compiles its procedures and conditions once, evaluates, enumerates.
+
+use std::cell::{Ref, RefCell, RefMut};
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use rhai::{AST, Dynamic, Engine, EvalAltResult, Scope};
+
+use super::bindings::{self, rules::CONDITION_NAMES};
+use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
+use super::handles::{LeaderRef, UnitRef};
+use super::outcome::{Outcome, ProcedureOdds};
+use super::sandbox::{self, Limits};
+use super::state::{DiceMode, Shared, State};
+use super::trace::{Step, Trace};
+use crate::dice::{DiceError, Distribution, EnumLimits, Enumerator, RollSource, Seeded};
+use crate::rules::{Problem, Ruleset, SourceFile};
+
+/// The result of evaluating an expression: its value and how it came about.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub value: Dynamic,
+    pub trace: Trace,
+}
+
+/// A Rhai engine bound to one ruleset. Build one per thread.
+pub struct Host {
+    engine: Engine,
+    state: Shared,
+    /// Every procedure file, merged in load order.
+    procedures: AST,
+    /// Procedure files by the source name their ASTs carry, for error reports.
+    sources: HashMap<String, SourceFile>,
+}
+
+impl Host {
+    /// Compiles the ruleset's procedures and conditions; every compile error
+    /// is returned as a problem pointing into its file.
+    pub fn new(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
+        let (host, problems) = Host::build(ruleset, Limits::default());
+        if problems.iter().any(Problem::is_error) {
+            Err(problems)
+        } else {
+            Ok(host)
+        }
+    }
+
+    /// Builds a host and lists every problem found on the way (errors and warnings).
+    pub fn build(ruleset: Ruleset, limits: Limits) -> (Host, Vec<Problem>) {
+        let roots = ruleset.layers.iter().map(|l| l.folder.clone()).collect();
+        let state: Shared = Rc::new(RefCell::new(State::new(ruleset)));
+        let mut engine = Engine::new();
+        sandbox::apply(&mut engine, &limits, roots);
+        let st = state.clone();
+        engine.on_print(move |text| {
+            st.borrow_mut().record(|| Step::Note {
+                text: text.to_string(),
+            })
+        });
+        let st = state.clone();
+        engine.on_debug(move |text, _, _| {
+            st.borrow_mut().record(|| Step::Note {
+                text: text.to_string(),
+            })
+        });
+        bindings::register(&mut engine, &state);
+
+        let mut host = Host {
+            engine,
+            state,
+            procedures: AST::empty(),
+            sources: HashMap::new(),
+        };
+        let mut problems = Vec::new();
+        host.compile_procedures(&mut problems);
+        host.compile_conditions(&mut problems);
+        (host, problems)
+    }
+
+    fn compile_procedures(&mut self, problems: &mut Vec<Problem>) {
+        let files: Vec<SourceFile> = self
+            .state
+            .borrow()
+            .ruleset
+            .procedures
+            .iter()
+            .map(|p| p.file.clone())
+            .collect();
+        let mut compiled = Vec::new();
+        for file in files {
+            match self.engine.compile(file.inner()) {
+                Ok(mut ast) => {
+                    ast.set_source(file.name());
+                    self.sources.insert(file.name().to_string(), file.clone());
+                    compiled.push((file, ast));
+                }
+                Err(err) => problems.push(parse_problem(&file, &err)),
+            }
+        }
+        let script_fns: BTreeSet<String> = compiled
+            .iter()
+            .flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string()))
+            .collect();
+        let known = self.known_functions(&script_fns);
+        for (file, ast) in &compiled {
+            for (name, position) in calls(ast) {
+                if !known.contains(&name) {
+                    let hint = crate::rules::did_you_mean(&name, known.iter().map(String::as_str));
+                    problems.push(
+                        Problem::error(
+                            "script::unknown_function",
+                            format!(
+                                "`{name}` is not a function of this ruleset or of grognard{hint}"
+                            ),
+                            file,
+                            span_at(file, position),
+                        )
+                        .with_label("called here"),
+                    );
+                }
+            }
+            self.procedures = self.procedures.merge(ast);
+        }
+    }
+
+    fn compile_conditions(&mut self, problems: &mut Vec<Problem>) {
+        let mut scope = Scope::new();
+        for name in CONDITION_NAMES {
+            scope.push_constant_dynamic(name, Dynamic::UNIT);
+        }
+        let known = self.known_functions(&BTreeSet::new());
+        let lists: Vec<_> = self
+            .state
+            .borrow()
+            .ruleset
+            .modifiers
+            .values()
+            .cloned()
+            .collect();
+        for list in lists {
+            for m in &list.modifiers {
+                let Some(text) = &m.when else { continue };
+                let at = |message: String| {
+                    Problem::error("script::condition", message, &m.origin.file, m.origin.span)
+                };
+                match self.engine.compile_expression_with_scope(&scope, text) {
+                    Ok(ast) => {
+                        for (name, _) in calls(&ast) {
+                            if !known.contains(&name) {
+                                let hint = crate::rules::did_you_mean(
+                                    &name,
+                                    known.iter().map(String::as_str),
+                                );
+                                problems.push(at(format!("the condition of modifier `{}` calls `{name}`, which does not exist{hint}", m.id)).with_label("in this condition"));
+                            }
+                        }
+                        self.state
+                            .borrow_mut()
+                            .conditions
+                            .insert((list.id.clone(), m.id.clone()), Rc::new(ast));
+                    }
+                    Err(err) => {
+                        let names = CONDITION_NAMES.join(", ");
+                        problems.push(
+                            at(format!(
+                                "the condition of modifier `{}` does not compile: {}",
+                                m.id, err.0
+                            ))
+                            .with_label(format!(
+                                "at line {} of the condition",
+                                err.1.line().unwrap_or(1)
+                            ))
+                            .with_help(format!("a condition is one Rhai expression over {names}")),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every function a script may call: registered, built into Rhai, or defined by the ruleset.
+    fn known_functions(&self, script_fns: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut known: BTreeSet<String> = self
+            .engine
+            .gen_fn_signatures(true)
+            .iter()
+            .filter_map(|sig| sig.split('(').next())
+            .map(|name| name.trim_start_matches("fn ").trim().to_string())
+            .collect();
+        // Keywords Rhai parses as calls.
+        for keyword in [
+            "Fn",
+            "call",
+            "curry",
+            "type_of",
+            "print",
+            "debug",
+            "is_def_var",
+            "is_def_fn",
+            "is_shared",
+            "this",
+        ] {
+            known.insert(keyword.to_string());
+        }
+        known.extend(script_fns.iter().cloned());
+        known
+    }
+
+    /// The ruleset, to read.
+    pub fn ruleset(&self) -> Ref<'_, Ruleset> {
+        Ref::map(self.state.borrow(), |s| &s.ruleset)
+    }
+
+    /// The ruleset, to switch options and interpretations.
+    pub fn ruleset_mut(&self) -> RefMut<'_, Ruleset> {
+        RefMut::map(self.state.borrow_mut(), |s| &mut s.ruleset)
+    }
+
+    /// Where dice come from from now on.
+    pub fn set_dice(&self, source: Box<dyn RollSource>) {
+        self.state.borrow_mut().dice = DiceMode::Source(source);
+    }
+
+    /// Whether traces are recorded (off for bulk runs).
+    pub fn set_tracing(&self, on: bool) {
+        self.state.borrow_mut().tracing = on;
+    }
+
+    /// Units created so far, by id.
+    pub fn units(&self) -> Vec<UnitRef> {
+        self.state.borrow().units.values().cloned().collect()
+    }
+
+    /// Leaders created so far, by id.
+    pub fn leaders(&self) -> Vec<LeaderRef> {
+        self.state.borrow().leaders.values().cloned().collect()
+    }
+
+    /// Compiles a user's expression or statements against `scope`.
+    pub fn compile(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
+        let ast = self
+            .engine
+            .compile_with_scope(scope, code)
+            .map_err(|err| parse_problem(&expression_source(code), &err))?;
+        Ok(self.procedures.merge(&ast))
+    }
+
+    /// Evaluates `code` (one expression or several statements) in `scope`,
+    /// which keeps the variables it defines; returns the value and its trace.
+    pub fn eval(&self, scope: &mut Scope, code: &str) -> Result<Evaluation, ScriptError> {
+        let ast = self.compile(scope, code)?;
+        self.run(scope, &ast, code)
+    }
+
+    /// Runs compiled code; the trace starts afresh.
+    pub fn run(&self, scope: &mut Scope, ast: &AST, code: &str) -> Result<Evaluation, ScriptError> {
+        {
+            let mut st = self.state.borrow_mut();
+            st.trace = Trace::default();
+            st.dice_error = None;
+        }
+        let result = self.engine.eval_ast_with_scope::<Dynamic>(scope, ast);
+        let mut st = self.state.borrow_mut();
+        let trace = std::mem::take(&mut st.trace);
+        match result {
+            Ok(value) => Ok(Evaluation { value, trace }),
+            Err(err) => Err(match st.dice_error.take() {
+                Some(dice) => ScriptError::Dice(dice),
+                None => self.locate(&err, code),
+            }),
+        }
+    }
+
+    /// The exact distribution of what `code` returns, walking every dice outcome;
+    /// falls back to `sample` trials (saying so) when there are more outcomes than `limits` allow.
+    /// Units in `scope` are copied for each outcome, so the session's units are left as they were.
+    pub fn odds(
+        &self,
+        scope: &Scope,
+        code: &str,
+        limits: EnumLimits,
+        sample: (u64, u64),
+    ) -> Result<ProcedureOdds, ScriptError> {
+        let ast = self.compile(scope, code)?;
+        let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
+        let saved = std::mem::replace(
+            &mut self.state.borrow_mut().dice,
+            DiceMode::Walk(Enumerator::new(limits.max_depth)),
+        );
+        let result = self.walk(scope, &ast, code, limits);
+        let result = match result {
+            Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => {
+                self.sample(scope, &ast, code, sample, limits)
+            }
+            other => other,
+        };
+        let mut st = self.state.borrow_mut();
+        st.dice = saved;
+        st.tracing = saved_tracing;
+        result
+    }
+
+    fn walk(
+        &self,
+        scope: &Scope,
+        ast: &AST,
+        code: &str,
+        limits: EnumLimits,
+    ) -> Result<ProcedureOdds, ScriptError> {
+        let mut dist = Distribution::new();
+        let mut runs = 0u64;
+        loop {
+            if let DiceMode::Walk(walk) = &mut self.state.borrow_mut().dice {
+                walk.begin_run();
+            }
+            let mut run_scope = detached(scope);
+            let result = self.run(&mut run_scope, ast, code);
+            let end = match &mut self.state.borrow_mut().dice {
+                DiceMode::Walk(walk) => walk.end_run()?,
+                DiceMode::Source(_) => unreachable!("the walk owns the dice while enumerating"),
+            };
+            match (end.cut_off, result) {
+                (true, _) => dist.add_residual(&end.weight_den),
+                (false, Ok(eval)) => dist.add(Outcome::of(&eval.value), &end.weight_den),
+                (false, Err(err)) => return Err(err),
+            }
+            runs += 1;
+            let more = match &mut self.state.borrow_mut().dice {
+                DiceMode::Walk(walk) => walk.advance(),
+                DiceMode::Source(_) => false,
+            };
+            if !more {
+                return Ok(ProcedureOdds {
+                    distribution: dist,
+                    exact: true,
+                    runs,
+                    sampled: None,
+                });
+            }
+            if runs >= limits.max_outcomes {
+                return Err(DiceError::TooManyOutcomes {
+                    limit: limits.max_outcomes,
+                }
+                .into());
+            }
+        }
+    }
+
+    fn sample(
+        &self,
+        scope: &Scope,
+        ast: &AST,
+        code: &str,
+        (trials, seed): (u64, u64),
+        limits: EnumLimits,
+    ) -> Result<ProcedureOdds, ScriptError> {
+        let mut counts = std::collections::BTreeMap::new();
+        for trial in 0..trials {
+            self.state.borrow_mut().dice =
+                DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
+            let mut run_scope = detached(scope);
+            let eval = self.run(&mut run_scope, ast, code)?;
+            *counts
+                .entry(Outcome::of(&eval.value))
+                .or_insert_with(num_bigint::BigUint::default) += 1u32;
+        }
+        let note = format!(
+            "more than {} dice outcomes: sampled {trials} trials with seed {seed} instead",
+            limits.max_outcomes
+        );
+        Ok(ProcedureOdds {
+            distribution: Distribution::from_counts(counts, trials.into()),
+            exact: false,
+            runs: trials,
+            sampled: Some(note),
+        })
+    }
+
+    /// A runtime error, pointing into the procedure file (or expression) where it happened.
+    fn locate(&self, err: &EvalAltResult, code: &str) -> ScriptError {
+        // Follow calls down to the innermost error, remembering the chain.
+        let mut chain = Vec::new();
+        let mut inner = err;
+        let mut source = String::new();
+        while let EvalAltResult::ErrorInFunctionCall(name, src, next, _) = inner {
+            chain.push(name.clone());
+            source = src.clone();
+            inner = next;
+        }
+        let file = self
+            .sources
+            .get(&source)
+            .cloned()
+            .unwrap_or_else(|| expression_source(code));
+        let (code_name, help) = match inner {
+            EvalAltResult::ErrorTooManyOperations(_) => (
+                "script::limit",
+                Some("a rule ran too long (an endless loop?); grognard stops any script after a fixed number of operations".to_string()),
+            ),
+            EvalAltResult::ErrorStackOverflow(_) | EvalAltResult::ErrorDataTooLarge(..) | EvalAltResult::ErrorTooManyModules(_) => {
+                ("script::limit", Some("scripts run in a sandbox with limits on depth and sizes".to_string()))
+            }
+            _ => ("script::runtime", None),
+        };
+        let position = inner.position();
+        let mut problem = if position.is_none() {
+            Problem::general(code_name, message_of(inner))
+        } else {
+            Problem::error(
+                code_name,
+                message_of(inner),
+                &file,
+                span_at(&file, position),
+            )
+            .with_label("here")
+        };
+        let mut help_text = help.unwrap_or_default();
+        if !chain.is_empty() {
+            let calls = chain
+                .iter()
+                .map(|c| format!("{c}()"))
+                .collect::<Vec<_>>()
+                .join(" called from ");
+            if !help_text.is_empty() {
+                help_text.push_str("; ");
+            }
+            help_text.push_str(&format!("in {calls}"));
+        }
+        if !help_text.is_empty() {
+            problem = problem.with_help(help_text);
+        }
+        problem.into()
+    }
+}
+
+/// A copy of `scope` whose units and leaders are copies too, so a run's effects stay in the run.
+fn detached(scope: &Scope) -> Scope<'static> {
+    let mut copy = Scope::new();
+    for (name, constant, value) in scope.iter() {
+        let value = detach(value);
+        if constant {
+            copy.push_constant_dynamic(name, value);
+        } else {
+            copy.push_dynamic(name, value);
+        }
+    }
+    copy
+}
+
+fn detach(value: Dynamic) -> Dynamic {
+    if let Some(unit) = value.clone().try_cast::<UnitRef>() {
+        return Dynamic::from(unit.detached());
+    }
+    if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
+        return Dynamic::from(leader.detached());
+    }
+    if value.is_array() {
+        let array = value.cast::<rhai::Array>();
+        return Dynamic::from_array(array.into_iter().map(detach).collect());
+    }
+    if value.is_map() {
+        let map = value.cast::<rhai::Map>();
+        return Dynamic::from_map(map.into_iter().map(|(k, v)| (k, detach(v))).collect());
+    }
+    value
+}
+
+/// Every plain function call in an AST (no operators, no namespaces), with its position.
+fn calls(ast: &AST) -> Vec<(String, rhai::Position)> {
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[rhai::ASTNode]| {
+        if let Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, position))) = path.last() {
+            let plain = call.namespace.is_empty() && call.op_token.is_none();
+            let is_name = call
+                .name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_');
+            if plain && is_name {
+                found.push((call.name.to_string(), *position));
+            }
+        }
+        true
+    });
+    found
+}

@@ -1,0 +1,27 @@
+//! The Rhai host: the only place where the kernel and the rules meet Rhai.
+//!
+//! One engine per `Host` (and so per thread) registers the kernel (dice,
+//! lengths, units and leaders) and the loaded ruleset (tables, modifier
+//! lists, options and interpretations, effects), compiles the ruleset's
+//! procedures and conditions once, runs them in a sandbox, records a
+//! `Trace` of every resolution, and can walk every dice outcome of a call
+//! for its exact distribution.
+
+mod bindings;
+mod check;
+mod error;
+mod handles;
+mod host;
+mod outcome;
+mod sandbox;
+mod state;
+mod trace;
+
+pub use bindings::rules::{CONDITION_NAMES, Mods};
+pub use check::check;
+pub use error::ScriptError;
+pub use handles::{LeaderRef, UnitRef};
+pub use host::{Evaluation, Host};
+pub use outcome::{Outcome, ProcedureOdds};
+pub use sandbox::Limits;
+pub use trace::{Step, Trace};

@@ -1,0 +1,122 @@
+//! The sandbox: limits on what a rule or script may do, and imports confined to the ruleset's folders.
+
+use std::path::{Path, PathBuf};
+
+use rhai::module_resolvers::ModuleResolver;
+use rhai::{Engine, EvalAltResult, Module, Position, Scope, Shared};
+
+/// Limits every engine runs under. A house rule with an endless loop stops
+/// at `max_operations` with a clear error instead of hanging.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub max_operations: u64,
+    pub max_call_levels: usize,
+    pub max_expr_depth: usize,
+    pub max_function_expr_depth: usize,
+    pub max_string_size: usize,
+    pub max_array_size: usize,
+    pub max_map_size: usize,
+    pub max_modules: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_operations: 2_000_000,
+            max_call_levels: 48,
+            max_expr_depth: 64,
+            max_function_expr_depth: 48,
+            max_string_size: 100_000,
+            max_array_size: 100_000,
+            max_map_size: 10_000,
+            max_modules: 32,
+        }
+    }
+}
+
+/// Applies the limits and closes the doors: no `eval`, imports only from `roots`.
+pub fn apply(engine: &mut Engine, limits: &Limits, roots: Vec<PathBuf>) {
+    engine
+        .set_max_operations(limits.max_operations)
+        .set_max_call_levels(limits.max_call_levels)
+        .set_max_expr_depths(limits.max_expr_depth, limits.max_function_expr_depth)
+        .set_max_string_size(limits.max_string_size)
+        .set_max_array_size(limits.max_array_size)
+        .set_max_map_size(limits.max_map_size)
+        .set_max_modules(limits.max_modules)
+        .set_strict_variables(true)
+        .disable_symbol("eval");
+    engine.set_module_resolver(ConfinedResolver::new(roots));
+}
+
+/// Resolves `import "x"` to `x.rhai` beside the importing file, refusing any
+/// path that leads outside the ruleset's folders (`..`, absolute paths, links).
+pub struct ConfinedResolver {
+    roots: Vec<PathBuf>,
+}
+
+impl ConfinedResolver {
+    pub fn new(roots: Vec<PathBuf>) -> Self {
+        let roots = roots
+            .into_iter()
+            .filter_map(|r| r.canonicalize().ok())
+            .collect();
+        ConfinedResolver { roots }
+    }
+
+    fn locate(&self, source: Option<&str>, path: &str) -> Result<PathBuf, String> {
+        if Path::new(path).is_absolute() {
+            return Err(format!(
+                "import \"{path}\": imports are relative to the ruleset folder"
+            ));
+        }
+        let base = source
+            .map(Path::new)
+            .and_then(Path::parent)
+            .and_then(|p| p.canonicalize().ok())
+            .filter(|p| self.roots.iter().any(|r| p.starts_with(r)))
+            .or_else(|| self.roots.first().cloned())
+            .ok_or_else(|| format!("import \"{path}\": no ruleset folder to import from"))?;
+        let mut file = base.join(path);
+        if file.extension().is_none() {
+            file.set_extension("rhai");
+        }
+        let real = file
+            .canonicalize()
+            .map_err(|_| format!("import \"{path}\": there is no {}", file.display()))?;
+        if !self.roots.iter().any(|r| real.starts_with(r)) {
+            return Err(format!(
+                "import \"{path}\": {} is outside the ruleset folder",
+                real.display()
+            ));
+        }
+        Ok(real)
+    }
+}
+
+impl ModuleResolver for ConfinedResolver {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        source: Option<&str>,
+        path: &str,
+        pos: Position,
+    ) -> Result<Shared<Module>, Box<EvalAltResult>> {
+        let fail = |message: String| {
+            Box::new(EvalAltResult::ErrorInModule(
+                path.into(),
+                message.into(),
+                pos,
+            ))
+        };
+        let file = self.locate(source, path).map_err(fail)?;
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+        let mut ast = engine
+            .compile(&text)
+            .map_err(|e| fail(format!("{}: {e}", file.display())))?;
+        ast.set_source(file.display().to_string());
+        let module = Module::eval_ast_as_new(Scope::new(), &ast, engine)?;
+        Ok(module.into())
+    }
+}

@@ -1,0 +1,85 @@
+//! `State`: what the Rhai bindings share with the host: the ruleset, the dice source, the trace, known units.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use rhai::AST;
+
+use super::handles::{LeaderRef, UnitRef};
+use super::trace::{Step, Trace};
+use crate::dice::{
+    DiceError, DiceExpr, DiceLimits, Die, Enumerator, RollSource, Seeded, parse_with,
+};
+use crate::rules::Ruleset;
+
+/// Where the bindings take their dice from.
+pub enum DiceMode {
+    /// A generator or supplied faces.
+    Source(Box<dyn RollSource>),
+    /// Walking every outcome for an exact distribution.
+    Walk(Enumerator),
+}
+
+impl RollSource for DiceMode {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        match self {
+            DiceMode::Source(source) => source.face(die),
+            DiceMode::Walk(walk) => walk.face(die),
+        }
+    }
+}
+
+/// State shared by the host and every binding.
+pub struct State {
+    pub ruleset: Ruleset,
+    pub dice: DiceMode,
+    pub trace: Trace,
+    /// Whether steps are recorded (off in bulk runs and while enumerating).
+    pub tracing: bool,
+    /// Compiled `when:` conditions by (modifier list, modifier id).
+    pub conditions: HashMap<(String, String), Rc<AST>>,
+    /// Dice expressions already parsed, by their text.
+    pub dice_cache: HashMap<String, DiceExpr>,
+    /// The last dice error a binding hit, kept whole for the report.
+    pub dice_error: Option<DiceError>,
+    /// Units and leaders created in this session, by id.
+    pub units: BTreeMap<String, UnitRef>,
+    pub leaders: BTreeMap<String, LeaderRef>,
+}
+
+/// The state as the bindings hold it.
+pub type Shared = Rc<RefCell<State>>;
+
+impl State {
+    pub fn new(ruleset: Ruleset) -> Self {
+        State {
+            ruleset,
+            dice: DiceMode::Source(Box::new(Seeded::new(0))),
+            trace: Trace::default(),
+            tracing: true,
+            conditions: HashMap::new(),
+            dice_cache: HashMap::new(),
+            dice_error: None,
+            units: BTreeMap::new(),
+            leaders: BTreeMap::new(),
+        }
+    }
+
+    /// Records a step when tracing.
+    pub fn record(&mut self, step: impl FnOnce() -> Step) {
+        if self.tracing {
+            self.trace.steps.push(step());
+        }
+    }
+
+    /// A dice expression read with the ruleset's conventions, parsed once.
+    pub fn dice(&mut self, text: &str) -> Result<DiceExpr, DiceError> {
+        if let Some(expr) = self.dice_cache.get(text) {
+            return Ok(expr.clone());
+        }
+        let expr = parse_with(text, &self.ruleset.dice, &DiceLimits::default())?;
+        self.dice_cache.insert(text.to_string(), expr.clone());
+        Ok(expr)
+    }
+}

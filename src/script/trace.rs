@@ -1,0 +1,123 @@
+//! `Trace`: the explanation of a resolution: every die, every modifier considered, the table cell read, the effects applied.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::dice::Roll;
+use crate::rules::{ModEffect, Reading};
+
+/// Everything a resolution did, in order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Trace {
+    pub steps: Vec<Step>,
+}
+
+/// One step of a resolution.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// Dice rolled, each die with its natural face.
+    Roll {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+        roll: Roll,
+    },
+    /// A modifier considered, applied or not, and why not.
+    Modifier {
+        list: String,
+        id: String,
+        effect: ModEffect,
+        applied: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        why_not: Option<String>,
+        text: String,
+        source: String,
+    },
+    /// A table cell read.
+    Table {
+        title: String,
+        source: String,
+        reading: Reading,
+    },
+    /// Effects applied to a unit or leader.
+    Effect { subject: String, effects: String },
+    /// Anything a procedure says (`note(...)`, `print(...)`).
+    Note { text: String },
+}
+
+impl Trace {
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The steps as lines of text, one per step.
+    pub fn lines(&self) -> Vec<String> {
+        self.steps.iter().map(Step::to_string).collect()
+    }
+}
+
+impl fmt::Display for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for step in &self.steps {
+            writeln!(f, "{step}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::Roll { label, roll } => match label {
+                Some(label) => write!(f, "roll   {label}: {roll}"),
+                None => write!(f, "roll   {roll}"),
+            },
+            Step::Modifier {
+                list,
+                id,
+                effect,
+                applied,
+                why_not,
+                text,
+                source,
+            } => {
+                let mark = if *applied { "applies" } else { "no" };
+                write!(
+                    f,
+                    "mod    {effect:>6} {mark:<7} {text} [{list}.{id}; {source}]"
+                )?;
+                if let Some(why) = why_not {
+                    write!(f, " ({why})")?;
+                }
+                Ok(())
+            }
+            Step::Table {
+                title,
+                source,
+                reading,
+            } => {
+                write!(f, "table  {title}")?;
+                if let Some(row) = &reading.row {
+                    write!(f, ", row {row}")?;
+                }
+                write!(f, ", total {}", reading.total)?;
+                if reading.read_as != reading.total {
+                    write!(f, " (read as {})", reading.read_as)?;
+                }
+                match (&reading.band, &reading.result) {
+                    (Some(band), Some(result)) => write!(
+                        f,
+                        ": band {band} -> {}: {} [{}]",
+                        result.id, result.text, source
+                    )?,
+                    _ => write!(f, ": no result [{source}]")?,
+                }
+                Ok(())
+            }
+            Step::Effect { subject, effects } => write!(f, "effect {subject}: {effects}"),
+            Step::Note { text } => write!(f, "note   {text}"),
+        }
+    }
+}
