@@ -4,6 +4,8 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::dice::DiceError;
+use crate::rules::Problems;
+use crate::script::ScriptError;
 
 /// Any error a command can end with. Usage errors (exit 2) are clap's own and never reach here.
 #[derive(Debug, Error, Diagnostic)]
@@ -11,6 +13,19 @@ pub enum Error {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Dice(#[from] DiceError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Rules(#[from] Problems),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Script(#[from] ScriptError),
+
+    /// `grognard check` found errors (already printed).
+    #[error("{0} ruleset{s} with errors", s = if *.0 == 1 { "" } else { "s" })]
+    #[diagnostic(code(rules::check_failed))]
+    CheckFailed(usize),
 
     /// A flag's value could not be used (a bad `--dice` list...).
     #[error("{0}")]

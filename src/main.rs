@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
-use grognard::cli::Cli;
+use grognard::cli::{Cli, Io};
 use grognard::report;
 
 fn main() -> ExitCode {
@@ -20,11 +20,20 @@ fn main() -> ExitCode {
             };
         }
     };
+    let fancy = std::io::stderr().is_terminal();
     let mut stdout = std::io::stdout().lock();
-    match grognard::cli::run(cli, &mut stdout) {
+    let mut stderr = std::io::stderr();
+    match grognard::cli::run(
+        cli,
+        Io {
+            out: &mut stdout,
+            err: &mut stderr,
+            fancy,
+        },
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let text = if std::io::stderr().is_terminal() {
+            let text = if fancy {
                 report::render_for_terminal(&err)
             } else {
                 report::render_plain(&err)

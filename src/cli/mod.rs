@@ -1,17 +1,28 @@
 //! The command line: clap definitions and dispatch. Each subcommand lives in its own file.
 
+pub mod check;
+mod eval;
+pub mod json;
 pub mod odds;
 mod roll;
+pub mod rules_flags;
+mod schema;
+pub mod show;
 
 use std::io::Write;
+use std::path::Path;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::dice::{D10Reading, DiceConventions};
 use crate::error::Error;
 
+pub use check::CheckArgs;
+pub use eval::EvalArgs;
 pub use odds::OddsArgs;
 pub use roll::RollArgs;
+pub use schema::{SchemaArgs, SchemaKind, schema_text};
+pub use show::ShowArgs;
 
 /// grognard: a rules interpreter for horse-and-musket tabletop wargames.
 #[derive(Debug, Parser)]
@@ -26,9 +37,21 @@ pub enum Command {
     /// Roll a dice expression and show every die's natural face.
     #[command(after_help = roll::EXAMPLES)]
     Roll(RollArgs),
-    /// Show the exact distribution of a dice expression.
+    /// Exact odds of a dice expression, or of a procedure's results with --rules.
     #[command(after_help = odds::EXAMPLES)]
     Odds(OddsArgs),
+    /// Check rulesets and report every problem, each pointing into its file.
+    #[command(after_help = check::EXAMPLES)]
+    Check(CheckArgs),
+    /// Evaluate a Rhai expression against a ruleset; print the result and its trace.
+    #[command(after_help = eval::EXAMPLES)]
+    Eval(EvalArgs),
+    /// Show a table as its chart, a modifier list, the options and interpretations.
+    #[command(after_help = show::EXAMPLES)]
+    Show(ShowArgs),
+    /// Print the JSON Schema of a kind of rule file, for editors.
+    #[command(after_help = schema::EXAMPLES)]
+    Schema(SchemaArgs),
 }
 
 /// How dice are read, shared by every command that takes dice notation.
@@ -45,10 +68,39 @@ impl DiceFlags {
     }
 }
 
-/// Runs a parsed command line, writing its normal output to `out`.
-pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Error> {
+/// Where output goes: normal output, diagnostics, and whether diagnostics may be fancy.
+pub struct Io<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    pub fancy: bool,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
     match cli.command {
-        Command::Roll(args) => roll::run(&args, out),
-        Command::Odds(args) => odds::run(&args, out),
+        Command::Roll(args) => roll::run(&args, io.out),
+        Command::Odds(args) => odds::run(&args, io.out),
+        Command::Check(args) => check::run(&args, io.out, io.err, io.fancy),
+        Command::Eval(args) => eval::run(&args, io.out),
+        Command::Show(args) => show::run(&args, io.out),
+        Command::Schema(args) => schema::run(&args, io.out),
     }
+}
+
+/// Writes a file so that a reader sees the old content or the new, never half:
+/// the text goes to a temporary file beside it, then replaces it.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text)?;
+    std::fs::rename(&temporary, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temporary);
+    })
 }

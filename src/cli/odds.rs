@@ -8,10 +8,14 @@ use num_traits::Zero;
 use serde_json::{Value, json};
 
 use super::DiceFlags;
+use super::rules_flags::RulesFlags;
+use crate::dice::EnumLimits;
 use crate::dice::{DiceLimits, Distribution, Odds, exact_odds, fraction, parse_with, to_f64};
 use crate::error::Error;
+use crate::script::{Host, ProcedureOdds};
 
 pub(super) const EXAMPLES: &str = "Examples:
+  grognard odds --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
   grognard odds 2d6
   grognard odds '4d6kh3'
   grognard odds '2d6 >= 8'
@@ -23,9 +27,21 @@ const BAR_WIDTH: usize = 30;
 
 #[derive(Debug, Args)]
 pub struct OddsArgs {
-    /// The dice expression, e.g. `2d6`, `4d6kh3`, `2d6 >= 8`.
+    /// A dice expression (`2d6`, `4d6kh3`, `2d6 >= 8`), or with `--rules` a
+    /// procedure call whose results are counted (`fire(a, b, #{...})`).
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
+    #[command(flatten)]
+    pub rules: RulesFlags,
+    /// Most dice outcomes to walk before sampling instead.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_outcomes: u64,
+    /// Trials to sample when there are too many outcomes to walk.
+    #[arg(long, default_value_t = 100_000)]
+    pub samples: u64,
+    /// Seed for sampling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Probabilities as `"num/den"` strings and floats, in one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -34,6 +50,9 @@ pub struct OddsArgs {
 }
 
 pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
+    if args.rules.given() {
+        return run_procedure(args, out);
+    }
     let limits = DiceLimits::default();
     let expr = parse_with(&args.expr, &args.flags.conventions(), &limits)?;
     let odds = exact_odds(&expr, &limits)?;
@@ -184,4 +203,79 @@ fn bar(p: f64, biggest: f64) -> String {
     let mut s = "█".repeat(eighths / 8);
     s += EIGHTHS[eighths % 8];
     s
+}
+
+fn run_procedure(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
+    let (ruleset, _warnings) = args.rules.load()?;
+    let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
+    let limits = EnumLimits {
+        max_outcomes: args.max_outcomes,
+        ..EnumLimits::default()
+    };
+    let odds = host.odds(
+        &rhai::Scope::new(),
+        &args.expr,
+        limits,
+        (args.samples, args.seed),
+    )?;
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&procedure_json(&args.expr, &odds)).expect("json")
+        )?;
+    } else {
+        out.write_all(render_procedure(&args.expr, &odds).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A procedure's results as a table: each result with its chance and a bar.
+pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
+    let dist = &odds.distribution;
+    let rows: Vec<(String, BigRational)> = dist.iter().map(|(o, p)| (o.to_string(), p)).collect();
+    let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
+    let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
+    let name_w = rows.iter().map(|(o, _)| o.len()).max().unwrap_or(6).max(6);
+    let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
+    let mut s = match &odds.sampled {
+        None => format!("{label}\nexact odds over {} dice outcomes\n\n", odds.runs),
+        Some(note) => format!("{label}\nestimated odds: {note}\n\n"),
+    };
+    s += &format!(
+        "{:<name_w$}  {:>chance_w$}  {:>8}\n",
+        "result", "chance", "percent"
+    );
+    for ((outcome, p), chance) in rows.iter().zip(&chances) {
+        s += &format!(
+            "{outcome:<name_w$}  {chance:>chance_w$}  {:>8}  {}\n",
+            percent(p),
+            bar(to_f64(p), biggest)
+        );
+    }
+    if !dist.residual().is_zero() {
+        s += &format!(
+            "\ncut off (a loop ran past the depth limit): {} ({})\n",
+            fraction(&dist.residual()),
+            percent(&dist.residual())
+        );
+    }
+    s
+}
+
+/// A procedure's results as JSON.
+pub fn procedure_json(label: &str, odds: &ProcedureOdds) -> Value {
+    let dist = &odds.distribution;
+    let rows: Vec<Value> = dist
+        .iter()
+        .map(|(o, p)| json!({ "result": o.to_string(), "probability": fraction(&p), "p": to_f64(&p) }))
+        .collect();
+    json!({
+        "expr": label,
+        "exact": odds.exact,
+        "runs": odds.runs,
+        "sampled": odds.sampled,
+        "residual": fraction(&dist.residual()),
+        "distribution": rows,
+    })
 }

@@ -274,7 +274,7 @@ impl Loader {
             rs.options.insert(
                 name.value,
                 OptionInfo {
-                    text: def.text,
+                    text: def.text.trim().to_string(),
                     default: def.default,
                     number: def.number,
                     source: def.source,
@@ -286,7 +286,7 @@ impl Loader {
                 .choices
                 .0
                 .iter()
-                .map(|(c, t)| (c.value.clone(), t.clone()))
+                .map(|(c, t)| (c.value.clone(), t.trim().to_string()))
                 .collect();
             if !choices.iter().any(|(c, _)| *c == def.default.value) {
                 let known: Vec<&str> = choices.iter().map(|(c, _)| c.as_str()).collect();
@@ -310,7 +310,7 @@ impl Loader {
             rs.interpretations.insert(
                 name.value,
                 InterpretationInfo {
-                    text: def.text,
+                    text: def.text.trim().to_string(),
                     inventory: def.inventory,
                     choices,
                     default: def.default.value,
@@ -588,7 +588,7 @@ impl Loader {
                 .into_iter()
                 .map(|(n, c)| (n.value, c.value))
                 .collect(),
-            text,
+            text: text.trim().to_string(),
             source,
             origin: Origin {
                 file: file.clone(),
@@ -779,6 +779,7 @@ impl<'a> TableBuilder<'a> {
             above: Edge::Error,
             body: TableBody::Bands(Vec::new()),
             results: BTreeMap::new(),
+            result_order: Vec::new(),
             notes: Vec::new(),
         };
         let bodies = [
@@ -823,6 +824,9 @@ impl<'a> TableBuilder<'a> {
 
     /// Reads the parts a file gives into `table` (new or patched), then checks it whole.
     fn fill(&mut self, table: &mut Table, t: TableFile) {
+        table
+            .notes
+            .extend(t.notes.iter().map(|n| n.trim().to_string()));
         if let Some(below) = t.below {
             table.below = below;
         }
@@ -857,6 +861,10 @@ impl<'a> TableBuilder<'a> {
                 source,
             } = def.clone();
             let source = source.unwrap_or_else(|| table.source.clone());
+            if !table.result_order.contains(&id.value) {
+                table.result_order.push(id.value.clone());
+            }
+            let text = text.trim().to_string();
             table.results.insert(
                 id.value.clone(),
                 TableResult {

@@ -138,6 +138,8 @@ pub struct Table {
     pub above: Edge,
     pub body: TableBody,
     pub results: BTreeMap<String, TableResult>,
+    /// Result ids in the order the file writes them.
+    pub result_order: Vec<String>,
     pub notes: Vec<String>,
 }
 

@@ -75,6 +75,10 @@ pub fn parse_problem(file: &SourceFile, err: &ParseError) -> Problem {
 /// Rhai's message without the " (line 3, position 7)" it appends: the underline shows where.
 pub fn message_of(err: &EvalAltResult) -> String {
     let text = err.to_string();
+    let text = text
+        .strip_prefix("Runtime error: ")
+        .map(str::to_string)
+        .unwrap_or(text);
     match text.rfind(" (line ") {
         Some(i) if text.ends_with(')') => text[..i].to_string(),
         _ => text,

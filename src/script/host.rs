@@ -103,20 +103,26 @@ impl Host {
             .collect();
         let known = self.known_functions(&script_fns);
         for (file, ast) in &compiled {
-            for (name, position) in calls(ast) {
-                if !known.contains(&name) {
-                    let hint = crate::rules::did_you_mean(&name, known.iter().map(String::as_str));
+            for call in calls(ast) {
+                if !known.contains(&call.name) {
+                    let hint =
+                        crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
+                    let message = format!(
+                        "`{}` is not a function of this ruleset or of grognard{hint}",
+                        call.name
+                    );
                     problems.push(
                         Problem::error(
                             "script::unknown_function",
-                            format!(
-                                "`{name}` is not a function of this ruleset or of grognard{hint}"
-                            ),
+                            message,
                             file,
-                            span_at(file, position),
+                            span_at(file, call.position),
                         )
                         .with_label("called here"),
                     );
+                }
+                if let Some(problem) = self.check_name(file, &call) {
+                    problems.push(problem);
                 }
             }
             self.procedures = self.procedures.merge(ast);
@@ -145,13 +151,17 @@ impl Host {
                 };
                 match self.engine.compile_expression_with_scope(&scope, text) {
                     Ok(ast) => {
-                        for (name, _) in calls(&ast) {
-                            if !known.contains(&name) {
+                        for call in calls(&ast) {
+                            if !known.contains(&call.name) {
                                 let hint = crate::rules::did_you_mean(
-                                    &name,
+                                    &call.name,
                                     known.iter().map(String::as_str),
                                 );
-                                problems.push(at(format!("the condition of modifier `{}` calls `{name}`, which does not exist{hint}", m.id)).with_label("in this condition"));
+                                let message = format!(
+                                    "the condition of modifier `{}` calls `{}`, which does not exist{hint}",
+                                    m.id, call.name
+                                );
+                                problems.push(at(message).with_label("in this condition"));
                             }
                         }
                         self.state
@@ -176,6 +186,40 @@ impl Host {
                 }
             }
         }
+    }
+
+    /// A table, modifier list, option or interpretation named by a literal in a
+    /// call such as `lookup("musketry", ...)` must exist in the ruleset.
+    fn check_name(&self, file: &SourceFile, call: &Call) -> Option<Problem> {
+        let (name, at) = call.first_text.as_ref()?;
+        let st = self.state.borrow();
+        let rs = &st.ruleset;
+        let (kind, known): (&str, Vec<&str>) = match call.name.as_str() {
+            "lookup" | "table_result" => ("table", rs.tables.keys().map(String::as_str).collect()),
+            "modifiers" => (
+                "modifier list",
+                rs.modifiers.keys().map(String::as_str).collect(),
+            ),
+            "option" => ("option", rs.options.keys().map(String::as_str).collect()),
+            "interpretation" => (
+                "interpretation",
+                rs.interpretations.keys().map(String::as_str).collect(),
+            ),
+            _ => return None,
+        };
+        if known.contains(&name.as_str()) {
+            return None;
+        }
+        let hint = crate::rules::did_you_mean(name, known.iter().copied());
+        Some(
+            Problem::error(
+                "script::unknown_name",
+                format!("ruleset `{}` has no {kind} `{name}`{hint}", rs.id),
+                file,
+                span_at(file, *at),
+            )
+            .with_label(format!("no such {kind}")),
+        )
     }
 
     /// Every function a script may call: registered, built into Rhai, or defined by the ruleset.
@@ -465,8 +509,15 @@ fn detach(value: Dynamic) -> Dynamic {
     value
 }
 
-/// Every plain function call in an AST (no operators, no namespaces), with its position.
-fn calls(ast: &AST) -> Vec<(String, rhai::Position)> {
+/// A plain function call found in an AST (no operators, no namespaces).
+struct Call {
+    name: String,
+    position: rhai::Position,
+    /// The first argument, when it is a string written in the script.
+    first_text: Option<(String, rhai::Position)>,
+}
+
+fn calls(ast: &AST) -> Vec<Call> {
     let mut found = Vec::new();
     ast.walk(&mut |path: &[rhai::ASTNode]| {
         if let Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, position))) = path.last() {
@@ -477,7 +528,15 @@ fn calls(ast: &AST) -> Vec<(String, rhai::Position)> {
                 .next()
                 .is_some_and(|c| c.is_alphabetic() || c == '_');
             if plain && is_name {
-                found.push((call.name.to_string(), *position));
+                let first_text = match call.args.first() {
+                    Some(rhai::Expr::StringConstant(text, at)) => Some((text.to_string(), *at)),
+                    _ => None,
+                };
+                found.push(Call {
+                    name: call.name.to_string(),
+                    position: *position,
+                    first_text,
+                });
             }
         }
         true

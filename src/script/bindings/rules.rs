@@ -81,6 +81,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         });
 
     register_lookup(engine, state);
+    register_table_result(engine, state);
     register_modifiers(engine, state);
     register_apply(engine, state);
 }
@@ -236,6 +237,37 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             });
         }
     }
+}
+
+/// `table_result("fallen_leader", "captured")`: a table's result named by a rule
+/// rather than read by a roll, as a cell that `apply` takes.
+fn register_table_result(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    FuncRegistration::new("table_result")
+        .with_volatility(true)
+        .register_into_engine(
+            engine,
+            move |table: &str, id: &str| -> Result<Reading, Box<EvalAltResult>> {
+                let st = st.borrow();
+                let t = st
+                    .ruleset
+                    .tables
+                    .get(table)
+                    .ok_or_else(|| unknown_table(&st.ruleset, table))?;
+                let Some(result) = t.results.get(id) else {
+                    let hint = crate::rules::did_you_mean(id, t.results.keys().map(String::as_str));
+                    return fail(format!("table `{table}` has no result `{id}`{hint}"));
+                };
+                Ok(Reading {
+                    table: table.to_string(),
+                    row: None,
+                    total: 0,
+                    read_as: 0,
+                    band: None,
+                    result: Some(result.clone()),
+                })
+            },
+        );
 }
 
 fn unknown_table(ruleset: &crate::rules::Ruleset, table: &str) -> Box<EvalAltResult> {

@@ -1,0 +1,104 @@
+//! Rhai values as JSON and as text, for `eval --json`, `odds --json` and printing.
+
+use rhai::Dynamic;
+use serde_json::{Value, json};
+
+use crate::dice::Roll;
+use crate::rules::Reading;
+use crate::script::{LeaderRef, Mods, UnitRef};
+
+/// A Rhai value as JSON; units, leaders, rolls and table cells as their data.
+pub fn dynamic_to_json(value: &Dynamic) -> Value {
+    if value.is_unit() {
+        return Value::Null;
+    }
+    if let Ok(b) = value.as_bool() {
+        return Value::Bool(b);
+    }
+    if let Ok(n) = value.as_int() {
+        return json!(n);
+    }
+    if let Ok(x) = value.as_float() {
+        return json!(x);
+    }
+    if value.is_string() {
+        return Value::String(value.to_string());
+    }
+    if let Some(unit) = value.clone().try_cast::<UnitRef>() {
+        return serde_json::to_value(&*unit.0.borrow()).unwrap_or(Value::Null);
+    }
+    if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
+        return serde_json::to_value(&*leader.0.borrow()).unwrap_or(Value::Null);
+    }
+    if let Some(roll) = value.clone().try_cast::<Roll>() {
+        return serde_json::to_value(&roll).unwrap_or(Value::Null);
+    }
+    if let Some(reading) = value.clone().try_cast::<Reading>() {
+        return serde_json::to_value(&reading).unwrap_or(Value::Null);
+    }
+    if let Some(mods) = value.clone().try_cast::<Mods>() {
+        return json!({ "list": mods.list, "total": mods.total, "halve": mods.halve, "double": mods.double, "applied": mods.applied });
+    }
+    if value.is_array() {
+        return Value::Array(
+            value
+                .clone()
+                .cast::<rhai::Array>()
+                .iter()
+                .map(dynamic_to_json)
+                .collect(),
+        );
+    }
+    if value.is_map() {
+        let map = value.clone().cast::<rhai::Map>();
+        return Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.to_string(), dynamic_to_json(v)))
+                .collect(),
+        );
+    }
+    Value::String(value.to_string())
+}
+
+/// A Rhai value as a player reads it: maps as `key: value` lists, cells by their result.
+pub fn display(value: &Dynamic) -> String {
+    if value.is_map() {
+        let map = value.clone().cast::<rhai::Map>();
+        let parts: Vec<String> = map
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", display(v)))
+            .collect();
+        return format!("#{{{}}}", parts.join(", "));
+    }
+    if value.is_array() {
+        let parts: Vec<String> = value
+            .clone()
+            .cast::<rhai::Array>()
+            .iter()
+            .map(display)
+            .collect();
+        return format!("[{}]", parts.join(", "));
+    }
+    if value.is_string() {
+        return format!("{:?}", value.to_string());
+    }
+    if let Some(unit) = value.clone().try_cast::<UnitRef>() {
+        return unit.to_string();
+    }
+    if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
+        return leader.to_string();
+    }
+    if let Some(roll) = value.clone().try_cast::<Roll>() {
+        return roll.to_string();
+    }
+    if let Some(reading) = value.clone().try_cast::<Reading>() {
+        return match &reading.result {
+            Some(result) => format!("{} ({})", result.id, result.text),
+            None => "no result".to_string(),
+        };
+    }
+    if let Some(mods) = value.clone().try_cast::<Mods>() {
+        return format!("{:+} from {}", mods.total, mods.list);
+    }
+    value.to_string()
+}

@@ -1,0 +1,75 @@
+//! `grognard schema`: JSON Schemas for the rule files, so an editor checks them as they are typed.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::error::Error;
+use crate::rules::{ManifestFile, ModifierFile, TableFile};
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard schema table                 # print the schema of tables/*.yaml
+  grognard schema all --out schema/     # write ruleset, table and modifiers schemas";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaKind {
+    /// `ruleset.yaml`
+    Ruleset,
+    /// `tables/*.yaml`
+    Table,
+    /// `modifiers/*.yaml`
+    Modifiers,
+    /// All three (with `--out`).
+    All,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which file's schema.
+    #[arg(value_enum)]
+    pub kind: SchemaKind,
+    /// Write `<kind>.schema.json` files into this folder instead of printing.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// The schema of one kind of rule file, as pretty JSON.
+pub fn schema_text(kind: SchemaKind) -> String {
+    let schema = match kind {
+        SchemaKind::Ruleset => schemars::schema_for!(ManifestFile),
+        SchemaKind::Table => schemars::schema_for!(TableFile),
+        SchemaKind::Modifiers | SchemaKind::All => schemars::schema_for!(ModifierFile),
+    };
+    serde_json::to_string_pretty(&schema).expect("a schema serializes") + "\n"
+}
+
+pub(super) fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), Error> {
+    let kinds = match args.kind {
+        SchemaKind::All => vec![
+            SchemaKind::Ruleset,
+            SchemaKind::Table,
+            SchemaKind::Modifiers,
+        ],
+        one => vec![one],
+    };
+    match &args.out {
+        None if kinds.len() > 1 => Err(Error::Input(
+            "`schema all` writes files: add `--out DIR`".into(),
+        )),
+        None => Ok(out.write_all(schema_text(kinds[0]).as_bytes())?),
+        Some(dir) => {
+            std::fs::create_dir_all(dir)?;
+            for kind in kinds {
+                let name = format!(
+                    "{}.schema.json",
+                    kind.to_possible_value().expect("named").get_name()
+                );
+                let path = dir.join(name);
+                crate::cli::write_atomically(&path, &schema_text(kind))?;
+                writeln!(out, "wrote {}", path.display())?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! `grognard show`: a table as the chart it encodes, a modifier list, the options and interpretations as set.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::rules_flags::RulesFlags;
+use crate::error::Error;
+use crate::rules::{Edge, ModifierList, Ruleset, Table, TableBody, did_you_mean};
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard show --rules ff-napoleonic                 # what the ruleset holds
+  grognard show --rules ff-napoleonic musketry        # one table as a chart
+  grognard show --rules ff-napoleonic fire_modifiers  # a modifier list
+  grognard show --rules republique --with attached_artillery options interpretations";
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Tables, modifier lists, `options` or `interpretations` to show (a summary when none).
+    pub names: Vec<String>,
+    #[command(flatten)]
+    pub rules: RulesFlags,
+}
+
+pub(super) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<(), Error> {
+    if !args.rules.given() {
+        return Err(Error::Input(
+            "`show` needs a ruleset: add `--rules ID`".into(),
+        ));
+    }
+    let (ruleset, _warnings) = args.rules.load()?;
+    if args.names.is_empty() {
+        out.write_all(summary(&ruleset).as_bytes())?;
+        return Ok(());
+    }
+    for (i, name) in args.names.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        out.write_all(render(&ruleset, name)?.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// One named thing of a ruleset as text.
+pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, Error> {
+    if name == "options" {
+        return Ok(options(ruleset));
+    }
+    if name == "interpretations" {
+        return Ok(interpretations(ruleset));
+    }
+    if let Some(table) = ruleset.tables.get(name) {
+        return Ok(table_chart(table));
+    }
+    if let Some(list) = ruleset.modifiers.get(name) {
+        return Ok(modifier_list(list));
+    }
+    let known = ruleset
+        .tables
+        .keys()
+        .chain(ruleset.modifiers.keys())
+        .map(String::as_str);
+    let hint = did_you_mean(name, known.chain(["options", "interpretations"]));
+    Err(Error::Input(format!(
+        "ruleset `{}` has no table or modifier list `{name}`{hint}; `grognard show --rules {}` lists them",
+        ruleset.id, ruleset.id
+    )))
+}
+
+/// What the ruleset holds, one line each.
+pub fn summary(ruleset: &Ruleset) -> String {
+    let layers: Vec<&str> = ruleset.layers.iter().map(|l| l.id.as_str()).collect();
+    let mut s = format!(
+        "{} ({})\nsource: {}\n",
+        ruleset.title,
+        layers.join(" + "),
+        ruleset.source
+    );
+    s += "\ntables:\n";
+    for t in ruleset.tables.values() {
+        s += &format!("  {:<28} {} [{}]\n", t.id, t.title, t.source);
+    }
+    s += "\nmodifier lists:\n";
+    for m in ruleset.modifiers.values() {
+        s += &format!(
+            "  {:<28} {} ({} modifiers)\n",
+            m.id,
+            m.title,
+            m.modifiers.len()
+        );
+    }
+    s += "\nprocedures:\n";
+    for p in &ruleset.procedures {
+        s += &format!("  {}\n", p.file.name());
+    }
+    s += "\n";
+    s += &options(ruleset);
+    s += "\n";
+    s += &interpretations(ruleset);
+    s
+}
+
+fn options(ruleset: &Ruleset) -> String {
+    let mut s = String::from("options:\n");
+    if ruleset.options.is_empty() {
+        s += "  (none)\n";
+    }
+    for (name, info) in &ruleset.options {
+        let on = ruleset
+            .settings
+            .options
+            .get(name)
+            .copied()
+            .unwrap_or(info.default);
+        let number = info
+            .number
+            .as_ref()
+            .map(|n| format!("{n} "))
+            .unwrap_or_default();
+        let changed = if on == info.default {
+            ""
+        } else {
+            " (switched)"
+        };
+        s += &format!(
+            "  [{}] {name}{changed}: {number}{} [{}]\n",
+            if on { "x" } else { " " },
+            info.text,
+            info.source
+        );
+    }
+    s
+}
+
+fn interpretations(ruleset: &Ruleset) -> String {
+    let mut s = String::from("interpretations:\n");
+    if ruleset.interpretations.is_empty() {
+        s += "  (none)\n";
+    }
+    for (name, info) in &ruleset.interpretations {
+        let chosen = ruleset
+            .settings
+            .interpretations
+            .get(name)
+            .unwrap_or(&info.default);
+        let inventory = info
+            .inventory
+            .as_ref()
+            .map(|i| format!(" ({i})"))
+            .unwrap_or_default();
+        s += &format!("  {name} = {chosen}: {}{inventory}\n", info.text);
+        for (choice, meaning) in &info.choices {
+            let mark = if choice == chosen { "*" } else { " " };
+            let default = if *choice == info.default {
+                " (default)"
+            } else {
+                ""
+            };
+            s += &format!("    {mark} {choice}{default}: {meaning}\n");
+        }
+    }
+    s
+}
+
+/// A modifier list as the chart prints it, with each condition and source.
+pub fn modifier_list(list: &ModifierList) -> String {
+    let mut s = format!("{}  [{}]\n", list.title, list.source);
+    if let Some(table) = &list.table {
+        s += &format!("modifies the roll on `{table}`\n");
+    }
+    s += "\n";
+    for m in &list.modifiers {
+        s += &format!("  {:>14}  {}  ({})\n", m.effect.to_string(), m.text, m.id);
+        if let Some(when) = &m.when {
+            s += &format!(
+                "  {:>14}  when: {}\n",
+                "",
+                when.split_whitespace().collect::<Vec<_>>().join(" ")
+            );
+        }
+        if let Some(option) = &m.option {
+            s += &format!("  {:>14}  only with option {option}\n", "");
+        }
+        for (name, choice) in &m.interpretation {
+            s += &format!("  {:>14}  only when {name} = {choice}\n", "");
+        }
+        if m.source != list.source {
+            s += &format!("  {:>14}  source: {}\n", "", m.source);
+        }
+    }
+    s
+}
+
+/// A table laid out as its chart.
+pub fn table_chart(table: &Table) -> String {
+    let mut s = format!("{}  [{}]\n", table.title, table.source);
+    let mut facts = Vec::new();
+    if let Some(roll) = &table.roll {
+        facts.push(format!("roll {roll}"));
+    }
+    let edge = |e: Edge| match e {
+        Edge::Clamp => "read the nearest band",
+        Edge::None => "no result",
+        Edge::Error => "an error",
+    };
+    if !matches!(table.body, TableBody::Lookup { .. }) {
+        facts.push(format!("below the chart: {}", edge(table.below)));
+        facts.push(format!("above: {}", edge(table.above)));
+    }
+    if !facts.is_empty() {
+        s += &facts.join("; ");
+        s += "\n";
+    }
+    s += "\n";
+    let grid: Vec<Vec<String>> = match &table.body {
+        TableBody::Bands(bands) => {
+            let mut rows = vec![vec!["roll".to_string(), "result".to_string()]];
+            rows.extend(bands.iter().map(|(b, r)| vec![b.to_string(), r.clone()]));
+            rows
+        }
+        TableBody::Grid {
+            row_key,
+            columns,
+            rows,
+        } => {
+            let mut grid = vec![
+                std::iter::once(row_key.clone())
+                    .chain(columns.iter().cloned())
+                    .collect::<Vec<_>>(),
+            ];
+            for row in rows {
+                let cells = row
+                    .cells
+                    .iter()
+                    .map(|c| c.as_ref().map_or("-".to_string(), ToString::to_string));
+                grid.push(std::iter::once(row.label.clone()).chain(cells).collect());
+            }
+            grid
+        }
+        TableBody::Lookup { keys, values } => {
+            let mut rows = vec![
+                keys.iter()
+                    .cloned()
+                    .chain(std::iter::once("value".to_string()))
+                    .collect::<Vec<_>>(),
+            ];
+            flatten(values, &mut Vec::new(), &mut rows);
+            rows
+        }
+    };
+    s += &columns_text(&grid);
+    if !table.results.is_empty() {
+        s += "\n";
+        let width = table.results.keys().map(String::len).max().unwrap_or(0);
+        for result in table
+            .result_order
+            .iter()
+            .filter_map(|id| table.results.get(id))
+        {
+            s += &format!("  {:<width$}  {}", result.id, result.text);
+            if !result.effects.is_empty() {
+                s += &format!(" ({})", result.effects.describe());
+            }
+            s += "\n";
+        }
+    }
+    for note in &table.notes {
+        s += &format!("\nnote: {note}\n");
+    }
+    s
+}
+
+fn flatten(value: &crate::rules::LookupValue, path: &mut Vec<String>, rows: &mut Vec<Vec<String>>) {
+    match value {
+        crate::rules::LookupValue::Map(m) => {
+            for (k, v) in m {
+                path.push(k.clone());
+                flatten(v, path, rows);
+                path.pop();
+            }
+        }
+        leaf => rows.push(
+            path.iter()
+                .cloned()
+                .chain(std::iter::once(leaf.to_string()))
+                .collect(),
+        ),
+    }
+}
+
+/// Left-aligned columns, two spaces apart.
+fn columns_text(rows: &[Vec<String>]) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..n)
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut s = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c:<w$}", w = widths[i]))
+            .collect();
+        s += cells.join("  ").trim_end();
+        s += "\n";
+    }
+    s
+}
