@@ -13,31 +13,16 @@ fn main() -> ExitCode {
         Err(err) => {
             let _ = err.print();
             // --help and --version are not errors; every other clap error is a usage error.
-            return if err.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
     let fancy = std::io::stderr().is_terminal();
     let mut stdout = std::io::stdout().lock();
     let mut stderr = std::io::stderr();
-    match grognard::cli::run(
-        cli,
-        Io {
-            out: &mut stdout,
-            err: &mut stderr,
-            fancy,
-        },
-    ) {
+    match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, fancy }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let text = if fancy {
-                report::render_for_terminal(&err)
-            } else {
-                report::render_plain(&err)
-            };
+            let text = if fancy { report::render_for_terminal(&err) } else { report::render_plain(&err) };
             eprint!("{text}");
             ExitCode::from(1)
         }

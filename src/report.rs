@@ -7,8 +7,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 /// snapshot tests compare.
 pub fn render_plain(diagnostic: &dyn Diagnostic) -> String {
     let mut out = String::new();
-    let handler =
-        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(80);
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(80);
     // Writing into a String cannot fail.
     let _ = handler.render_report(&mut out, diagnostic);
     out

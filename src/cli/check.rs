@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::error::Error;
 use crate::report;
-use crate::rules::{Problem, Problems, default_rules_dir, load};
+use crate::rules::{Problem, Problems, default_rules_dir, load_partial};
 use crate::script;
 
 pub(super) const EXAMPLES: &str = "Examples:
@@ -21,40 +21,19 @@ pub struct CheckArgs {
     pub rulesets: Vec<String>,
 }
 
-pub(super) fn run(
-    args: &CheckArgs,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    fancy: bool,
-) -> Result<(), Error> {
+pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fancy: bool) -> Result<(), Error> {
     let rules_dir = default_rules_dir();
-    let specs = if args.rulesets.is_empty() {
-        every_ruleset(&rules_dir)?
-    } else {
-        args.rulesets.clone()
-    };
+    let specs = if args.rulesets.is_empty() { every_ruleset(&rules_dir)? } else { args.rulesets.clone() };
     let mut failed = 0;
     for spec in &specs {
         let problems = check_one(spec, &rules_dir);
         for problem in &problems {
-            let text = if fancy {
-                report::render_for_terminal(problem)
-            } else {
-                report::render_plain(problem)
-            };
+            let text = if fancy { report::render_for_terminal(problem) } else { report::render_plain(problem) };
             write!(err, "{text}")?;
         }
         let summary = Problems(problems);
         let (errors, warnings) = summary.counts();
-        writeln!(
-            out,
-            "{spec}: {}",
-            if errors == 0 && warnings == 0 {
-                "ok".to_string()
-            } else {
-                summary.to_string()
-            }
-        )?;
+        writeln!(out, "{spec}: {}", if errors == 0 && warnings == 0 { "ok".to_string() } else { summary.to_string() })?;
         if errors > 0 {
             failed += 1;
         }
@@ -67,28 +46,18 @@ pub(super) fn run(
 
 /// Every problem in one ruleset stack: the files, then the scripts.
 pub fn check_one(spec: &str, rules_dir: &std::path::Path) -> Vec<Problem> {
-    match load(&[spec.to_string()], rules_dir) {
-        Ok(loaded) => {
-            let mut problems = loaded.warnings;
-            problems.extend(script::check(&loaded.ruleset));
-            problems
-        }
-        Err(Problems(problems)) => problems,
+    let (ruleset, mut problems) = load_partial(&[spec.to_string()], rules_dir);
+    if let Some(ruleset) = ruleset {
+        problems.extend(script::check(&ruleset));
     }
+    problems
 }
 
 fn every_ruleset(rules_dir: &std::path::Path) -> Result<Vec<String>, Error> {
-    let entries = std::fs::read_dir(rules_dir).map_err(|e| {
-        Error::Input(format!(
-            "cannot read the rules folder {}: {e}",
-            rules_dir.display()
-        ))
-    })?;
-    let mut found: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("ruleset.yaml").is_file())
-        .collect();
+    let entries = std::fs::read_dir(rules_dir)
+        .map_err(|e| Error::Input(format!("cannot read the rules folder {}: {e}", rules_dir.display())))?;
+    let mut found: Vec<PathBuf> =
+        entries.flatten().map(|e| e.path()).filter(|p| p.join("ruleset.yaml").is_file()).collect();
     found.sort();
     Ok(found.iter().map(|p| p.display().to_string()).collect())
 }

@@ -39,9 +39,7 @@ pub struct EvalArgs {
 
 pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
     if !args.rules.given() {
-        return Err(Error::Input(
-            "`eval` needs a ruleset: add `--rules ID` (see `grognard check` for the ids)".into(),
-        ));
+        return Err(Error::Input("`eval` needs a ruleset: add `--rules ID` (see `grognard check` for the ids)".into()));
     }
     let (ruleset, _warnings) = args.rules.load()?;
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
@@ -64,11 +62,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
             "trace": evaluation.trace.steps,
             "seed": seed,
         });
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&value).expect("json")
-        )?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         return Ok(());
     }
     if !args.quiet {

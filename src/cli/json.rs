@@ -40,22 +40,11 @@ pub fn dynamic_to_json(value: &Dynamic) -> Value {
         return json!({ "list": mods.list, "total": mods.total, "halve": mods.halve, "double": mods.double, "applied": mods.applied });
     }
     if value.is_array() {
-        return Value::Array(
-            value
-                .clone()
-                .cast::<rhai::Array>()
-                .iter()
-                .map(dynamic_to_json)
-                .collect(),
-        );
+        return Value::Array(value.clone().cast::<rhai::Array>().iter().map(dynamic_to_json).collect());
     }
     if value.is_map() {
         let map = value.clone().cast::<rhai::Map>();
-        return Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.to_string(), dynamic_to_json(v)))
-                .collect(),
-        );
+        return Value::Object(map.iter().map(|(k, v)| (k.to_string(), dynamic_to_json(v))).collect());
     }
     Value::String(value.to_string())
 }
@@ -64,19 +53,11 @@ pub fn dynamic_to_json(value: &Dynamic) -> Value {
 pub fn display(value: &Dynamic) -> String {
     if value.is_map() {
         let map = value.clone().cast::<rhai::Map>();
-        let parts: Vec<String> = map
-            .iter()
-            .map(|(k, v)| format!("{k}: {}", display(v)))
-            .collect();
+        let parts: Vec<String> = map.iter().map(|(k, v)| format!("{k}: {}", display(v))).collect();
         return format!("#{{{}}}", parts.join(", "));
     }
     if value.is_array() {
-        let parts: Vec<String> = value
-            .clone()
-            .cast::<rhai::Array>()
-            .iter()
-            .map(display)
-            .collect();
+        let parts: Vec<String> = value.clone().cast::<rhai::Array>().iter().map(display).collect();
         return format!("[{}]", parts.join(", "));
     }
     if value.is_string() {

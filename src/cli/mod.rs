@@ -90,14 +90,8 @@ pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
 /// Writes a file so that a reader sees the old content or the new, never half:
 /// the text goes to a temporary file beside it, then replaces it.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     std::fs::write(&temporary, text)?;
     std::fs::rename(&temporary, path).inspect_err(|_| {

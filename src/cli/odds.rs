@@ -58,11 +58,7 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let odds = exact_odds(&expr, &limits)?;
     let label = expr.to_string();
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&odds_json(&label, &odds)).expect("json")
-        )?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&odds_json(&label, &odds)).expect("json"))?;
     } else {
         out.write_all(render_odds(&label, &odds).as_bytes())?;
     }
@@ -82,12 +78,7 @@ fn render_totals(label: &str, dist: &Distribution<i64>) -> String {
     let rows: Vec<(i64, BigRational)> = dist.iter().map(|(v, p)| (*v, p)).collect();
     let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
     let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
-    let value_w = rows
-        .iter()
-        .map(|(v, _)| v.to_string().len())
-        .max()
-        .unwrap_or(1)
-        .max(5);
+    let value_w = rows.iter().map(|(v, _)| v.to_string().len()).max().unwrap_or(1).max(5);
     let chance_w = chances.iter().map(String::len).max().unwrap_or(1).max(6);
     let mut s = format!("{label}: exact odds, {} outcomes\n\n", dist.denominator());
     s += &format!(
@@ -119,16 +110,8 @@ fn render_chance(label: &str, dist: &Distribution<bool>) -> String {
     let (yes_f, no_f) = (fraction(&yes), fraction(&no));
     let w = yes_f.len().max(no_f.len());
     let mut s = format!("{label}: chance {yes_f} ({})\n\n", percent(&yes));
-    s += &format!(
-        "  yes  {yes_f:>w$}  {:>8}  {}\n",
-        percent(&yes),
-        bar(to_f64(&yes), biggest)
-    );
-    s += &format!(
-        "  no   {no_f:>w$}  {:>8}  {}\n",
-        percent(&no),
-        bar(to_f64(&no), biggest)
-    );
+    s += &format!("  yes  {yes_f:>w$}  {:>8}  {}\n", percent(&yes), bar(to_f64(&yes), biggest));
+    s += &format!("  no   {no_f:>w$}  {:>8}  {}\n", percent(&no), bar(to_f64(&no), biggest));
     s
 }
 
@@ -186,11 +169,7 @@ pub fn odds_json(label: &str, odds: &Odds) -> Value {
 /// `41.67%`; a chance too small to show at two decimals reads `<0.01%` rather than `0.00%`.
 fn percent(p: &BigRational) -> String {
     let pct = to_f64(p) * 100.0;
-    if pct > 0.0 && pct < 0.005 {
-        "<0.01%".to_string()
-    } else {
-        format!("{pct:.2}%")
-    }
+    if pct > 0.0 && pct < 0.005 { "<0.01%".to_string() } else { format!("{pct:.2}%") }
 }
 
 /// A bar as long as `p` is against the biggest probability, in eighths of a character.
@@ -208,22 +187,10 @@ fn bar(p: f64, biggest: f64) -> String {
 fn run_procedure(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let (ruleset, _warnings) = args.rules.load()?;
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
-    let limits = EnumLimits {
-        max_outcomes: args.max_outcomes,
-        ..EnumLimits::default()
-    };
-    let odds = host.odds(
-        &rhai::Scope::new(),
-        &args.expr,
-        limits,
-        (args.samples, args.seed),
-    )?;
+    let limits = EnumLimits { max_outcomes: args.max_outcomes, ..EnumLimits::default() };
+    let odds = host.odds(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed))?;
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&procedure_json(&args.expr, &odds)).expect("json")
-        )?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&procedure_json(&args.expr, &odds)).expect("json"))?;
     } else {
         out.write_all(render_procedure(&args.expr, &odds).as_bytes())?;
     }
@@ -242,16 +209,9 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
         None => format!("{label}\nexact odds over {} dice outcomes\n\n", odds.runs),
         Some(note) => format!("{label}\nestimated odds: {note}\n\n"),
     };
-    s += &format!(
-        "{:<name_w$}  {:>chance_w$}  {:>8}\n",
-        "result", "chance", "percent"
-    );
+    s += &format!("{:<name_w$}  {:>chance_w$}  {:>8}\n", "result", "chance", "percent");
     for ((outcome, p), chance) in rows.iter().zip(&chances) {
-        s += &format!(
-            "{outcome:<name_w$}  {chance:>chance_w$}  {:>8}  {}\n",
-            percent(p),
-            bar(to_f64(p), biggest)
-        );
+        s += &format!("{outcome:<name_w$}  {chance:>chance_w$}  {:>8}  {}\n", percent(p), bar(to_f64(p), biggest));
     }
     if !dist.residual().is_zero() {
         s += &format!(

@@ -50,16 +50,9 @@ struct JsonRoll<'a> {
 }
 
 pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let expr = parse_with(
-        &args.expr,
-        &args.flags.conventions(),
-        &DiceLimits::default(),
-    )?;
+    let expr = parse_with(&args.expr, &args.flags.conventions(), &DiceLimits::default())?;
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
-        Some(list) => (
-            Box::new(Supplied::parse_list(list).map_err(Error::Input)?),
-            None,
-        ),
+        Some(list) => (Box::new(Supplied::parse_list(list).map_err(Error::Input)?), None),
         None => {
             let seed = args.seed.unwrap_or_else(fresh_seed);
             (Box::new(Seeded::new(seed)), Some(seed))
@@ -71,16 +64,8 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
     for i in 1..=args.times {
         let roll = expr.roll(&mut *source)?;
         if args.json {
-            let line = JsonRoll {
-                roll: i,
-                seed,
-                result: &roll,
-            };
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string(&line).expect("a roll always serializes")
-            )?;
+            let line = JsonRoll { roll: i, seed, result: &roll };
+            writeln!(out, "{}", serde_json::to_string(&line).expect("a roll always serializes"))?;
         } else {
             writeln!(out, "{roll}")?;
         }
@@ -90,8 +75,6 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
 
 /// A seed from the clock and the process id, shown to the player so the roll can be repeated.
 pub(super) fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
 }

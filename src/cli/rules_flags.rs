@@ -38,11 +38,7 @@ impl RulesFlags {
 
     /// The switches as the rules layer takes them.
     pub fn switches(&self) -> Switches {
-        Switches {
-            with: self.with.clone(),
-            without: self.without.clone(),
-            set: self.set.clone(),
-        }
+        Switches { with: self.with.clone(), without: self.without.clone(), set: self.set.clone() }
     }
 
     /// Loads the named rulesets and applies the switches; warnings are returned, errors fail.

@@ -46,25 +46,16 @@ pub fn schema_text(kind: SchemaKind) -> String {
 
 pub(super) fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), Error> {
     let kinds = match args.kind {
-        SchemaKind::All => vec![
-            SchemaKind::Ruleset,
-            SchemaKind::Table,
-            SchemaKind::Modifiers,
-        ],
+        SchemaKind::All => vec![SchemaKind::Ruleset, SchemaKind::Table, SchemaKind::Modifiers],
         one => vec![one],
     };
     match &args.out {
-        None if kinds.len() > 1 => Err(Error::Input(
-            "`schema all` writes files: add `--out DIR`".into(),
-        )),
+        None if kinds.len() > 1 => Err(Error::Input("`schema all` writes files: add `--out DIR`".into())),
         None => Ok(out.write_all(schema_text(kinds[0]).as_bytes())?),
         Some(dir) => {
             std::fs::create_dir_all(dir)?;
             for kind in kinds {
-                let name = format!(
-                    "{}.schema.json",
-                    kind.to_possible_value().expect("named").get_name()
-                );
+                let name = format!("{}.schema.json", kind.to_possible_value().expect("named").get_name());
                 let path = dir.join(name);
                 crate::cli::write_atomically(&path, &schema_text(kind))?;
                 writeln!(out, "wrote {}", path.display())?;

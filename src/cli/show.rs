@@ -24,9 +24,7 @@ pub struct ShowArgs {
 
 pub(super) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<(), Error> {
     if !args.rules.given() {
-        return Err(Error::Input(
-            "`show` needs a ruleset: add `--rules ID`".into(),
-        ));
+        return Err(Error::Input("`show` needs a ruleset: add `--rules ID`".into()));
     }
     let (ruleset, _warnings) = args.rules.load()?;
     if args.names.is_empty() {
@@ -56,11 +54,7 @@ pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, Error> {
     if let Some(list) = ruleset.modifiers.get(name) {
         return Ok(modifier_list(list));
     }
-    let known = ruleset
-        .tables
-        .keys()
-        .chain(ruleset.modifiers.keys())
-        .map(String::as_str);
+    let known = ruleset.tables.keys().chain(ruleset.modifiers.keys()).map(String::as_str);
     let hint = did_you_mean(name, known.chain(["options", "interpretations"]));
     Err(Error::Input(format!(
         "ruleset `{}` has no table or modifier list `{name}`{hint}; `grognard show --rules {}` lists them",
@@ -71,24 +65,14 @@ pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, Error> {
 /// What the ruleset holds, one line each.
 pub fn summary(ruleset: &Ruleset) -> String {
     let layers: Vec<&str> = ruleset.layers.iter().map(|l| l.id.as_str()).collect();
-    let mut s = format!(
-        "{} ({})\nsource: {}\n",
-        ruleset.title,
-        layers.join(" + "),
-        ruleset.source
-    );
+    let mut s = format!("{} ({})\nsource: {}\n", ruleset.title, layers.join(" + "), ruleset.source);
     s += "\ntables:\n";
     for t in ruleset.tables.values() {
         s += &format!("  {:<28} {} [{}]\n", t.id, t.title, t.source);
     }
     s += "\nmodifier lists:\n";
     for m in ruleset.modifiers.values() {
-        s += &format!(
-            "  {:<28} {} ({} modifiers)\n",
-            m.id,
-            m.title,
-            m.modifiers.len()
-        );
+        s += &format!("  {:<28} {} ({} modifiers)\n", m.id, m.title, m.modifiers.len());
     }
     s += "\nprocedures:\n";
     for p in &ruleset.procedures {
@@ -107,28 +91,10 @@ fn options(ruleset: &Ruleset) -> String {
         s += "  (none)\n";
     }
     for (name, info) in &ruleset.options {
-        let on = ruleset
-            .settings
-            .options
-            .get(name)
-            .copied()
-            .unwrap_or(info.default);
-        let number = info
-            .number
-            .as_ref()
-            .map(|n| format!("{n} "))
-            .unwrap_or_default();
-        let changed = if on == info.default {
-            ""
-        } else {
-            " (switched)"
-        };
-        s += &format!(
-            "  [{}] {name}{changed}: {number}{} [{}]\n",
-            if on { "x" } else { " " },
-            info.text,
-            info.source
-        );
+        let on = ruleset.settings.options.get(name).copied().unwrap_or(info.default);
+        let number = info.number.as_ref().map(|n| format!("{n} ")).unwrap_or_default();
+        let changed = if on == info.default { "" } else { " (switched)" };
+        s += &format!("  [{}] {name}{changed}: {number}{} [{}]\n", if on { "x" } else { " " }, info.text, info.source);
     }
     s
 }
@@ -139,24 +105,12 @@ fn interpretations(ruleset: &Ruleset) -> String {
         s += "  (none)\n";
     }
     for (name, info) in &ruleset.interpretations {
-        let chosen = ruleset
-            .settings
-            .interpretations
-            .get(name)
-            .unwrap_or(&info.default);
-        let inventory = info
-            .inventory
-            .as_ref()
-            .map(|i| format!(" ({i})"))
-            .unwrap_or_default();
+        let chosen = ruleset.settings.interpretations.get(name).unwrap_or(&info.default);
+        let inventory = info.inventory.as_ref().map(|i| format!(" ({i})")).unwrap_or_default();
         s += &format!("  {name} = {chosen}: {}{inventory}\n", info.text);
         for (choice, meaning) in &info.choices {
             let mark = if choice == chosen { "*" } else { " " };
-            let default = if *choice == info.default {
-                " (default)"
-            } else {
-                ""
-            };
+            let default = if *choice == info.default { " (default)" } else { "" };
             s += &format!("    {mark} {choice}{default}: {meaning}\n");
         }
     }
@@ -173,11 +127,7 @@ pub fn modifier_list(list: &ModifierList) -> String {
     for m in &list.modifiers {
         s += &format!("  {:>14}  {}  ({})\n", m.effect.to_string(), m.text, m.id);
         if let Some(when) = &m.when {
-            s += &format!(
-                "  {:>14}  when: {}\n",
-                "",
-                when.split_whitespace().collect::<Vec<_>>().join(" ")
-            );
+            s += &format!("  {:>14}  when: {}\n", "", when.split_whitespace().collect::<Vec<_>>().join(" "));
         }
         if let Some(option) = &m.option {
             s += &format!("  {:>14}  only with option {option}\n", "");
@@ -219,32 +169,16 @@ pub fn table_chart(table: &Table) -> String {
             rows.extend(bands.iter().map(|(b, r)| vec![b.to_string(), r.clone()]));
             rows
         }
-        TableBody::Grid {
-            row_key,
-            columns,
-            rows,
-        } => {
-            let mut grid = vec![
-                std::iter::once(row_key.clone())
-                    .chain(columns.iter().cloned())
-                    .collect::<Vec<_>>(),
-            ];
+        TableBody::Grid { row_key, columns, rows } => {
+            let mut grid = vec![std::iter::once(row_key.clone()).chain(columns.iter().cloned()).collect::<Vec<_>>()];
             for row in rows {
-                let cells = row
-                    .cells
-                    .iter()
-                    .map(|c| c.as_ref().map_or("-".to_string(), ToString::to_string));
+                let cells = row.cells.iter().map(|c| c.as_ref().map_or("-".to_string(), ToString::to_string));
                 grid.push(std::iter::once(row.label.clone()).chain(cells).collect());
             }
             grid
         }
         TableBody::Lookup { keys, values } => {
-            let mut rows = vec![
-                keys.iter()
-                    .cloned()
-                    .chain(std::iter::once("value".to_string()))
-                    .collect::<Vec<_>>(),
-            ];
+            let mut rows = vec![keys.iter().cloned().chain(std::iter::once("value".to_string())).collect::<Vec<_>>()];
             flatten(values, &mut Vec::new(), &mut rows);
             rows
         }
@@ -253,11 +187,7 @@ pub fn table_chart(table: &Table) -> String {
     if !table.results.is_empty() {
         s += "\n";
         let width = table.results.keys().map(String::len).max().unwrap_or(0);
-        for result in table
-            .result_order
-            .iter()
-            .filter_map(|id| table.results.get(id))
-        {
+        for result in table.result_order.iter().filter_map(|id| table.results.get(id)) {
             s += &format!("  {:<width$}  {}", result.id, result.text);
             if !result.effects.is_empty() {
                 s += &format!(" ({})", result.effects.describe());
@@ -280,34 +210,18 @@ fn flatten(value: &crate::rules::LookupValue, path: &mut Vec<String>, rows: &mut
                 path.pop();
             }
         }
-        leaf => rows.push(
-            path.iter()
-                .cloned()
-                .chain(std::iter::once(leaf.to_string()))
-                .collect(),
-        ),
+        leaf => rows.push(path.iter().cloned().chain(std::iter::once(leaf.to_string())).collect()),
     }
 }
 
 /// Left-aligned columns, two spaces apart.
 fn columns_text(rows: &[Vec<String>]) -> String {
     let n = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..n)
-        .map(|i| {
-            rows.iter()
-                .filter_map(|r| r.get(i))
-                .map(|c| c.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths: Vec<usize> =
+        (0..n).map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
     let mut s = String::new();
     for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{c:<w$}", w = widths[i]))
-            .collect();
+        let cells: Vec<String> = row.iter().enumerate().map(|(i, c)| format!("{c:<w$}", w = widths[i])).collect();
         s += cells.join("  ").trim_end();
         s += "\n";
     }

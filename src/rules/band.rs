@@ -57,9 +57,7 @@ impl Band {
                 (0, text.len()).into(),
                 "no band was given",
                 "empty",
-                Some(format!(
-                    "{EXAMPLES}; a cell with no band is left empty (`~` in YAML)"
-                )),
+                Some(format!("{EXAMPLES}; a cell with no band is left empty (`~` in YAML)")),
             ));
         }
         // Tables print these in cells where no roll applies; the caller
@@ -70,9 +68,7 @@ impl Band {
                 (start, trimmed.len()).into(),
                 &format!("`{trimmed}` marks a cell with no band; it is not a band itself"),
                 "no band",
-                Some(format!(
-                    "leave a cell with no band empty (`~` in YAML); {EXAMPLES}"
-                )),
+                Some(format!("leave a cell with no band empty (`~` in YAML); {EXAMPLES}")),
             ));
         }
         let mut pairs = BandGrammar::parse(Rule::band, text).map_err(|e| syntax_error(text, e))?;
@@ -102,25 +98,17 @@ impl Band {
 
     /// Whether `value` is in the band.
     pub fn contains(&self, value: i64) -> bool {
-        self.intervals
-            .iter()
-            .any(|&(start, end)| start <= value && value <= end)
+        self.intervals.iter().any(|&(start, end)| start <= value && value <= end)
     }
 
     /// The lowest value in the band; `None` when the band is open below (`2 or less`).
     pub fn min(&self) -> Option<i64> {
-        self.intervals
-            .first()
-            .map(|&(start, _)| start)
-            .filter(|&start| start != i64::MIN)
+        self.intervals.first().map(|&(start, _)| start).filter(|&start| start != i64::MIN)
     }
 
     /// The highest value in the band; `None` when the band is open above (`11+`).
     pub fn max(&self) -> Option<i64> {
-        self.intervals
-            .last()
-            .map(|&(_, end)| end)
-            .filter(|&end| end != i64::MAX)
+        self.intervals.last().map(|&(_, end)| end).filter(|&end| end != i64::MAX)
     }
 
     /// The band's runs of values: sorted, inclusive, neither overlapping nor touching.
@@ -265,12 +253,10 @@ impl BandError {
     /// cannot underline (serde's).
     fn one_line(&self) -> String {
         match self {
-            BandError::Syntax { src, expected, .. } => {
-                match expected.strip_prefix("after this, ") {
-                    Some(rest) => format!("cannot read `{src}` as a die band: at the end, {rest}"),
-                    None => format!("cannot read `{src}` as a die band: {expected}"),
-                }
-            }
+            BandError::Syntax { src, expected, .. } => match expected.strip_prefix("after this, ") {
+                Some(rest) => format!("cannot read `{src}` as a die band: at the end, {rest}"),
+                None => format!("cannot read `{src}` as a die band: {expected}"),
+            },
             BandError::Invalid { src, reason, .. } => {
                 format!("cannot read `{src}` as a die band: {reason}")
             }
@@ -317,11 +303,7 @@ impl Reader<'_> {
             _ => Err(self.invalid(
                 span_of(pair),
                 &format!("the number `{written}` is out of range"),
-                if negative {
-                    "less than -1000000000"
-                } else {
-                    "more than 1000000000"
-                },
+                if negative { "less than -1000000000" } else { "more than 1000000000" },
                 Some(format!(
                     "the numbers in a band run from -{MAX_MAGNITUDE} to {MAX_MAGNITUDE}; \
                      a die roll, even modified, stays far inside that"
@@ -330,13 +312,7 @@ impl Reader<'_> {
         }
     }
 
-    fn invalid(
-        &self,
-        span: SourceSpan,
-        reason: &str,
-        label: &str,
-        help: Option<String>,
-    ) -> BandError {
+    fn invalid(&self, span: SourceSpan, reason: &str, label: &str, help: Option<String>) -> BandError {
         BandError::Invalid {
             src: self.text.to_string(),
             span,
@@ -425,11 +401,7 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> BandError {
         ErrorVariant::CustomError { message } => message.clone(),
     };
     let (span, expected) = underline(input, &err.location, expected, "the band");
-    BandError::Syntax {
-        src: input.to_string(),
-        span,
-        expected,
-    }
+    BandError::Syntax { src: input.to_string(), span, expected }
 }
 
 /// The grammar fails where a list item should start; when that place is a
@@ -438,21 +410,11 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> BandError {
 fn empty_item(input: &str, at: usize) -> Option<BandError> {
     let before = input.get(..at)?.trim_end();
     let rest = input.get(at..)?;
-    let next_comma = rest
-        .trim_start()
-        .starts_with(',')
-        .then(|| at + rest.len() - rest.trim_start().len());
+    let next_comma = rest.trim_start().starts_with(',').then(|| at + rest.len() - rest.trim_start().len());
     let (span, label): (SourceSpan, &str) = match (before.strip_suffix(','), next_comma) {
-        (Some(head), Some(comma)) => (
-            (head.len(), comma + 1 - head.len()).into(),
-            "nothing between these commas",
-        ),
-        (Some(head), None) if rest.trim().is_empty() => {
-            ((head.len(), 1).into(), "nothing after this comma")
-        }
-        (None, Some(comma)) if before.is_empty() => {
-            ((comma, 1).into(), "nothing before this comma")
-        }
+        (Some(head), Some(comma)) => ((head.len(), comma + 1 - head.len()).into(), "nothing between these commas"),
+        (Some(head), None) if rest.trim().is_empty() => ((head.len(), 1).into(), "nothing after this comma"),
+        (None, Some(comma)) if before.is_empty() => ((comma, 1).into(), "nothing before this comma"),
         _ => return None,
     };
     Some(BandError::Invalid {
@@ -507,36 +469,15 @@ impl BandCheck {
 /// assert_eq!(check_bands(&cells, (-6, 16)).gaps, vec![(6, 6)]);
 /// ```
 pub fn check_bands(bands: &[Option<&Band>], reach: (i64, i64)) -> BandCheck {
-    let present: Vec<(usize, &Band)> = bands
-        .iter()
-        .enumerate()
-        .filter_map(|(i, band)| band.map(|b| (i, b)))
-        .collect();
+    let present: Vec<(usize, &Band)> = bands.iter().enumerate().filter_map(|(i, band)| band.map(|b| (i, b))).collect();
     let mut check = BandCheck::default();
 
-    let lowest = present
-        .iter()
-        .filter_map(|(_, b)| b.intervals.first())
-        .map(|r| r.0)
-        .min();
-    let highest = present
-        .iter()
-        .filter_map(|(_, b)| b.intervals.last())
-        .map(|r| r.1)
-        .max();
+    let lowest = present.iter().filter_map(|(_, b)| b.intervals.first()).map(|r| r.0).min();
+    let highest = present.iter().filter_map(|(_, b)| b.intervals.last()).map(|r| r.1).max();
     if let (Some(lowest), Some(highest)) = (lowest, highest) {
         let low = if lowest == i64::MIN { reach.0 } else { lowest };
-        let high = if highest == i64::MAX {
-            reach.1
-        } else {
-            highest
-        };
-        let covered = Band::from_intervals(
-            present
-                .iter()
-                .flat_map(|(_, b)| b.intervals.iter().copied())
-                .collect(),
-        );
+        let high = if highest == i64::MAX { reach.1 } else { highest };
+        let covered = Band::from_intervals(present.iter().flat_map(|(_, b)| b.intervals.iter().copied()).collect());
         check.gaps = uncovered(&covered.intervals, low, high);
     }
 
@@ -548,16 +489,9 @@ pub fn check_bands(bands: &[Option<&Band>], reach: (i64, i64)) -> BandCheck {
         }
     }
 
-    let reachable = if reach.0 <= reach.1 {
-        vec![reach]
-    } else {
-        Vec::new()
-    };
-    check.unreachable = present
-        .iter()
-        .filter(|(_, b)| first_shared(&b.intervals, &reachable).is_none())
-        .map(|&(i, _)| i)
-        .collect();
+    let reachable = if reach.0 <= reach.1 { vec![reach] } else { Vec::new() };
+    check.unreachable =
+        present.iter().filter(|(_, b)| first_shared(&b.intervals, &reachable).is_none()).map(|&(i, _)| i).collect();
     check
 }
 
@@ -584,9 +518,7 @@ fn uncovered(covered: &[(i64, i64)], low: i64, high: i64) -> Vec<(i64, i64)> {
 
 /// The index of the first band containing `value`; empty cells (None) are skipped.
 pub fn find(bands: &[Option<&Band>], value: i64) -> Option<usize> {
-    bands
-        .iter()
-        .position(|band| band.is_some_and(|b| b.contains(value)))
+    bands.iter().position(|band| band.is_some_and(|b| b.contains(value)))
 }
 
 #[cfg(test)]

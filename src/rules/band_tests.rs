@@ -70,17 +70,8 @@ fn reads_ranges_with_a_dash_or_to() {
 
 #[test]
 fn reads_negative_and_reversed_ranges_low_to_high() {
-    for text in [
-        "-1 to -3",
-        "-3 to -1",
-        "-3--1",
-        "-1--3",
-        "-3 - -1",
-        "-3 -  -1",
-        "–3 to –1",
-        "–3––1",
-        "−3 to −1",
-    ] {
+    for text in ["-1 to -3", "-3 to -1", "-3--1", "-1--3", "-3 - -1", "-3 -  -1", "–3 to –1", "–3––1", "−3 to −1"]
+    {
         assert_eq!(runs(text), vec![(-3, -1)], "{text}");
     }
     assert_eq!(runs("6-4"), vec![(4, 6)]);
@@ -247,13 +238,7 @@ fn parses_through_from_str() {
 
 #[test]
 fn contains_both_edges_of_each_band_and_nothing_past_them() {
-    for (text, low, high) in [
-        ("0-10", 0, 10),
-        ("9-11", 9, 11),
-        ("-1 to -3", -3, -1),
-        ("5", 5, 5),
-        ("3,4", 3, 4),
-    ] {
+    for (text, low, high) in [("0-10", 0, 10), ("9-11", 9, 11), ("-1 to -3", -3, -1), ("5", 5, 5), ("3,4", 3, 4)] {
         let b = band(text);
         assert!(b.contains(low) && b.contains(high), "{text}");
         assert!(!b.contains(low - 1) && !b.contains(high + 1), "{text}");
@@ -302,10 +287,7 @@ fn find_returns_the_first_band_holding_the_value() {
 // ---- coverage -----------------------------------------------------------------
 
 fn check(texts: &[&str], reach: (i64, i64)) -> BandCheck {
-    let bands: Vec<Option<Band>> = texts
-        .iter()
-        .map(|t| (!t.is_empty()).then(|| band(t)))
-        .collect();
+    let bands: Vec<Option<Band>> = texts.iter().map(|t| (!t.is_empty()).then(|| band(t))).collect();
     let cells: Vec<Option<&Band>> = bands.iter().map(Option::as_ref).collect();
     check_bands(&cells, reach)
 }
@@ -322,10 +304,7 @@ fn finds_a_gap() {
     let found = check(&["0-5", "7+"], (-6, 16));
     assert_eq!(found.gaps, vec![(6, 6)]);
     assert!(found.overlaps.is_empty() && found.unreachable.is_empty());
-    assert_eq!(
-        check(&["0-1", "4-5", "9"], (0, 9)).gaps,
-        vec![(2, 3), (6, 8)]
-    );
+    assert_eq!(check(&["0-1", "4-5", "9"], (0, 9)).gaps, vec![(2, 3), (6, 8)]);
 }
 
 #[test]
@@ -335,10 +314,7 @@ fn finds_an_overlap() {
     assert!(found.gaps.is_empty() && found.unreachable.is_empty());
     // Every pair, each with its first shared run.
     let found = check(&["0-6", "5-8", "1,6+"], (0, 10));
-    assert_eq!(
-        found.overlaps,
-        vec![(0, 1, 5, 6), (0, 2, 1, 1), (1, 2, 6, 8)]
-    );
+    assert_eq!(found.overlaps, vec![(0, 1, 5, 6), (0, 2, 1, 1), (1, 2, 6, 8)]);
 }
 
 #[test]
@@ -380,10 +356,7 @@ fn reads_bands_from_strings_and_integers() {
     let bands: Vec<Band> = serde_json::from_str(r#"["0-10", "11+", 5, -2, "3,4"]"#).unwrap();
     let texts: Vec<String> = bands.iter().map(Band::text).collect();
     assert_eq!(texts, ["0-10", "11+", "5", "-2", "3,4"]);
-    assert_eq!(
-        serde_json::to_string(&bands).unwrap(),
-        r#"["0-10","11+","5","-2","3,4"]"#
-    );
+    assert_eq!(serde_json::to_string(&bands).unwrap(), r#"["0-10","11+","5","-2","3,4"]"#);
 }
 
 #[test]
@@ -402,8 +375,7 @@ fn reads_bands_from_yaml_cells_and_keys() {
             Some(band("2")),
         ]
     );
-    let table: HashMap<Band, String> =
-        serde_saphyr::from_str("5: rally\n0-4: rout\n9-10: steady\n").unwrap();
+    let table: HashMap<Band, String> = serde_saphyr::from_str("5: rally\n0-4: rout\n9-10: steady\n").unwrap();
     assert_eq!(table[&band("5")], "rally");
     assert_eq!(table[&band("0-4")], "rout");
     assert_eq!(table[&band("9,10")], "steady");
@@ -411,27 +383,12 @@ fn reads_bands_from_yaml_cells_and_keys() {
 
 #[test]
 fn serde_errors_keep_the_text() {
-    let err = serde_json::from_str::<Band>(r#""3,,4""#)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("`3,,4`") && err.contains("empty item"),
-        "{err}"
-    );
-    let err = serde_json::from_str::<Band>(r#""5 or""#)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("`5 or`") && err.contains("at the end"),
-        "{err}"
-    );
-    let err = serde_json::from_str::<Band>("99999999999")
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("99999999999") && err.contains("out of range"),
-        "{err}"
-    );
+    let err = serde_json::from_str::<Band>(r#""3,,4""#).unwrap_err().to_string();
+    assert!(err.contains("`3,,4`") && err.contains("empty item"), "{err}");
+    let err = serde_json::from_str::<Band>(r#""5 or""#).unwrap_err().to_string();
+    assert!(err.contains("`5 or`") && err.contains("at the end"), "{err}");
+    let err = serde_json::from_str::<Band>("99999999999").unwrap_err().to_string();
+    assert!(err.contains("99999999999") && err.contains("out of range"), "{err}");
     let err = serde_json::from_str::<Band>("2.5").unwrap_err().to_string();
     assert!(err.contains("a die band"), "{err}");
 }
@@ -521,53 +478,17 @@ fn written_item() -> impl Strategy<Value = Written> {
     let n = -20i64..20;
     prop_oneof![
         (n.clone(), any::<bool>()).prop_map(|(a, plus)| Written {
-            text: if plus && a >= 0 {
-                format!("+{a}")
-            } else {
-                format!("{a}")
-            },
+            text: if plus && a >= 0 { format!("+{a}") } else { format!("{a}") },
             low: a,
             high: a,
         }),
-        (
-            n.clone(),
-            n.clone(),
-            prop::sample::select(vec!["-", " - ", "–", " to ", " TO "])
-        )
-            .prop_map(|(a, b, dash)| Written {
-                text: format!("{a}{dash}{b}"),
-                low: a.min(b),
-                high: a.max(b),
-            }),
-        (
-            n.clone(),
-            prop::sample::select(vec!["+", " or more", " or higher", " and up", " And Over"])
-        )
-            .prop_map(|(a, word)| Written {
-                text: format!("{a}{word}"),
-                low: a,
-                high: MAX,
-            }),
-        (
-            n.clone(),
-            prop::sample::select(vec![
-                "-",
-                " or less",
-                " or lower",
-                " and under",
-                " and BELOW"
-            ])
-        )
-            .prop_map(|(a, word)| Written {
-                text: format!("{a}{word}"),
-                low: MIN,
-                high: a,
-            }),
-        n.clone().prop_map(|a| Written {
-            text: format!("over {a}"),
-            low: a + 1,
-            high: MAX,
-        }),
+        (n.clone(), n.clone(), prop::sample::select(vec!["-", " - ", "–", " to ", " TO "]))
+            .prop_map(|(a, b, dash)| Written { text: format!("{a}{dash}{b}"), low: a.min(b), high: a.max(b) }),
+        (n.clone(), prop::sample::select(vec!["+", " or more", " or higher", " and up", " And Over"]))
+            .prop_map(|(a, word)| Written { text: format!("{a}{word}"), low: a, high: MAX }),
+        (n.clone(), prop::sample::select(vec!["-", " or less", " or lower", " and under", " and BELOW"]))
+            .prop_map(|(a, word)| Written { text: format!("{a}{word}"), low: MIN, high: a }),
+        n.clone().prop_map(|a| Written { text: format!("over {a}"), low: a + 1, high: MAX }),
         (n, prop::sample::select(vec!["under", "below"])).prop_map(|(a, word)| Written {
             text: format!("{word} {a}"),
             low: MIN,
@@ -577,23 +498,18 @@ fn written_item() -> impl Strategy<Value = Written> {
 }
 
 fn written_band() -> impl Strategy<Value = (String, Vec<Written>)> {
-    prop::collection::vec(
-        (
-            written_item(),
-            prop::sample::select(vec![",", ", ", " , ", " or "]),
-        ),
-        1..5,
-    )
-    .prop_map(|items| {
-        let mut text = String::new();
-        for (n, (item, separator)) in items.iter().enumerate() {
-            if n > 0 {
-                text.push_str(separator);
+    prop::collection::vec((written_item(), prop::sample::select(vec![",", ", ", " , ", " or "])), 1..5).prop_map(
+        |items| {
+            let mut text = String::new();
+            for (n, (item, separator)) in items.iter().enumerate() {
+                if n > 0 {
+                    text.push_str(separator);
+                }
+                text.push_str(&item.text);
             }
-            text.push_str(&item.text);
-        }
-        (text, items.into_iter().map(|(item, _)| item).collect())
-    })
+            (text, items.into_iter().map(|(item, _)| item).collect())
+        },
+    )
 }
 
 proptest! {

@@ -55,10 +55,6 @@ impl Effects {
         if self.removed {
             parts.push("removed from play".into());
         }
-        if parts.is_empty() {
-            "no effect".into()
-        } else {
-            parts.join(", ")
-        }
+        if parts.is_empty() { "no effect".into() } else { parts.join(", ") }
     }
 }

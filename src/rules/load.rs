@@ -10,13 +10,9 @@ use super::band::{Band, check_bands};
 use super::manifest::ManifestFile;
 use super::modifier::{ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
 use super::problem::{Problem, Problems, SourceFile, source_file};
-use super::ruleset::{
-    InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, did_you_mean,
-};
+use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, did_you_mean};
 use super::source::Source;
-use super::table::{
-    Edge, GridRow, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult,
-};
+use super::table::{Edge, GridRow, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult};
 use super::yaml::{self, span_of};
 use crate::dice::{DiceConventions, parse_with};
 use crate::measure::Scale;
@@ -36,9 +32,7 @@ pub fn default_rules_dir() -> PathBuf {
     }
     let here = PathBuf::from("rules");
     if here.join(".").is_dir()
-        && here
-            .read_dir()
-            .is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().join("ruleset.yaml").is_file())))
+        && here.read_dir().is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().join("ruleset.yaml").is_file())))
     {
         return here;
     }
@@ -62,19 +56,21 @@ pub fn resolve(spec: &str, rules_dir: &Path) -> PathBuf {
 /// of the ruleset it extends (loaded first when not named). Every problem in
 /// every file is reported; the load fails when any of them is an error.
 pub fn load(specs: &[String], rules_dir: &Path) -> Result<Loaded, Problems> {
-    let mut loader = Loader {
-        problems: Vec::new(),
-        manifests: HashMap::new(),
-    };
-    let result = loader.load(specs, rules_dir);
-    let problems = loader.problems;
-    match result {
-        Some(ruleset) if !problems.iter().any(Problem::is_error) => Ok(Loaded {
-            ruleset,
-            warnings: problems,
-        }),
-        _ => Err(Problems(problems)),
+    match load_partial(specs, rules_dir) {
+        (Some(ruleset), problems) if !problems.iter().any(Problem::is_error) => {
+            Ok(Loaded { ruleset, warnings: problems })
+        }
+        (_, problems) => Err(Problems(problems)),
     }
+}
+
+/// Like [`load`], but returns what could be loaded along with every problem,
+/// errors included: `grognard check` goes on to check the scripts of a
+/// ruleset whose files have mistakes, so that one run reports everything.
+pub fn load_partial(specs: &[String], rules_dir: &Path) -> (Option<Ruleset>, Vec<Problem>) {
+    let mut loader = Loader { problems: Vec::new(), manifests: HashMap::new() };
+    let ruleset = loader.load(specs, rules_dir);
+    (ruleset, loader.problems)
 }
 
 struct Loader {
@@ -121,31 +117,17 @@ impl Loader {
     }
 
     /// The folders to load for `folder`: the bases it extends, then itself.
-    fn chain(
-        &mut self,
-        folder: &Path,
-        rules_dir: &Path,
-        seen: &mut Vec<PathBuf>,
-    ) -> Option<Vec<PathBuf>> {
+    fn chain(&mut self, folder: &Path, rules_dir: &Path, seen: &mut Vec<PathBuf>) -> Option<Vec<PathBuf>> {
         if seen.iter().any(|s| s == folder) {
             let names: Vec<String> = seen.iter().map(|p| p.display().to_string()).collect();
             self.problems.push(Problem::general(
                 "rules::extends_cycle",
-                format!(
-                    "rulesets extend each other in a circle: {} > {}",
-                    names.join(" > "),
-                    folder.display()
-                ),
+                format!("rulesets extend each other in a circle: {} > {}", names.join(" > "), folder.display()),
             ));
             return None;
         }
         seen.push(folder.to_path_buf());
-        let extends = self
-            .manifest(folder)?
-            .1
-            .extends
-            .as_ref()
-            .map(|e| e.value.clone());
+        let extends = self.manifest(folder)?.1.extends.as_ref().map(|e| e.value.clone());
         let mut chain = match extends {
             Some(base) => self.chain(&resolve(&base, rules_dir), rules_dir, seen)?,
             None => Vec::new(),
@@ -165,31 +147,20 @@ impl Loader {
     fn read_manifest(&mut self, folder: &Path) -> Option<(SourceFile, ManifestFile)> {
         if !folder.is_dir() {
             self.problems.push(
-                Problem::general(
-                    "rules::not_found",
-                    format!("no ruleset folder at {}", folder.display()),
-                )
-                .with_help(
-                    "name a ruleset by its id (a folder under rules/) or by its folder's path",
-                ),
+                Problem::general("rules::not_found", format!("no ruleset folder at {}", folder.display()))
+                    .with_help("name a ruleset by its id (a folder under rules/) or by its folder's path"),
             );
             return None;
         }
         let file = self.read(&folder.join("ruleset.yaml"))?;
         match yaml::parse::<ManifestFile>(&file) {
             Ok(manifest) => {
-                let stem = folder
-                    .file_name()
-                    .map(|n| n.to_string_lossy().to_string())
-                    .unwrap_or_default();
+                let stem = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
                 if manifest.id.value != stem {
                     self.problems.push(
                         Problem::error(
                             "rules::id_mismatch",
-                            format!(
-                                "the ruleset id `{}` differs from its folder `{stem}`",
-                                manifest.id.value
-                            ),
+                            format!("the ruleset id `{}` differs from its folder `{stem}`", manifest.id.value),
                             &file,
                             span_of(&file, &manifest.id),
                         )
@@ -210,10 +181,7 @@ impl Loader {
         match std::fs::read_to_string(path) {
             Ok(text) => Some(source_file(&path.display().to_string(), text)),
             Err(err) => {
-                self.problems.push(Problem::general(
-                    "rules::io",
-                    format!("cannot read {}: {err}", path.display()),
-                ));
+                self.problems.push(Problem::general("rules::io", format!("cannot read {}: {err}", path.display())));
                 None
             }
         }
@@ -282,21 +250,14 @@ impl Loader {
             );
         }
         for (name, def) in m.interpretations.0 {
-            let choices: Vec<(String, String)> = def
-                .choices
-                .0
-                .iter()
-                .map(|(c, t)| (c.value.clone(), t.trim().to_string()))
-                .collect();
+            let choices: Vec<(String, String)> =
+                def.choices.0.iter().map(|(c, t)| (c.value.clone(), t.trim().to_string())).collect();
             if !choices.iter().any(|(c, _)| *c == def.default.value) {
                 let known: Vec<&str> = choices.iter().map(|(c, _)| c.as_str()).collect();
                 self.problems.push(
                     Problem::error(
                         "rules::unknown_choice",
-                        format!(
-                            "the default `{}` is not one of the choices of `{}`",
-                            def.default.value, name.value
-                        ),
+                        format!("the default `{}` is not one of the choices of `{}`", def.default.value, name.value),
                         file,
                         span_of(file, &def.default),
                     )
@@ -304,9 +265,7 @@ impl Loader {
                     .with_help(format!("choices: {}", known.join(", "))),
                 );
             }
-            rs.settings
-                .interpretations
-                .insert(name.value.clone(), def.default.value.clone());
+            rs.settings.interpretations.insert(name.value.clone(), def.default.value.clone());
             rs.interpretations.insert(
                 name.value,
                 InterpretationInfo {
@@ -335,12 +294,7 @@ impl Loader {
                 } else {
                     span_of(file, name)
                 };
-                self.problems.push(Problem::error(
-                    "rules::unknown_interpretation",
-                    message,
-                    file,
-                    span,
-                ));
+                self.problems.push(Problem::error("rules::unknown_interpretation", message, file, span));
             }
         }
     }
@@ -360,10 +314,7 @@ impl Loader {
                 self.problems.push(
                     Problem::general(
                         "rules::stray_file",
-                        format!(
-                            "{} is not read: files in {sub}/ end in .{extension}",
-                            path.display()
-                        ),
+                        format!("{} is not read: files in {sub}/ end in .{extension}", path.display()),
                     )
                     .warning(),
                 );
@@ -389,9 +340,7 @@ impl Loader {
             if let Some(target) = &parsed.patch {
                 match rs.tables.get(&target.value).cloned() {
                     Some(base) => {
-                        if let Some(table) =
-                            TableBuilder::new(self, &file, rs.dice).patch(base, parsed)
-                        {
+                        if let Some(table) = TableBuilder::new(self, &file, rs.dice).patch(base, parsed) {
                             rs.tables.insert(table.id.clone(), table);
                         }
                     }
@@ -431,10 +380,7 @@ impl Loader {
             };
             let id = self.file_id(&file, &stem(&path), parsed.id.as_ref());
             let existing = rs.modifiers.remove(&id);
-            let source = parsed
-                .source
-                .clone()
-                .or_else(|| existing.as_ref().map(|e| e.source.clone()));
+            let source = parsed.source.clone().or_else(|| existing.as_ref().map(|e| e.source.clone()));
             let mut list = existing.unwrap_or_else(|| ModifierList {
                 id: id.clone(),
                 title: String::new(),
@@ -457,9 +403,7 @@ impl Loader {
             }
             match source {
                 Some(s) => list.source = s,
-                None => self
-                    .problems
-                    .push(missing_source(&file, &format!("modifier list `{id}`"))),
+                None => self.problems.push(missing_source(&file, &format!("modifier list `{id}`"))),
             }
             if let Some(table) = parsed.table {
                 list.table = Some(table.value.clone());
@@ -468,10 +412,7 @@ impl Loader {
                     self.problems.push(
                         Problem::error(
                             "rules::unknown_table",
-                            format!(
-                                "modifier list `{id}` names table `{}`, which does not exist{hint}",
-                                table.value
-                            ),
+                            format!("modifier list `{id}` names table `{}`, which does not exist{hint}", table.value),
                             &file,
                             span_of(&file, &table),
                         )
@@ -502,10 +443,7 @@ impl Loader {
                         None => self.problems.push(
                             Problem::error(
                                 "rules::unknown_modifier",
-                                format!(
-                                    "there is no modifier `{}` in `{id}` to remove",
-                                    def.id.value
-                                ),
+                                format!("there is no modifier `{}` in `{id}` to remove", def.id.value),
                                 &file,
                                 span_of(&file, &def.id),
                             )
@@ -525,21 +463,12 @@ impl Loader {
         }
     }
 
-    fn modifier(
-        &mut self,
-        file: &SourceFile,
-        list: &ModifierList,
-        def: ModifierDef,
-    ) -> Option<Modifier> {
+    fn modifier(&mut self, file: &SourceFile, list: &ModifierList, def: ModifierDef) -> Option<Modifier> {
         let id_span = span_of(file, &def.id);
         let effects: Vec<ModEffect> = [
             def.value.as_ref().map(|v| ModEffect::Add(v.value)),
-            def.halve
-                .as_ref()
-                .map(|q| ModEffect::Halve(q.value.clone())),
-            def.double
-                .as_ref()
-                .map(|q| ModEffect::Double(q.value.clone())),
+            def.halve.as_ref().map(|q| ModEffect::Halve(q.value.clone())),
+            def.double.as_ref().map(|q| ModEffect::Double(q.value.clone())),
         ]
         .into_iter()
         .flatten()
@@ -548,17 +477,15 @@ impl Loader {
             Ok([effect]) => effect,
             Err(effects) => {
                 let message = if effects.is_empty() {
-                    format!(
-                        "modifier `{}` says neither `value`, `halve` nor `double`",
-                        def.id.value
-                    )
+                    format!("modifier `{}` says neither `value`, `halve` nor `double`", def.id.value)
                 } else {
-                    format!(
-                        "modifier `{}` gives more than one of `value`, `halve` and `double`",
-                        def.id.value
-                    )
+                    format!("modifier `{}` gives more than one of `value`, `halve` and `double`", def.id.value)
                 };
-                self.problems.push(Problem::error("rules::modifier_effect", message, file, id_span).with_label("here").with_help("give exactly one: `value: -1`, `halve: fire_points` or `double: fire_points`"));
+                self.problems.push(
+                    Problem::error("rules::modifier_effect", message, file, id_span)
+                        .with_label("here")
+                        .with_help("give exactly one: `value: -1`, `halve: fire_points` or `double: fire_points`"),
+                );
                 return None;
             }
         };
@@ -582,46 +509,34 @@ impl Loader {
             effect,
             when: def.when.map(|w| w.value),
             option: def.option.map(|o| o.value),
-            interpretation: def
-                .interpretation
-                .0
-                .into_iter()
-                .map(|(n, c)| (n.value, c.value))
-                .collect(),
+            interpretation: def.interpretation.0.into_iter().map(|(n, c)| (n.value, c.value)).collect(),
             text: text.trim().to_string(),
             source,
-            origin: Origin {
-                file: file.clone(),
-                span: origin_span,
-            },
+            origin: Origin { file: file.clone(), span: origin_span },
         })
     }
 
     fn procedures(&mut self, rs: &mut Ruleset, folder: &Path) {
         for path in self.yaml_files(folder, "procedures", "rhai") {
             if let Some(file) = self.read(&path) {
-                rs.procedures.push(Procedure {
-                    name: stem(&path),
-                    file,
-                    folder: folder.to_path_buf(),
-                });
+                rs.procedures.push(Procedure { name: stem(&path), file, folder: folder.to_path_buf() });
             }
         }
     }
 
     /// The id a file declares, checked against its file name.
-    fn file_id(
-        &mut self,
-        file: &SourceFile,
-        stem: &str,
-        declared: Option<&Spanned<String>>,
-    ) -> String {
+    fn file_id(&mut self, file: &SourceFile, stem: &str, declared: Option<&Spanned<String>>) -> String {
         if let Some(id) = declared {
             if id.value != stem {
                 self.problems.push(
-                    Problem::error("rules::id_mismatch", format!("the id `{}` differs from the file name `{stem}`", id.value), file, span_of(file, id))
-                        .with_label("not the file's name")
-                        .with_help("an id is its file's name without `.yaml`; leave `id:` out or make them the same"),
+                    Problem::error(
+                        "rules::id_mismatch",
+                        format!("the id `{}` differs from the file name `{stem}`", id.value),
+                        file,
+                        span_of(file, id),
+                    )
+                    .with_label("not the file's name")
+                    .with_help("an id is its file's name without `.yaml`; leave `id:` out or make them the same"),
                 );
             }
         }
@@ -633,21 +548,27 @@ impl Loader {
     fn cross_check(&mut self, rs: &Ruleset) {
         for list in rs.modifiers.values() {
             for m in &list.modifiers {
-                let here = |code, message: String| {
-                    Problem::error(code, message, &m.origin.file, m.origin.span)
-                };
+                let here = |code, message: String| Problem::error(code, message, &m.origin.file, m.origin.span);
                 if let Some(option) = &m.option {
                     if !rs.options.contains_key(option) {
                         let hint = did_you_mean(option, rs.options.keys().map(String::as_str));
-                        self.problems.push(here("rules::unknown_option", format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id)));
+                        self.problems.push(here(
+                            "rules::unknown_option",
+                            format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id),
+                        ));
                     }
                 }
                 for (name, choice) in &m.interpretation {
                     match rs.interpretations.get(name) {
                         None => {
-                            let hint =
-                                did_you_mean(name, rs.interpretations.keys().map(String::as_str));
-                            self.problems.push(here("rules::unknown_interpretation", format!("modifier `{}` depends on interpretation `{name}`, which does not exist{hint}", m.id)));
+                            let hint = did_you_mean(name, rs.interpretations.keys().map(String::as_str));
+                            self.problems.push(here(
+                                "rules::unknown_interpretation",
+                                format!(
+                                    "modifier `{}` depends on interpretation `{name}`, which does not exist{hint}",
+                                    m.id
+                                ),
+                            ));
                         }
                         Some(info) if !info.choices.iter().any(|(c, _)| c == choice) => {
                             self.problems.push(here("rules::unknown_choice", format!("modifier `{}` depends on `{name}` being `{choice}`, which is not one of its choices", m.id)));
@@ -668,19 +589,20 @@ impl Loader {
                     }
                 }
                 if !markers.is_empty() {
-                    for marker in result
-                        .effects
-                        .markers
-                        .keys()
-                        .chain(&result.effects.clear_markers)
-                    {
+                    for marker in result.effects.markers.keys().chain(&result.effects.clear_markers) {
                         if !markers.contains(marker) {
                             unknown.push(format!("marker `{marker}`"));
                         }
                     }
                 }
                 for word in unknown {
-                    self.problems.push(Problem::general("rules::unknown_word", format!("result `{}` of table `{}` uses {word}, which the vocabulary of `{}` does not list", result.id, table.id, rs.id)));
+                    self.problems.push(Problem::general(
+                        "rules::unknown_word",
+                        format!(
+                            "result `{}` of table `{}` uses {word}, which the vocabulary of `{}` does not list",
+                            result.id, table.id, rs.id
+                        ),
+                    ));
                 }
             }
         }
@@ -688,24 +610,20 @@ impl Loader {
 }
 
 fn stem(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default()
+    path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
 }
 
 fn missing_source(file: &SourceFile, what: &str) -> Problem {
-    Problem::error("rules::missing_source", format!("{what} does not name its source"), file, (0, 0).into())
-        .with_help("add `source: { seed: \"004\", section: \"...\" }`, or `source: house` for a value the seeds do not give")
+    Problem::error("rules::missing_source", format!("{what} does not name its source"), file, (0, 0).into()).with_help(
+        "add `source: { seed: \"004\", section: \"...\" }`, or `source: house` for a value the seeds do not give",
+    )
 }
 
 /// Moves a diagnostic's labels from positions in a value to positions in its file.
 fn relabel(file: &SourceFile, code: &'static str, at: SourceSpan, err: &dyn Diagnostic) -> Problem {
     let label = err.labels().and_then(|mut l| l.next());
     let (span, text) = match label {
-        Some(l) => (
-            (at.offset() + l.offset(), l.len()).into(),
-            l.label().unwrap_or_default().to_string(),
-        ),
+        Some(l) => ((at.offset() + l.offset(), l.len()).into(), l.label().unwrap_or_default().to_string()),
         None => (at, String::new()),
     };
     let mut problem = Problem::error(code, err.to_string(), file, span).with_label(text);
@@ -722,16 +640,13 @@ struct TableBuilder<'a> {
     dice: DiceConventions,
     /// Where each band was written: (row label, or none for a bands table; band text).
     spans: HashMap<(Option<String>, String), SourceSpan>,
+    /// The source of rows written by an overlay's patch.
+    row_source: Option<Source>,
 }
 
 impl<'a> TableBuilder<'a> {
     fn new(loader: &'a mut Loader, file: &'a SourceFile, dice: DiceConventions) -> Self {
-        TableBuilder {
-            loader,
-            file,
-            dice,
-            spans: HashMap::new(),
-        }
+        TableBuilder { loader, file, dice, spans: HashMap::new(), row_source: None }
     }
 
     fn push(&mut self, problem: Problem) {
@@ -756,20 +671,16 @@ impl<'a> TableBuilder<'a> {
 
     fn build(mut self, stem: &str, t: TableFile) -> Option<Table> {
         let id = self.loader.file_id(self.file, stem, t.id.as_ref());
-        let Some(title) = t.title.clone() else {
-            self.error(
-                "rules::missing_title",
-                format!("table `{id}` has no title"),
-                (0, 0).into(),
-                "",
-            );
-            return None;
-        };
-        let Some(source) = t.source.clone() else {
+        // A missing title or source is reported, and the table still checked.
+        let title = t.title.clone().unwrap_or_else(|| {
+            self.error("rules::missing_title", format!("table `{id}` has no title"), (0, 0).into(), "");
+            id.clone()
+        });
+        let source = t.source.clone().unwrap_or_else(|| {
             let problem = missing_source(self.file, &format!("table `{id}`"));
             self.push(problem);
-            return None;
-        };
+            Source::House
+        });
         let mut table = Table {
             id,
             title,
@@ -782,26 +693,17 @@ impl<'a> TableBuilder<'a> {
             result_order: Vec::new(),
             notes: Vec::new(),
         };
-        let bodies = [
-            t.bands.is_some(),
-            t.rows.is_some() || t.columns.is_some(),
-            t.values.is_some(),
-        ];
+        let bodies = [t.bands.is_some(), t.rows.is_some() || t.columns.is_some(), t.values.is_some()];
         match bodies.iter().filter(|b| **b).count() {
             1 => {}
             0 => {
-                let message = format!(
-                    "table `{}` has no body: give `bands`, `rows` with `columns`, or `values`",
-                    table.id
-                );
+                let message =
+                    format!("table `{}` has no body: give `bands`, `rows` with `columns`, or `values`", table.id);
                 self.error("rules::table_body", message, (0, 0).into(), "");
                 return None;
             }
             _ => {
-                let message = format!(
-                    "table `{}` gives more than one of `bands`, `rows` and `values`",
-                    table.id
-                );
+                let message = format!("table `{}` gives more than one of `bands`, `rows` and `values`", table.id);
                 self.error("rules::table_body", message, (0, 0).into(), "");
                 return None;
             }
@@ -812,11 +714,19 @@ impl<'a> TableBuilder<'a> {
 
     /// An overlay's patch: rows, bands, results and values replace those of the same name.
     fn patch(mut self, mut table: Table, t: TableFile) -> Option<Table> {
+        // The table keeps its own source; the rows a patch writes carry the patch's.
+        let Some(source) = t.source.clone() else {
+            let problem = missing_source(self.file, &format!("the patch of table `{}`", table.id));
+            self.push(problem);
+            return None;
+        };
         if let Some(title) = t.title.clone() {
             table.title = title;
         }
-        if let Some(source) = t.source.clone() {
-            table.source = source;
+        self.row_source = Some(source.clone());
+        let changed: Vec<String> = t.rows.iter().flat_map(|r| r.0.iter().map(|(l, _)| l.value.clone())).collect();
+        if !changed.is_empty() {
+            table.notes.push(format!("rows {} changed by {} ({source})", changed.join(", "), self.file.name()));
         }
         self.fill(&mut table, t);
         Some(table)
@@ -824,9 +734,7 @@ impl<'a> TableBuilder<'a> {
 
     /// Reads the parts a file gives into `table` (new or patched), then checks it whole.
     fn fill(&mut self, table: &mut Table, t: TableFile) {
-        table
-            .notes
-            .extend(t.notes.iter().map(|n| n.trim().to_string()));
+        table.notes.extend(t.notes.iter().map(|n| n.trim().to_string()));
         if let Some(below) = t.below {
             table.below = below;
         }
@@ -848,32 +756,17 @@ impl<'a> TableBuilder<'a> {
         }
         if let Some(text) = &t.reach {
             if let Some(band) = self.band(text) {
-                reach = Some((
-                    band.min().unwrap_or(i64::MIN),
-                    band.max().unwrap_or(i64::MAX),
-                ));
+                reach = Some((band.min().unwrap_or(i64::MIN), band.max().unwrap_or(i64::MAX)));
             }
         }
         for (id, def) in &t.results.0 {
-            let ResultDef {
-                text,
-                effects,
-                source,
-            } = def.clone();
+            let ResultDef { text, effects, source } = def.clone();
             let source = source.unwrap_or_else(|| table.source.clone());
             if !table.result_order.contains(&id.value) {
                 table.result_order.push(id.value.clone());
             }
             let text = text.trim().to_string();
-            table.results.insert(
-                id.value.clone(),
-                TableResult {
-                    id: id.value.clone(),
-                    text,
-                    effects,
-                    source,
-                },
-            );
+            table.results.insert(id.value.clone(), TableResult { id: id.value.clone(), text, effects, source });
         }
         let mut used: Vec<&Spanned<String>> = Vec::new();
         if let Some(bands) = &t.bands {
@@ -883,8 +776,7 @@ impl<'a> TableBuilder<'a> {
             };
             for (band_text, result) in &bands.0 {
                 if let Some(band) = self.band(band_text) {
-                    self.spans
-                        .insert((None, band.to_string()), span_of(self.file, band_text));
+                    self.spans.insert((None, band.to_string()), span_of(self.file, band_text));
                     used.push(result);
                     match rows.iter().position(|(b, _)| *b == band) {
                         Some(i) => rows[i].1 = result.value.clone(),
@@ -907,12 +799,7 @@ impl<'a> TableBuilder<'a> {
                     "table `{}` reads a result `{}` that its `results` do not define{hint}",
                     table.id, result.value
                 );
-                self.error(
-                    "rules::unknown_result",
-                    message,
-                    span_of(self.file, result),
-                    "no such result",
-                );
+                self.error("rules::unknown_result", message, span_of(self.file, result), "no such result");
             }
         }
         self.check_coverage(table, reach);
@@ -920,11 +807,7 @@ impl<'a> TableBuilder<'a> {
 
     fn grid(&mut self, table: &mut Table, t: &TableFile) {
         let (mut row_key, mut columns, mut rows) = match &table.body {
-            TableBody::Grid {
-                row_key,
-                columns,
-                rows,
-            } => (Some(row_key.clone()), columns.clone(), rows.clone()),
+            TableBody::Grid { row_key, columns, rows } => (Some(row_key.clone()), columns.clone(), rows.clone()),
             _ => (None, Vec::new(), Vec::new()),
         };
         if let Some(key) = &t.row_key {
@@ -933,10 +816,7 @@ impl<'a> TableBuilder<'a> {
         let Some(row_key) = row_key else {
             self.error(
                 "rules::table_body",
-                format!(
-                    "grid `{}` has rows but no `row_key` saying what chooses a row",
-                    table.id
-                ),
+                format!("grid `{}` has rows but no `row_key` saying what chooses a row", table.id),
                 (0, 0).into(),
                 "",
             );
@@ -949,10 +829,7 @@ impl<'a> TableBuilder<'a> {
                     let hint = did_you_mean(&c.value, table.results.keys().map(String::as_str));
                     self.error(
                         "rules::unknown_result",
-                        format!(
-                            "column `{}` of grid `{}` has no entry in `results`{hint}",
-                            c.value, table.id
-                        ),
+                        format!("column `{}` of grid `{}` has no entry in `results`{hint}", c.value, table.id),
                         span_of(self.file, c),
                         "no such result",
                     );
@@ -960,11 +837,7 @@ impl<'a> TableBuilder<'a> {
             }
         }
         for (label, cells) in t.rows.iter().flat_map(|r| &r.0) {
-            let band = if label.value.contains('/') {
-                None
-            } else {
-                self.band(label)
-            };
+            let band = if label.value.contains('/') { None } else { self.band(label) };
             if cells.len() != columns.len() {
                 let message = format!(
                     "row `{}` of grid `{}` has {} cells for {} columns",
@@ -973,12 +846,7 @@ impl<'a> TableBuilder<'a> {
                     cells.len(),
                     columns.len()
                 );
-                self.error(
-                    "rules::row_length",
-                    message,
-                    span_of(self.file, label),
-                    "this row",
-                );
+                self.error("rules::row_length", message, span_of(self.file, label), "this row");
                 continue;
             }
             let cells: Vec<Option<Band>> = cells
@@ -986,43 +854,30 @@ impl<'a> TableBuilder<'a> {
                 .map(|c| {
                     let band = c.as_ref().and_then(|c| self.band(c))?;
                     let at = span_of(self.file, c.as_ref()?);
-                    self.spans
-                        .insert((Some(label.value.clone()), band.to_string()), at);
+                    self.spans.insert((Some(label.value.clone()), band.to_string()), at);
                     Some(band)
                 })
                 .collect();
-            let row = GridRow {
-                label: label.value.clone(),
-                band,
-                cells,
-            };
+            let row = GridRow { label: label.value.clone(), band, cells, source: self.row_source.clone() };
             match rows.iter().position(|r| r.label == row.label) {
                 Some(i) => rows[i] = row,
                 None => rows.push(row),
             }
         }
-        table.body = TableBody::Grid {
-            row_key,
-            columns,
-            rows,
-        };
+        table.body = TableBody::Grid { row_key, columns, rows };
     }
 
     fn lookup(&mut self, table: &mut Table, t: &TableFile, values: &LookupValue) {
         let (keys, merged) = match &table.body {
-            TableBody::Lookup { keys, values: base } => (
-                t.keys.clone().unwrap_or_else(|| keys.clone()),
-                merge(base.clone(), values.clone()),
-            ),
+            TableBody::Lookup { keys, values: base } => {
+                (t.keys.clone().unwrap_or_else(|| keys.clone()), merge(base.clone(), values.clone()))
+            }
             _ => (t.keys.clone().unwrap_or_default(), values.clone()),
         };
         if keys.is_empty() {
             self.error(
                 "rules::table_body",
-                format!(
-                    "lookup `{}` has `values` but no `keys` naming what they are looked up by",
-                    table.id
-                ),
+                format!("lookup `{}` has `values` but no `keys` naming what they are looked up by", table.id),
                 (0, 0).into(),
                 "",
             );
@@ -1037,10 +892,7 @@ impl<'a> TableBuilder<'a> {
             );
             self.error("rules::lookup_depth", message, (0, 0).into(), "");
         }
-        table.body = TableBody::Lookup {
-            keys,
-            values: merged,
-        };
+        table.body = TableBody::Lookup { keys, values: merged };
     }
 
     /// Gaps, overlaps, unreachable bands and unstated edges.
@@ -1067,22 +919,11 @@ impl<'a> TableBuilder<'a> {
         for (row, bands, names) in rows {
             let at = row.map(|r| format!(" in row `{r}`")).unwrap_or_default();
             let check = check_bands(&bands, full);
-            let span_of_band = |band: &Band| {
-                self.spans
-                    .get(&(row.map(str::to_string), band.to_string()))
-                    .copied()
-            };
+            let span_of_band = |band: &Band| self.spans.get(&(row.map(str::to_string), band.to_string())).copied();
             let mut problems = Vec::new();
             for (low, high) in check.gaps {
-                let values = if low == high {
-                    format!("{low}")
-                } else {
-                    format!("{low} to {high}")
-                };
-                let message = format!(
-                    "table `{}` reads nothing for {values}{at}: no band covers it",
-                    table.id
-                );
+                let values = if low == high { format!("{low}") } else { format!("{low} to {high}") };
+                let message = format!("table `{}` reads nothing for {values}{at}: no band covers it", table.id);
                 // Point at the band just below the gap, or else just above it.
                 let near = bands
                     .iter()
@@ -1091,32 +932,18 @@ impl<'a> TableBuilder<'a> {
                     .or_else(|| bands.iter().flatten().find(|b| b.min() == Some(high + 1)));
                 let label = format!("nothing covers {values} next to this band");
                 problems.push(
-                    self.at(
-                        near.and_then(|b| span_of_band(b)),
-                        "rules::band_gap",
-                        message,
-                        &label,
-                    )
-                    .with_help("widen a neighbouring band or add one"),
+                    self.at(near.and_then(|b| span_of_band(b)), "rules::band_gap", message, &label)
+                        .with_help("widen a neighbouring band or add one"),
                 );
             }
             for (i, j, low, high) in check.overlaps {
-                let values = if low == high {
-                    format!("{low}")
-                } else {
-                    format!("{low} to {high}")
-                };
+                let values = if low == high { format!("{low}") } else { format!("{low} to {high}") };
                 let message = format!(
                     "table `{}` reads both `{}` and `{}` for {values}{at}: bands overlap",
                     table.id, names[i], names[j]
                 );
                 let label = format!("overlaps the band of `{}`", names[i]);
-                problems.push(self.at(
-                    bands[j].and_then(|b| span_of_band(b)),
-                    "rules::band_overlap",
-                    message,
-                    &label,
-                ));
+                problems.push(self.at(bands[j].and_then(|b| span_of_band(b)), "rules::band_overlap", message, &label));
             }
             for i in check.unreachable {
                 if let Some(band) = bands[i] {
@@ -1125,15 +952,8 @@ impl<'a> TableBuilder<'a> {
                         "no roll can reach band `{band}` (`{}`) of table `{}`{at}: totals run from {low} to {high}",
                         names[i], table.id
                     );
-                    problems.push(
-                        self.at(
-                            span_of_band(band),
-                            "rules::band_unreachable",
-                            message,
-                            "never read",
-                        )
-                        .warning(),
-                    );
+                    problems
+                        .push(self.at(span_of_band(band), "rules::band_unreachable", message, "never read").warning());
                 }
             }
             if let Some((low, high)) = reach {
@@ -1163,13 +983,7 @@ impl<'a> TableBuilder<'a> {
     }
 
     /// A problem at `span` in this file when known (a patched table may not know it), else a general one.
-    fn at(
-        &self,
-        span: Option<SourceSpan>,
-        code: &'static str,
-        message: String,
-        label: &str,
-    ) -> Problem {
+    fn at(&self, span: Option<SourceSpan>, code: &'static str, message: String, label: &str) -> Problem {
         match span {
             Some(span) => Problem::error(code, message, self.file, span).with_label(label),
             None => Problem::general(code, message),
@@ -1209,10 +1023,6 @@ fn wrong_depth(value: &LookupValue, depth: usize, path: &mut Vec<String>) -> Opt
             None
         }
         (_, 0) => None,
-        _ => Some(if path.is_empty() {
-            "the top".to_string()
-        } else {
-            path.join(".")
-        }),
+        _ => Some(if path.is_empty() { "the top".to_string() } else { path.join(".") }),
     }
 }

@@ -15,15 +15,12 @@ mod table;
 mod yaml;
 
 pub use effects::Effects;
-pub use load::{Loaded, default_rules_dir, load, resolve};
+pub use load::{Loaded, default_rules_dir, load, load_partial, resolve};
 pub use manifest::{InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
 pub use problem::{Problem, Problems, SourceFile, source_file};
-pub use ruleset::{
-    InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, Switches, did_you_mean,
-};
+pub use ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, Switches, did_you_mean};
 pub use source::{SeedRef, Source};
 pub use table::{
-    Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile,
-    TableResult,
+    Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };

@@ -28,12 +28,7 @@ pub struct Problem {
 
 impl Problem {
     /// An error at `span` in `file`.
-    pub fn error(
-        code: &'static str,
-        message: impl Into<String>,
-        file: &SourceFile,
-        span: SourceSpan,
-    ) -> Self {
+    pub fn error(code: &'static str, message: impl Into<String>, file: &SourceFile, span: SourceSpan) -> Self {
         Problem {
             code,
             message: message.into(),
@@ -119,9 +114,7 @@ impl Diagnostic for Problem {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -131,9 +124,7 @@ impl Diagnostic for Problem {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let span = self.span?;
         let label = (!self.label.is_empty()).then(|| self.label.clone());
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            label, span,
-        ))))
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, span))))
     }
 }
 
@@ -152,12 +143,7 @@ impl Problems {
 impl fmt::Display for Problems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (errors, warnings) = self.counts();
-        write!(
-            f,
-            "{errors} error{} and {warnings} warning{} in the rules",
-            plural(errors),
-            plural(warnings)
-        )
+        write!(f, "{errors} error{} and {warnings} warning{} in the rules", plural(errors), plural(warnings))
     }
 }
 

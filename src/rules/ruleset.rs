@@ -92,11 +92,7 @@ pub struct Switches {
 impl Ruleset {
     /// Whether an option is on.
     pub fn option(&self, name: &str) -> Result<bool, String> {
-        self.settings
-            .options
-            .get(name)
-            .copied()
-            .ok_or_else(|| self.unknown("option", name, self.options.keys()))
+        self.settings.options.get(name).copied().ok_or_else(|| self.unknown("option", name, self.options.keys()))
     }
 
     /// The chosen interpretation.
@@ -130,9 +126,7 @@ impl Ruleset {
                 choices.join(", ")
             ));
         }
-        self.settings
-            .interpretations
-            .insert(name.to_string(), choice.to_string());
+        self.settings.interpretations.insert(name.to_string(), choice.to_string());
         Ok(())
     }
 
@@ -153,25 +147,12 @@ impl Ruleset {
         for (name, choice) in &switches.set {
             push(self.set_interpretation(name, choice));
         }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        }
+        if problems.is_empty() { Ok(()) } else { Err(problems) }
     }
 
-    fn unknown<'a>(
-        &self,
-        kind: &str,
-        name: &str,
-        known: impl Iterator<Item = &'a String> + Clone,
-    ) -> String {
+    fn unknown<'a>(&self, kind: &str, name: &str, known: impl Iterator<Item = &'a String> + Clone) -> String {
         let list: Vec<&str> = known.clone().map(String::as_str).collect();
-        let known_text = if list.is_empty() {
-            "none".to_string()
-        } else {
-            list.join(", ")
-        };
+        let known_text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
         format!(
             "ruleset `{}` has no {kind} `{name}`{}; it has: {known_text}",
             self.id,

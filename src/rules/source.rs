@@ -72,18 +72,14 @@ impl<'de> Deserialize<'de> for Source {
             type Value = Source;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(
-                    "`house` or a seed reference such as `{ seed: \"004\", section: \"...\" }`",
-                )
+                f.write_str("`house` or a seed reference such as `{ seed: \"004\", section: \"...\" }`")
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Source, E> {
                 if v == "house" {
                     Ok(Source::House)
                 } else {
-                    Err(E::custom(format!(
-                        "a source is `house` or `{{ seed: \"004\", section: \"...\" }}`, not `{v}`"
-                    )))
+                    Err(E::custom(format!("a source is `house` or `{{ seed: \"004\", section: \"...\" }}`, not `{v}`")))
                 }
             }
 

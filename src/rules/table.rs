@@ -149,16 +149,9 @@ pub enum TableBody {
     /// One row of bands, each to a result id.
     Bands(Vec<(Band, String)>),
     /// Rows chosen by a key, columns chosen by the roll.
-    Grid {
-        row_key: String,
-        columns: Vec<String>,
-        rows: Vec<GridRow>,
-    },
+    Grid { row_key: String, columns: Vec<String>, rows: Vec<GridRow> },
     /// Values chosen by keys.
-    Lookup {
-        keys: Vec<String>,
-        values: LookupValue,
-    },
+    Lookup { keys: Vec<String>, values: LookupValue },
 }
 
 /// One row of a grid.
@@ -170,6 +163,8 @@ pub struct GridRow {
     pub band: Option<Band>,
     /// One band per column; `None` where the chart has a dash.
     pub cells: Vec<Option<Band>>,
+    /// Where the row comes from when not the table's source (an overlay's patch).
+    pub source: Option<Source>,
 }
 
 /// A result as read from a table.
@@ -220,31 +215,13 @@ pub struct Reading {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ReadError {
     #[error("table `{table}` has no row for {key}; its rows are {rows}")]
-    NoRow {
-        table: String,
-        key: String,
-        rows: String,
-    },
+    NoRow { table: String, key: String, rows: String },
     #[error("table `{table}` reads nothing for a total of {total}{row}: {why}")]
-    NoBand {
-        table: String,
-        total: i64,
-        row: String,
-        why: String,
-    },
+    NoBand { table: String, total: i64, row: String, why: String },
     #[error("table `{table}` is a {kind}, not read that way: {how}")]
-    WrongKind {
-        table: String,
-        kind: &'static str,
-        how: &'static str,
-    },
+    WrongKind { table: String, kind: &'static str, how: &'static str },
     #[error("table `{table}` has no entry `{key}` for {name}; it has {known}")]
-    NoEntry {
-        table: String,
-        name: String,
-        key: String,
-        known: String,
-    },
+    NoEntry { table: String, name: String, key: String, known: String },
 }
 
 impl Table {
@@ -262,21 +239,18 @@ impl Table {
         let TableBody::Bands(bands) = &self.body else {
             return Err(self.wrong_kind("read it with a row key and a total"));
         };
-        let cells: Vec<Option<(&Band, &str)>> =
-            bands.iter().map(|(b, r)| Some((b, r.as_str()))).collect();
+        let cells: Vec<Option<(&Band, &str)>> = bands.iter().map(|(b, r)| Some((b, r.as_str()))).collect();
         self.read_cells(None, &cells, total)
     }
 
     /// Reads a grid at `row` and `total`: the row first, then the column whose band holds the total.
     pub fn read_grid(&self, row: &RowKey, total: i64) -> Result<Reading, ReadError> {
         let TableBody::Grid { columns, rows, .. } = &self.body else {
-            return Err(
-                self.wrong_kind(if matches!(self.body, TableBody::Bands(_)) {
-                    "read it with a total alone"
-                } else {
-                    "read it with its keys"
-                }),
-            );
+            return Err(self.wrong_kind(if matches!(self.body, TableBody::Bands(_)) {
+                "read it with a total alone"
+            } else {
+                "read it with its keys"
+            }));
         };
         let found = rows.iter().find(|r| match row {
             RowKey::Label(label) => &r.label == label,
@@ -284,11 +258,7 @@ impl Table {
         });
         let Some(grid_row) = found else {
             let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
-            return Err(ReadError::NoRow {
-                table: self.id.clone(),
-                key: row.to_string(),
-                rows: labels.join(", "),
-            });
+            return Err(ReadError::NoRow { table: self.id.clone(), key: row.to_string(), rows: labels.join(", ") });
         };
         let cells: Vec<Option<(&Band, &str)>> = grid_row
             .cells
@@ -299,13 +269,20 @@ impl Table {
         self.read_cells(Some(&grid_row.label), &cells, total)
     }
 
+    /// The source of what a reading read: the row's own (a patched row) or the table's.
+    pub fn source_of(&self, reading: &Reading) -> &Source {
+        let row_source = match (&self.body, &reading.row) {
+            (TableBody::Grid { rows, .. }, Some(label)) => {
+                rows.iter().find(|r| &r.label == label).and_then(|r| r.source.as_ref())
+            }
+            _ => None,
+        };
+        row_source.unwrap_or(&self.source)
+    }
+
     /// Reads a lookup with one key per level.
     pub fn read_lookup(&self, keys: &[String]) -> Result<&LookupValue, ReadError> {
-        let TableBody::Lookup {
-            keys: names,
-            values,
-        } = &self.body
-        else {
+        let TableBody::Lookup { keys: names, values } = &self.body else {
             return Err(self.wrong_kind("read it with a total"));
         };
         let mut at = values;
@@ -313,10 +290,7 @@ impl Table {
             let LookupValue::Map(map) = at else { break };
             at = map.get(key).ok_or_else(|| ReadError::NoEntry {
                 table: self.id.clone(),
-                name: names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("key {}", i + 1)),
+                name: names.get(i).cloned().unwrap_or_else(|| format!("key {}", i + 1)),
                 key: key.clone(),
                 known: map.keys().cloned().collect::<Vec<_>>().join(", "),
             })?;
@@ -325,20 +299,11 @@ impl Table {
     }
 
     fn wrong_kind(&self, how: &'static str) -> ReadError {
-        ReadError::WrongKind {
-            table: self.id.clone(),
-            kind: self.kind(),
-            how,
-        }
+        ReadError::WrongKind { table: self.id.clone(), kind: self.kind(), how }
     }
 
     /// Finds the band holding `total` among `cells`, applying the edges.
-    fn read_cells(
-        &self,
-        row: Option<&str>,
-        cells: &[Option<(&Band, &str)>],
-        total: i64,
-    ) -> Result<Reading, ReadError> {
+    fn read_cells(&self, row: Option<&str>, cells: &[Option<(&Band, &str)>], total: i64) -> Result<Reading, ReadError> {
         let lowest = cells.iter().flatten().filter_map(|(b, _)| b.min()).min();
         let highest = cells.iter().flatten().filter_map(|(b, _)| b.max()).max();
         let no_band = |why: String| ReadError::NoBand {
@@ -380,20 +345,7 @@ impl Table {
         Ok(reading)
     }
 
-    fn reading(
-        &self,
-        row: Option<&str>,
-        total: i64,
-        read_as: i64,
-        result: Option<TableResult>,
-    ) -> Reading {
-        Reading {
-            table: self.id.clone(),
-            row: row.map(str::to_string),
-            total,
-            read_as,
-            band: None,
-            result,
-        }
+    fn reading(&self, row: Option<&str>, total: i64, read_as: i64, result: Option<TableResult>) -> Reading {
+        Reading { table: self.id.clone(), row: row.map(str::to_string), total, read_as, band: None, result }
     }
 }

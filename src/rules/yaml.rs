@@ -14,25 +14,17 @@ use super::problem::{Problem, SourceFile};
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
     let options = serde_saphyr::options! { strict_booleans: true };
     serde_saphyr::from_str_with_options::<T>(file.inner(), options).map_err(|err| {
-        let span = err
-            .location()
-            .map_or((0, 0).into(), |l| location_span(file, &l));
+        let span = err.location().map_or((0, 0).into(), |l| location_span(file, &l));
         let message = err.without_snippet().to_string();
         // serde-saphyr appends " at line L, column C": the underline already shows where.
         let message = match message.rfind(" at line ") {
             Some(i) => message[..i].to_string(),
             None => message,
         };
-        let code = if message.starts_with("unknown field") {
-            "rules::unknown_key"
-        } else {
-            "rules::yaml"
-        };
+        let code = if message.starts_with("unknown field") { "rules::unknown_key" } else { "rules::yaml" };
         let problem = Problem::error(code, message, file, span);
         match code {
-            "rules::unknown_key" => {
-                problem.with_help("check the spelling; `grognard schema` lists every key")
-            }
+            "rules::unknown_key" => problem.with_help("check the spelling; `grognard schema` lists every key"),
             _ => problem,
         }
     })

@@ -38,11 +38,7 @@ pub fn offset_of(text: &str, position: Position) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            let within: usize = l
-                .chars()
-                .take(col.saturating_sub(1))
-                .map(char::len_utf8)
-                .sum();
+            let within: usize = l.chars().take(col.saturating_sub(1)).map(char::len_utf8).sum();
             return offset + within;
         }
         offset += l.len();
@@ -50,35 +46,29 @@ pub fn offset_of(text: &str, position: Position) -> usize {
     text.len()
 }
 
-/// A span of one character (or the end) at `position` in `file`.
+/// A span at `position` in `file`: the whole word there, or one character.
 pub fn span_at(file: &SourceFile, position: Position) -> SourceSpan {
     let text = file.inner();
     let start = offset_of(text, position).min(text.len());
-    let len = text[start..]
-        .chars()
-        .next()
-        .map_or(0, |c| if c == '\n' { 0 } else { c.len_utf8() });
-    (start, len).into()
+    (start, token_len(&text[start..])).into()
+}
+
+/// The length of the word (identifier or number) that `rest` starts with, or of its first character.
+pub fn token_len(rest: &str) -> usize {
+    let word: usize = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
+    if word > 0 { word } else { rest.chars().next().map_or(0, |c| if c == '\n' { 0 } else { c.len_utf8() }) }
 }
 
 /// A compile error in `file` as a problem pointing at its place.
 pub fn parse_problem(file: &SourceFile, err: &ParseError) -> Problem {
-    Problem::error(
-        "script::compile",
-        format!("cannot compile: {}", err.0),
-        file,
-        span_at(file, err.1),
-    )
-    .with_label("here")
+    Problem::error("script::compile", format!("cannot compile: {}", err.0), file, span_at(file, err.1))
+        .with_label("here")
 }
 
 /// Rhai's message without the " (line 3, position 7)" it appends: the underline shows where.
 pub fn message_of(err: &EvalAltResult) -> String {
     let text = err.to_string();
-    let text = text
-        .strip_prefix("Runtime error: ")
-        .map(str::to_string)
-        .unwrap_or(text);
+    let text = text.strip_prefix("Runtime error: ").map(str::to_string).unwrap_or(text);
     match text.rfind(" (line ") {
         Some(i) if text.ends_with(')') => text[..i].to_string(),
         _ => text,

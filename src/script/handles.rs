@@ -87,12 +87,7 @@ impl fmt::Display for LeaderRef {
         if let Some(rating) = &l.rating {
             write!(f, " ({rating})")?;
         }
-        let markers: Vec<&str> = l
-            .markers
-            .iter()
-            .filter(|(_, v)| v.is_set())
-            .map(|(k, _)| k.as_str())
-            .collect();
+        let markers: Vec<&str> = l.markers.iter().filter(|(_, v)| v.is_set()).map(|(k, _)| k.as_str()).collect();
         if !markers.is_empty() {
             write!(f, " [{}]", markers.join(", "))?;
         }

@@ -38,11 +38,7 @@ impl Host {
     /// is returned as a problem pointing into its file.
     pub fn new(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
         let (host, problems) = Host::build(ruleset, Limits::default());
-        if problems.iter().any(Problem::is_error) {
-            Err(problems)
-        } else {
-            Ok(host)
-        }
+        if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
     }
 
     /// Builds a host and lists every problem found on the way (errors and warnings).
@@ -52,25 +48,12 @@ impl Host {
         let mut engine = Engine::new();
         sandbox::apply(&mut engine, &limits, roots);
         let st = state.clone();
-        engine.on_print(move |text| {
-            st.borrow_mut().record(|| Step::Note {
-                text: text.to_string(),
-            })
-        });
+        engine.on_print(move |text| st.borrow_mut().record(|| Step::Note { text: text.to_string() }));
         let st = state.clone();
-        engine.on_debug(move |text, _, _| {
-            st.borrow_mut().record(|| Step::Note {
-                text: text.to_string(),
-            })
-        });
+        engine.on_debug(move |text, _, _| st.borrow_mut().record(|| Step::Note { text: text.to_string() }));
         bindings::register(&mut engine, &state);
 
-        let mut host = Host {
-            engine,
-            state,
-            procedures: AST::empty(),
-            sources: HashMap::new(),
-        };
+        let mut host = Host { engine, state, procedures: AST::empty(), sources: HashMap::new() };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems);
         host.compile_conditions(&mut problems);
@@ -78,14 +61,7 @@ impl Host {
     }
 
     fn compile_procedures(&mut self, problems: &mut Vec<Problem>) {
-        let files: Vec<SourceFile> = self
-            .state
-            .borrow()
-            .ruleset
-            .procedures
-            .iter()
-            .map(|p| p.file.clone())
-            .collect();
+        let files: Vec<SourceFile> = self.state.borrow().ruleset.procedures.iter().map(|p| p.file.clone()).collect();
         let mut compiled = Vec::new();
         for file in files {
             match self.engine.compile(file.inner()) {
@@ -97,28 +73,17 @@ impl Host {
                 Err(err) => problems.push(parse_problem(&file, &err)),
             }
         }
-        let script_fns: BTreeSet<String> = compiled
-            .iter()
-            .flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string()))
-            .collect();
+        let script_fns: BTreeSet<String> =
+            compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
         let known = self.known_functions(&script_fns);
         for (file, ast) in &compiled {
             for call in calls(ast) {
                 if !known.contains(&call.name) {
-                    let hint =
-                        crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
-                    let message = format!(
-                        "`{}` is not a function of this ruleset or of grognard{hint}",
-                        call.name
-                    );
+                    let hint = crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
+                    let message = format!("`{}` is not a function of this ruleset or of grognard{hint}", call.name);
                     problems.push(
-                        Problem::error(
-                            "script::unknown_function",
-                            message,
-                            file,
-                            span_at(file, call.position),
-                        )
-                        .with_label("called here"),
+                        Problem::error("script::unknown_function", message, file, span_at(file, call.position))
+                            .with_label("called here"),
                     );
                 }
                 if let Some(problem) = self.check_name(file, &call) {
@@ -135,52 +100,33 @@ impl Host {
             scope.push_constant_dynamic(name, Dynamic::UNIT);
         }
         let known = self.known_functions(&BTreeSet::new());
-        let lists: Vec<_> = self
-            .state
-            .borrow()
-            .ruleset
-            .modifiers
-            .values()
-            .cloned()
-            .collect();
+        let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
         for list in lists {
             for m in &list.modifiers {
                 let Some(text) = &m.when else { continue };
-                let at = |message: String| {
-                    Problem::error("script::condition", message, &m.origin.file, m.origin.span)
+                let at = |message: String, position: rhai::Position| {
+                    Problem::error("script::condition", message, &m.origin.file, condition_span(m, text, position))
                 };
                 match self.engine.compile_expression_with_scope(&scope, text) {
                     Ok(ast) => {
                         for call in calls(&ast) {
                             if !known.contains(&call.name) {
-                                let hint = crate::rules::did_you_mean(
-                                    &call.name,
-                                    known.iter().map(String::as_str),
-                                );
+                                let hint = crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
                                 let message = format!(
                                     "the condition of modifier `{}` calls `{}`, which does not exist{hint}",
                                     m.id, call.name
                                 );
-                                problems.push(at(message).with_label("in this condition"));
+                                problems.push(at(message, call.position).with_label("not a function"));
                             }
                         }
-                        self.state
-                            .borrow_mut()
-                            .conditions
-                            .insert((list.id.clone(), m.id.clone()), Rc::new(ast));
+                        self.state.borrow_mut().conditions.insert((list.id.clone(), m.id.clone()), Rc::new(ast));
                     }
                     Err(err) => {
                         let names = CONDITION_NAMES.join(", ");
                         problems.push(
-                            at(format!(
-                                "the condition of modifier `{}` does not compile: {}",
-                                m.id, err.0
-                            ))
-                            .with_label(format!(
-                                "at line {} of the condition",
-                                err.1.line().unwrap_or(1)
-                            ))
-                            .with_help(format!("a condition is one Rhai expression over {names}")),
+                            at(format!("the condition of modifier `{}` does not compile: {}", m.id, err.0), err.1)
+                                .with_label("here")
+                                .with_help(format!("a condition is one Rhai expression over {names}")),
                         );
                     }
                 }
@@ -196,15 +142,9 @@ impl Host {
         let rs = &st.ruleset;
         let (kind, known): (&str, Vec<&str>) = match call.name.as_str() {
             "lookup" | "table_result" => ("table", rs.tables.keys().map(String::as_str).collect()),
-            "modifiers" => (
-                "modifier list",
-                rs.modifiers.keys().map(String::as_str).collect(),
-            ),
+            "modifiers" => ("modifier list", rs.modifiers.keys().map(String::as_str).collect()),
             "option" => ("option", rs.options.keys().map(String::as_str).collect()),
-            "interpretation" => (
-                "interpretation",
-                rs.interpretations.keys().map(String::as_str).collect(),
-            ),
+            "interpretation" => ("interpretation", rs.interpretations.keys().map(String::as_str).collect()),
             _ => return None,
         };
         if known.contains(&name.as_str()) {
@@ -232,18 +172,9 @@ impl Host {
             .map(|name| name.trim_start_matches("fn ").trim().to_string())
             .collect();
         // Keywords Rhai parses as calls.
-        for keyword in [
-            "Fn",
-            "call",
-            "curry",
-            "type_of",
-            "print",
-            "debug",
-            "is_def_var",
-            "is_def_fn",
-            "is_shared",
-            "this",
-        ] {
+        for keyword in
+            ["Fn", "call", "curry", "type_of", "print", "debug", "is_def_var", "is_def_fn", "is_shared", "this"]
+        {
             known.insert(keyword.to_string());
         }
         known.extend(script_fns.iter().cloned());
@@ -282,10 +213,8 @@ impl Host {
 
     /// Compiles a user's expression or statements against `scope`.
     pub fn compile(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
-        let ast = self
-            .engine
-            .compile_with_scope(scope, code)
-            .map_err(|err| parse_problem(&expression_source(code), &err))?;
+        let ast =
+            self.engine.compile_with_scope(scope, code).map_err(|err| parse_problem(&expression_source(code), &err))?;
         Ok(self.procedures.merge(&ast))
     }
 
@@ -327,15 +256,11 @@ impl Host {
     ) -> Result<ProcedureOdds, ScriptError> {
         let ast = self.compile(scope, code)?;
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
-        let saved = std::mem::replace(
-            &mut self.state.borrow_mut().dice,
-            DiceMode::Walk(Enumerator::new(limits.max_depth)),
-        );
+        let saved =
+            std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(limits.max_depth)));
         let result = self.walk(scope, &ast, code, limits);
         let result = match result {
-            Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => {
-                self.sample(scope, &ast, code, sample, limits)
-            }
+            Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => self.sample(scope, &ast, code, sample, limits),
             other => other,
         };
         let mut st = self.state.borrow_mut();
@@ -344,13 +269,7 @@ impl Host {
         result
     }
 
-    fn walk(
-        &self,
-        scope: &Scope,
-        ast: &AST,
-        code: &str,
-        limits: EnumLimits,
-    ) -> Result<ProcedureOdds, ScriptError> {
+    fn walk(&self, scope: &Scope, ast: &AST, code: &str, limits: EnumLimits) -> Result<ProcedureOdds, ScriptError> {
         let mut dist = Distribution::new();
         let mut runs = 0u64;
         loop {
@@ -374,18 +293,10 @@ impl Host {
                 DiceMode::Source(_) => false,
             };
             if !more {
-                return Ok(ProcedureOdds {
-                    distribution: dist,
-                    exact: true,
-                    runs,
-                    sampled: None,
-                });
+                return Ok(ProcedureOdds { distribution: dist, exact: true, runs, sampled: None });
             }
             if runs >= limits.max_outcomes {
-                return Err(DiceError::TooManyOutcomes {
-                    limit: limits.max_outcomes,
-                }
-                .into());
+                return Err(DiceError::TooManyOutcomes { limit: limits.max_outcomes }.into());
             }
         }
     }
@@ -400,13 +311,10 @@ impl Host {
     ) -> Result<ProcedureOdds, ScriptError> {
         let mut counts = std::collections::BTreeMap::new();
         for trial in 0..trials {
-            self.state.borrow_mut().dice =
-                DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
+            self.state.borrow_mut().dice = DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
             let mut run_scope = detached(scope);
             let eval = self.run(&mut run_scope, ast, code)?;
-            *counts
-                .entry(Outcome::of(&eval.value))
-                .or_insert_with(num_bigint::BigUint::default) += 1u32;
+            *counts.entry(Outcome::of(&eval.value)).or_insert_with(num_bigint::BigUint::default) += 1u32;
         }
         let note = format!(
             "more than {} dice outcomes: sampled {trials} trials with seed {seed} instead",
@@ -431,11 +339,7 @@ impl Host {
             source = src.clone();
             inner = next;
         }
-        let file = self
-            .sources
-            .get(&source)
-            .cloned()
-            .unwrap_or_else(|| expression_source(code));
+        let file = self.sources.get(&source).cloned().unwrap_or_else(|| expression_source(code));
         let (code_name, help) = match inner {
             EvalAltResult::ErrorTooManyOperations(_) => (
                 "script::limit",
@@ -450,21 +354,11 @@ impl Host {
         let mut problem = if position.is_none() {
             Problem::general(code_name, message_of(inner))
         } else {
-            Problem::error(
-                code_name,
-                message_of(inner),
-                &file,
-                span_at(&file, position),
-            )
-            .with_label("here")
+            Problem::error(code_name, message_of(inner), &file, span_at(&file, position)).with_label("here")
         };
         let mut help_text = help.unwrap_or_default();
         if !chain.is_empty() {
-            let calls = chain
-                .iter()
-                .map(|c| format!("{c}()"))
-                .collect::<Vec<_>>()
-                .join(" called from ");
+            let calls = chain.iter().map(|c| format!("{c}()")).collect::<Vec<_>>().join(" called from ");
             if !help_text.is_empty() {
                 help_text.push_str("; ");
             }
@@ -475,6 +369,19 @@ impl Host {
         }
         problem.into()
     }
+}
+
+/// Where in its YAML file a position inside a condition falls. A condition
+/// written on one line as a plain scalar maps exactly; otherwise (quoted with
+/// escapes, folded over lines) the whole condition is underlined.
+fn condition_span(m: &crate::rules::Modifier, text: &str, position: rhai::Position) -> miette::SourceSpan {
+    let span = m.origin.span;
+    let in_file = m.origin.file.inner().get(span.offset()..).unwrap_or("");
+    if position.is_none() || text.contains('\n') || !in_file.starts_with(text) {
+        return span;
+    }
+    let offset = super::error::offset_of(text, position);
+    (span.offset() + offset, super::error::token_len(&text[offset..])).into()
 }
 
 /// A copy of `scope` whose units and leaders are copies too, so a run's effects stay in the run.
@@ -520,23 +427,21 @@ struct Call {
 fn calls(ast: &AST) -> Vec<Call> {
     let mut found = Vec::new();
     ast.walk(&mut |path: &[rhai::ASTNode]| {
-        if let Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, position))) = path.last() {
+        let found_call = match path.last() {
+            Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, position))) => Some((call, position)),
+            // A call standing alone as a statement is a statement node.
+            Some(rhai::ASTNode::Stmt(rhai::Stmt::FnCall(call, position))) => Some((call, position)),
+            _ => None,
+        };
+        if let Some((call, position)) = found_call {
             let plain = call.namespace.is_empty() && call.op_token.is_none();
-            let is_name = call
-                .name
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_');
+            let is_name = call.name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
             if plain && is_name {
                 let first_text = match call.args.first() {
                     Some(rhai::Expr::StringConstant(text, at)) => Some((text.to_string(), *at)),
                     _ => None,
                 };
-                found.push(Call {
-                    name: call.name.to_string(),
-                    position: *position,
-                    first_text,
-                });
+                found.push(Call { name: call.name.to_string(), position: *position, first_text });
             }
         }
         true

@@ -57,18 +57,13 @@ pub struct ConfinedResolver {
 
 impl ConfinedResolver {
     pub fn new(roots: Vec<PathBuf>) -> Self {
-        let roots = roots
-            .into_iter()
-            .filter_map(|r| r.canonicalize().ok())
-            .collect();
+        let roots = roots.into_iter().filter_map(|r| r.canonicalize().ok()).collect();
         ConfinedResolver { roots }
     }
 
     fn locate(&self, source: Option<&str>, path: &str) -> Result<PathBuf, String> {
         if Path::new(path).is_absolute() {
-            return Err(format!(
-                "import \"{path}\": imports are relative to the ruleset folder"
-            ));
+            return Err(format!("import \"{path}\": imports are relative to the ruleset folder"));
         }
         let base = source
             .map(Path::new)
@@ -81,14 +76,9 @@ impl ConfinedResolver {
         if file.extension().is_none() {
             file.set_extension("rhai");
         }
-        let real = file
-            .canonicalize()
-            .map_err(|_| format!("import \"{path}\": there is no {}", file.display()))?;
+        let real = file.canonicalize().map_err(|_| format!("import \"{path}\": there is no {}", file.display()))?;
         if !self.roots.iter().any(|r| real.starts_with(r)) {
-            return Err(format!(
-                "import \"{path}\": {} is outside the ruleset folder",
-                real.display()
-            ));
+            return Err(format!("import \"{path}\": {} is outside the ruleset folder", real.display()));
         }
         Ok(real)
     }
@@ -102,19 +92,10 @@ impl ModuleResolver for ConfinedResolver {
         path: &str,
         pos: Position,
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
-        let fail = |message: String| {
-            Box::new(EvalAltResult::ErrorInModule(
-                path.into(),
-                message.into(),
-                pos,
-            ))
-        };
+        let fail = |message: String| Box::new(EvalAltResult::ErrorInModule(path.into(), message.into(), pos));
         let file = self.locate(source, path).map_err(fail)?;
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
-        let mut ast = engine
-            .compile(&text)
-            .map_err(|e| fail(format!("{}: {e}", file.display())))?;
+        let text = std::fs::read_to_string(&file).map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+        let mut ast = engine.compile(&text).map_err(|e| fail(format!("{}: {e}", file.display())))?;
         ast.set_source(file.display().to_string());
         let module = Module::eval_ast_as_new(Scope::new(), &ast, engine)?;
         Ok(module.into())

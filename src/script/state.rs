@@ -8,9 +8,7 @@ use rhai::AST;
 
 use super::handles::{LeaderRef, UnitRef};
 use super::trace::{Step, Trace};
-use crate::dice::{
-    DiceError, DiceExpr, DiceLimits, Die, Enumerator, RollSource, Seeded, parse_with,
-};
+use crate::dice::{DiceError, DiceExpr, DiceLimits, Die, Enumerator, RollSource, Seeded, parse_with};
 use crate::rules::Ruleset;
 
 /// Where the bindings take their dice from.

@@ -35,11 +35,7 @@ pub enum Step {
         source: String,
     },
     /// A table cell read.
-    Table {
-        title: String,
-        source: String,
-        reading: Reading,
-    },
+    Table { title: String, source: String, reading: Reading },
     /// Effects applied to a unit or leader.
     Effect { subject: String, effects: String },
     /// Anything a procedure says (`note(...)`, `print(...)`).
@@ -68,56 +64,44 @@ impl fmt::Display for Trace {
 }
 
 impl fmt::Display for Step {
+    /// One line a player reads: what happened, with the rule's words and, for
+    /// what counted, its source.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Step::Roll { label, roll } => match label {
-                Some(label) => write!(f, "roll   {label}: {roll}"),
-                None => write!(f, "roll   {roll}"),
+                Some(label) => write!(f, "roll    {label}, {roll}"),
+                None => write!(f, "roll    {roll}"),
             },
-            Step::Modifier {
-                list,
-                id,
-                effect,
-                applied,
-                why_not,
-                text,
-                source,
-            } => {
-                let mark = if *applied { "applies" } else { "no" };
-                write!(
-                    f,
-                    "mod    {effect:>6} {mark:<7} {text} [{list}.{id}; {source}]"
-                )?;
-                if let Some(why) = why_not {
-                    write!(f, " ({why})")?;
+            Step::Modifier { list, id, effect, applied, why_not, text, source } => {
+                let effect = effect.to_string();
+                if *applied {
+                    write!(f, "mod     yes {effect:<17} {text}  ({list}.{id}; {source})")
+                } else {
+                    write!(f, "mod     no  {effect:<17} {text}")?;
+                    if let Some(why) = why_not {
+                        write!(f, "  ({why})")?;
+                    }
+                    Ok(())
                 }
-                Ok(())
             }
-            Step::Table {
-                title,
-                source,
-                reading,
-            } => {
-                write!(f, "table  {title}")?;
+            Step::Table { title, source, reading } => {
+                write!(f, "table   {title}")?;
                 if let Some(row) = &reading.row {
                     write!(f, ", row {row}")?;
                 }
                 write!(f, ", total {}", reading.total)?;
                 if reading.read_as != reading.total {
-                    write!(f, " (read as {})", reading.read_as)?;
+                    write!(f, " read as {}", reading.read_as)?;
                 }
                 match (&reading.band, &reading.result) {
-                    (Some(band), Some(result)) => write!(
-                        f,
-                        ": band {band} -> {}: {} [{}]",
-                        result.id, result.text, source
-                    )?,
-                    _ => write!(f, ": no result [{source}]")?,
+                    (Some(band), Some(result)) => {
+                        write!(f, " -> {band}: {}: {}  ({source})", result.id, result.text)
+                    }
+                    _ => write!(f, ": no result  ({source})"),
                 }
-                Ok(())
             }
-            Step::Effect { subject, effects } => write!(f, "effect {subject}: {effects}"),
-            Step::Note { text } => write!(f, "note   {text}"),
+            Step::Effect { subject, effects } => write!(f, "effect  {subject}: {effects}"),
+            Step::Note { text } => write!(f, "note    {text}"),
         }
     }
 }

@@ -41,12 +41,7 @@ fn every_command_has_help_with_examples() {
 
 #[test]
 fn a_usage_error_exits_two() {
-    for args in [
-        &["roll"][..],
-        &["dance"],
-        &["roll", "2d6", "--times", "0"],
-        &["odds", "2d6", "--d10", "2-11"],
-    ] {
+    for args in [&["roll"][..], &["dance"], &["roll", "2d6", "--times", "0"], &["odds", "2d6", "--d10", "2-11"]] {
         let out = grognard(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }

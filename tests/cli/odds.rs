@@ -33,14 +33,7 @@ fn json_gives_fractions_and_floats() {
     let sum: f64 = rows.iter().map(|r| r["p"].as_f64().unwrap()).sum();
     assert!((sum - 1.0).abs() < 1e-12);
 
-    let v: Value = serde_json::from_str(&stdout(&grognard(&[
-        "odds",
-        "1d10 <= 4",
-        "--d10",
-        "0-9",
-        "--json",
-    ])))
-    .unwrap();
+    let v: Value = serde_json::from_str(&stdout(&grognard(&["odds", "1d10 <= 4", "--d10", "0-9", "--json"]))).unwrap();
     assert_eq!(v["kind"], "chance");
     assert_eq!(v["chance"], "1/2");
     assert_eq!(v["p"], 0.5);
@@ -52,10 +45,7 @@ fn too_much_work_is_refused_with_a_way_out() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("dice::exact_limit"), "{err}");
-    assert!(
-        err.contains("grognard roll '1000d1000' --times 10000"),
-        "{err}"
-    );
+    assert!(err.contains("grognard roll '1000d1000' --times 10000"), "{err}");
 }
 
 #[test]

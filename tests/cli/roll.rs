@@ -6,12 +6,8 @@ use super::{grognard, stderr, stdout};
 
 #[test]
 fn a_seeded_roll_is_repeatable_and_shows_each_die() {
-    let first = stdout(&grognard(&[
-        "roll", "4d6kh3", "--seed", "7", "--times", "3",
-    ]));
-    let again = stdout(&grognard(&[
-        "roll", "4d6kh3", "--seed", "7", "--times", "3",
-    ]));
+    let first = stdout(&grognard(&["roll", "4d6kh3", "--seed", "7", "--times", "3"]));
+    let again = stdout(&grognard(&["roll", "4d6kh3", "--seed", "7", "--times", "3"]));
     assert_eq!(first, again);
     let lines: Vec<&str> = first.lines().collect();
     assert_eq!(lines.len(), 3, "{first}");
@@ -26,11 +22,7 @@ fn a_seeded_roll_is_repeatable_and_shows_each_die() {
 fn without_a_seed_the_seed_is_shown_so_the_roll_can_be_repeated() {
     let out = stdout(&grognard(&["roll", "3d6"]));
     let mut lines = out.lines();
-    let seed = lines
-        .next()
-        .unwrap()
-        .strip_prefix("seed ")
-        .expect("first line names the seed");
+    let seed = lines.next().unwrap().strip_prefix("seed ").expect("first line names the seed");
     let roll = lines.next().unwrap();
     let replay = stdout(&grognard(&["roll", "3d6", "--seed", seed]));
     assert_eq!(replay.trim(), roll);
@@ -57,19 +49,8 @@ fn a_zero_based_d10_on_request() {
 
 #[test]
 fn json_gives_one_object_per_roll() {
-    let out = stdout(&grognard(&[
-        "roll",
-        "1d10 > 1d10",
-        "--seed",
-        "3",
-        "--times",
-        "2",
-        "--json",
-    ]));
-    let rolls: Vec<Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = stdout(&grognard(&["roll", "1d10 > 1d10", "--seed", "3", "--times", "2", "--json"]));
+    let rolls: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rolls.len(), 2);
     for (i, roll) in rolls.iter().enumerate() {
         assert_eq!(roll["roll"], i as u64 + 1);
@@ -83,10 +64,7 @@ fn json_gives_one_object_per_roll() {
             assert_eq!(die["die"]["sides"], 10);
             assert_eq!(die["kept"], true);
         }
-        let (a, b) = (
-            dice[0]["natural"].as_i64().unwrap(),
-            dice[1]["natural"].as_i64().unwrap(),
-        );
+        let (a, b) = (dice[0]["natural"].as_i64().unwrap(), dice[1]["natural"].as_i64().unwrap());
         assert_eq!(roll["total"], a);
         assert_eq!(roll["against"], b);
         assert_eq!(roll["success"], a > b);

@@ -22,11 +22,7 @@ pub struct Die {
 impl Die {
     /// A die numbered `1..=sides`.
     pub const fn standard(sides: u32) -> Self {
-        Die {
-            sides,
-            first: 1,
-            percentile: false,
-        }
+        Die { sides, first: 1, percentile: false }
     }
 
     /// The lowest face.
@@ -57,11 +53,7 @@ impl Die {
 
 impl fmt::Display for Die {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.percentile {
-            write!(f, "d%")
-        } else {
-            write!(f, "d{}", self.sides)
-        }
+        if self.percentile { write!(f, "d%") } else { write!(f, "d{}", self.sides) }
     }
 }
 
@@ -291,9 +283,7 @@ impl DiceExpr {
 
     /// Every dice pool of the expression, left to right.
     pub fn pools(&self) -> impl Iterator<Item = &DicePool> {
-        self.left
-            .pools()
-            .chain(self.comparison.iter().flat_map(|(_, s)| s.pools()))
+        self.left.pools().chain(self.comparison.iter().flat_map(|(_, s)| s.pools()))
     }
 }
 

@@ -3,9 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How a ten-sided die is read.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum D10Reading {
     /// Faces 1-10, a printed "0" read as 10 (the F&F convention).
     #[default]
@@ -29,9 +27,7 @@ impl std::str::FromStr for D10Reading {
 }
 
 /// Dice conventions chosen by a ruleset.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiceConventions {
     #[serde(default)]
@@ -64,11 +60,6 @@ pub struct DiceLimits {
 
 impl Default for DiceLimits {
     fn default() -> Self {
-        DiceLimits {
-            max_dice: 1_000,
-            max_sides: 10_000,
-            max_constant: 1_000_000_000,
-            max_exact_work: 20_000_000,
-        }
+        DiceLimits { max_dice: 1_000, max_sides: 10_000, max_constant: 1_000_000_000, max_exact_work: 20_000_000 }
     }
 }

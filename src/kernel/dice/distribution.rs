@@ -21,11 +21,7 @@ pub struct Distribution<T: Ord> {
 
 impl<T: Ord> Default for Distribution<T> {
     fn default() -> Self {
-        Distribution {
-            counts: BTreeMap::new(),
-            denominator: BigUint::one(),
-            residual: BigUint::zero(),
-        }
+        Distribution { counts: BTreeMap::new(), denominator: BigUint::one(), residual: BigUint::zero() }
     }
 }
 
@@ -38,11 +34,7 @@ impl<T: Ord> Distribution<T> {
     /// From outcome counts that sum to `denominator` (equally likely elementary outcomes).
     pub fn from_counts(counts: BTreeMap<T, BigUint>, denominator: BigUint) -> Self {
         let counts = counts.into_iter().filter(|(_, c)| !c.is_zero()).collect();
-        Distribution {
-            counts,
-            denominator,
-            residual: BigUint::zero(),
-        }
+        Distribution { counts, denominator, residual: BigUint::zero() }
     }
 
     /// Adds probability `1 / weight_den` to `outcome`.
@@ -74,9 +66,7 @@ impl<T: Ord> Distribution<T> {
 
     /// The probability of `outcome`, reduced.
     pub fn probability(&self, outcome: &T) -> BigRational {
-        self.counts
-            .get(outcome)
-            .map_or_else(BigRational::zero, |c| self.ratio(c))
+        self.counts.get(outcome).map_or_else(BigRational::zero, |c| self.ratio(c))
     }
 
     /// Outcomes in order with their probabilities.
@@ -117,12 +107,7 @@ impl<T: Ord> Distribution<T> {
 
     /// The probability of every outcome for which `pred` holds.
     pub fn chance(&self, pred: impl Fn(&T) -> bool) -> BigRational {
-        let sum: BigUint = self
-            .counts
-            .iter()
-            .filter(|(t, _)| pred(t))
-            .map(|(_, c)| c)
-            .sum();
+        let sum: BigUint = self.counts.iter().filter(|(t, _)| pred(t)).map(|(_, c)| c).sum();
         self.ratio(&sum)
     }
 
@@ -132,18 +117,11 @@ impl<T: Ord> Distribution<T> {
         for (t, c) in self.counts {
             *counts.entry(f(t)).or_default() += c;
         }
-        Distribution {
-            counts,
-            denominator: self.denominator,
-            residual: self.residual,
-        }
+        Distribution { counts, denominator: self.denominator, residual: self.residual }
     }
 
     fn ratio(&self, count: &BigUint) -> BigRational {
-        BigRational::new(
-            BigInt::from(count.clone()),
-            BigInt::from(self.denominator.clone()),
-        )
+        BigRational::new(BigInt::from(count.clone()), BigInt::from(self.denominator.clone()))
     }
 }
 
@@ -154,11 +132,7 @@ impl Distribution<i64> {
         if reached.is_zero() {
             return BigRational::zero();
         }
-        let weighted: BigInt = self
-            .counts
-            .iter()
-            .map(|(v, c)| BigInt::from(*v) * BigInt::from(c.clone()))
-            .sum();
+        let weighted: BigInt = self.counts.iter().map(|(v, c)| BigInt::from(*v) * BigInt::from(c.clone())).sum();
         BigRational::new(weighted, BigInt::from(reached))
     }
 
@@ -185,11 +159,7 @@ impl Distribution<i64> {
 
 /// `num/den` as written in odds tables and JSON.
 pub fn fraction(r: &BigRational) -> String {
-    if r.denom().is_one() {
-        r.numer().to_string()
-    } else {
-        format!("{}/{}", r.numer(), r.denom())
-    }
+    if r.denom().is_one() { r.numer().to_string() } else { format!("{}/{}", r.numer(), r.denom()) }
 }
 
 /// A probability as a float, for display next to the exact fraction.

@@ -27,10 +27,7 @@ pub struct EnumLimits {
 
 impl Default for EnumLimits {
     fn default() -> Self {
-        EnumLimits {
-            max_outcomes: 1_000_000,
-            max_depth: 64,
-        }
+        EnumLimits { max_outcomes: 1_000_000, max_depth: 64 }
     }
 }
 
@@ -48,13 +45,7 @@ pub struct Enumerator {
 impl Enumerator {
     /// A fresh walk, cutting off runs deeper than `max_depth` dice.
     pub fn new(max_depth: usize) -> Self {
-        Enumerator {
-            path: Vec::new(),
-            cursor: 0,
-            max_depth,
-            cut_off: false,
-            mismatch: None,
-        }
+        Enumerator { path: Vec::new(), cursor: 0, max_depth, cut_off: false, mismatch: None }
     }
 
     /// Call before each run of the computation.
@@ -74,14 +65,8 @@ impl Enumerator {
         // A deterministic computation reads its whole replayed prefix; anything
         // past the cursor would belong to another branch.
         self.path.truncate(self.cursor);
-        let weight_den = self
-            .path
-            .iter()
-            .fold(BigUint::one(), |acc, (_, die)| acc * die.sides);
-        Ok(RunEnd {
-            weight_den,
-            cut_off: self.cut_off,
-        })
+        let weight_den = self.path.iter().fold(BigUint::one(), |acc, (_, die)| acc * die.sides);
+        Ok(RunEnd { weight_den, cut_off: self.cut_off })
     }
 
     /// Moves to the next combination of faces; false when every one was visited.
@@ -110,10 +95,7 @@ impl RollSource for Enumerator {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         if let Some(&(index, before)) = self.path.get(self.cursor) {
             if before != die {
-                let err = DiceError::Nondeterministic {
-                    before: before.describe(),
-                    now: die.describe(),
-                };
+                let err = DiceError::Nondeterministic { before: before.describe(), now: die.describe() };
                 self.mismatch = Some(err.clone());
                 return Err(err);
             }
@@ -122,9 +104,7 @@ impl RollSource for Enumerator {
         }
         if self.path.len() >= self.max_depth {
             self.cut_off = true;
-            return Err(DiceError::CutOff {
-                depth: self.max_depth,
-            });
+            return Err(DiceError::CutOff { depth: self.max_depth });
         }
         self.path.push((0, die));
         self.cursor += 1;
@@ -174,10 +154,7 @@ where
             return Ok(dist);
         }
         if outcomes >= limits.max_outcomes {
-            return Err(DiceError::TooManyOutcomes {
-                limit: limits.max_outcomes,
-            }
-            .into());
+            return Err(DiceError::TooManyOutcomes { limit: limits.max_outcomes }.into());
         }
     }
 }

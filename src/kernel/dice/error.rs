@@ -51,31 +51,18 @@ pub enum DiceError {
 
     /// The exact distribution would take more work than allowed.
     #[error("exact odds of `{expr}` would take about {work} steps; the limit is {limit}")]
-    #[diagnostic(
-        code(dice::exact_limit),
-        help("sample it instead, e.g. `grognard roll '{expr}' --times 10000`")
-    )]
+    #[diagnostic(code(dice::exact_limit), help("sample it instead, e.g. `grognard roll '{expr}' --times 10000`"))]
     ExactTooBig { expr: String, work: u64, limit: u64 },
 
     /// Supplied faces ran out before the dice did.
     #[error("no face left for a {die}: all {used} supplied faces were used")]
-    #[diagnostic(
-        code(dice::out_of_faces),
-        help("supply one face for every die rolled, in the order they are rolled")
-    )]
+    #[diagnostic(code(dice::out_of_faces), help("supply one face for every die rolled, in the order they are rolled"))]
     OutOfFaces { die: String, used: usize },
 
     /// A supplied face cannot be shown by the die it was given for.
     #[error("face {face} cannot be rolled on a {die}")]
-    #[diagnostic(
-        code(dice::bad_face),
-        help("supplied face number {position} was {face}")
-    )]
-    BadFace {
-        face: i64,
-        die: String,
-        position: usize,
-    },
+    #[diagnostic(code(dice::bad_face), help("supplied face number {position} was {face}"))]
+    BadFace { face: i64, die: String, position: usize },
 
     /// Walking every outcome would visit more outcomes than allowed.
     #[error("more than {limit} dice outcomes to walk for an exact distribution")]
@@ -93,14 +80,10 @@ pub enum DiceError {
 
     /// The enumerator was asked for different dice on replaying the same faces:
     /// the computation is not a function of its dice.
-    #[error(
-        "the computation asked for a {now} where it asked for a {before} with the same earlier faces"
-    )]
+    #[error("the computation asked for a {now} where it asked for a {before} with the same earlier faces")]
     #[diagnostic(
         code(dice::nondeterministic),
-        help(
-            "exact odds need a computation whose every die depends only on the dice rolled before it"
-        )
+        help("exact odds need a computation whose every die depends only on the dice rolled before it")
     )]
     Nondeterministic { before: String, now: String },
 }

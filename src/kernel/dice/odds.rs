@@ -32,11 +32,7 @@ pub enum Odds {
 pub fn exact_odds(expr: &DiceExpr, limits: &DiceLimits) -> Result<Odds, DiceError> {
     let work = estimate_work(expr);
     if work > limits.max_exact_work {
-        return Err(DiceError::ExactTooBig {
-            expr: expr.to_string(),
-            work,
-            limit: limits.max_exact_work,
-        });
+        return Err(DiceError::ExactTooBig { expr: expr.to_string(), work, limit: limits.max_exact_work });
     }
     let left = sum_dist(&expr.left);
     Ok(match &expr.comparison {
@@ -46,9 +42,7 @@ pub fn exact_odds(expr: &DiceExpr, limits: &DiceLimits) -> Result<Odds, DiceErro
             let diff = left.convolve(&sum_dist(right).negate());
             let mut counts = BTreeMap::new();
             for (value, count) in diff.entries() {
-                *counts
-                    .entry(op.holds(value, 0))
-                    .or_insert_with(BigUint::zero) += count;
+                *counts.entry(op.holds(value, 0)).or_insert_with(BigUint::zero) += count;
             }
             Odds::Chance(Distribution::from_counts(counts, diff.denominator))
         }
@@ -92,11 +86,7 @@ fn pool_work(pool: &DicePool) -> u64 {
         Some(keep) => {
             let kept = u64::from(keep.kept_of(pool.count).0);
             let width = kept.saturating_mul(s - 1) + 1;
-            s.saturating_mul(n + 1)
-                .saturating_mul(n + 2)
-                .saturating_mul(width)
-                / 2
-                + n.saturating_mul(n) / 2
+            s.saturating_mul(n + 1).saturating_mul(n + 2).saturating_mul(width) / 2 + n.saturating_mul(n) / 2
         }
     }
 }
@@ -111,18 +101,11 @@ struct Dense {
 
 impl Dense {
     fn constant(value: i64) -> Self {
-        Dense {
-            min: value,
-            counts: vec![BigUint::one()],
-            denominator: BigUint::one(),
-        }
+        Dense { min: value, counts: vec![BigUint::one()], denominator: BigUint::one() }
     }
 
     fn entries(&self) -> impl Iterator<Item = (i64, &BigUint)> {
-        self.counts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (self.min + i as i64, c))
+        self.counts.iter().enumerate().map(|(i, c)| (self.min + i as i64, c))
     }
 
     fn convolve(&self, other: &Dense) -> Dense {
@@ -137,11 +120,7 @@ impl Dense {
                 }
             }
         }
-        Dense {
-            min: self.min + other.min,
-            counts,
-            denominator: &self.denominator * &other.denominator,
-        }
+        Dense { min: self.min + other.min, counts, denominator: &self.denominator * &other.denominator }
     }
 
     /// Adds one die with `sides` faces from `first`: each new count is the sum of a
@@ -159,11 +138,7 @@ impl Dense {
             }
             counts.push(window.clone());
         }
-        Dense {
-            min: self.min + first,
-            counts,
-            denominator: &self.denominator * BigUint::from(sides),
-        }
+        Dense { min: self.min + first, counts, denominator: &self.denominator * BigUint::from(sides) }
     }
 
     fn negate(mut self) -> Dense {
@@ -174,12 +149,7 @@ impl Dense {
     }
 
     fn into_distribution(self) -> Distribution<i64> {
-        let counts = self
-            .counts
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| (self.min + i as i64, c))
-            .collect();
+        let counts = self.counts.into_iter().enumerate().map(|(i, c)| (self.min + i as i64, c)).collect();
         Distribution::from_counts(counts, self.denominator)
     }
 }

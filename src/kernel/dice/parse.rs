@@ -25,11 +25,7 @@ pub fn parse(input: &str) -> Result<DiceExpr, DiceError> {
 }
 
 /// Parses a dice expression under a ruleset's conventions and the given limits.
-pub fn parse_with(
-    input: &str,
-    conventions: &DiceConventions,
-    limits: &DiceLimits,
-) -> Result<DiceExpr, DiceError> {
+pub fn parse_with(input: &str, conventions: &DiceConventions, limits: &DiceLimits) -> Result<DiceExpr, DiceError> {
     if input.trim().is_empty() {
         return Err(DiceError::Invalid {
             src: input.to_string(),
@@ -40,12 +36,7 @@ pub fn parse_with(
         });
     }
     let mut pairs = DiceGrammar::parse(Rule::expr, input).map_err(|e| syntax_error(input, e))?;
-    let mut reader = Reader {
-        input,
-        conventions,
-        limits,
-        dice_so_far: 0,
-    };
+    let mut reader = Reader { input, conventions, limits, dice_so_far: 0 };
     let expr = pairs.next().expect("the grammar always yields one expr");
     let mut inner = expr.into_inner();
     let left = reader.sum(inner.next().expect("expr starts with a sum"))?;
@@ -86,27 +77,15 @@ impl Reader<'_> {
             match part.as_rule() {
                 Rule::sign => negative = part.as_str() == "-",
                 Rule::dice => {
-                    terms.push(SignedTerm {
-                        negative,
-                        term: Term::Dice(self.pool(part)?),
-                    });
+                    terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?) });
                     negative = false;
                 }
                 Rule::number => {
-                    let value = self.number(
-                        &part,
-                        u64::try_from(self.limits.max_constant).unwrap_or(0),
-                        |n, max| {
-                            (
-                                format!("the constant {n} is too large"),
-                                format!("at most {max}"),
-                            )
-                        },
-                    )?;
-                    terms.push(SignedTerm {
-                        negative,
-                        term: Term::Constant(value as i64),
-                    });
+                    let value =
+                        self.number(&part, u64::try_from(self.limits.max_constant).unwrap_or(0), |n, max| {
+                            (format!("the constant {n} is too large"), format!("at most {max}"))
+                        })?;
+                    terms.push(SignedTerm { negative, term: Term::Constant(value as i64) });
                     negative = false;
                 }
                 other => unreachable!("a sum holds signs and terms, not {other:?}"),
@@ -127,12 +106,7 @@ impl Reader<'_> {
                         (format!("too many dice: {n}"), format!("at most {max} dice"))
                     })?;
                     if n == 0 {
-                        return Err(self.invalid(
-                            &part,
-                            "a pool needs at least one die",
-                            "zero dice",
-                            None,
-                        ));
+                        return Err(self.invalid(&part, "a pool needs at least one die", "zero dice", None));
                     }
                     count = n as u32;
                 }
@@ -148,32 +122,18 @@ impl Reader<'_> {
                 span: pool_span,
                 reason: format!("too many dice: {} in all", self.dice_so_far),
                 label: format!("the expression reaches {} dice here", self.dice_so_far),
-                help: Some(format!(
-                    "at most {} dice in one expression",
-                    self.limits.max_dice
-                )),
+                help: Some(format!("at most {} dice in one expression", self.limits.max_dice)),
             });
         }
-        Ok(DicePool {
-            count,
-            die: die.expect("a dice term always has sides"),
-            keep,
-        })
+        Ok(DicePool { count, die: die.expect("a dice term always has sides"), keep })
     }
 
     fn die(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
         if part.as_str() == "%" {
-            return Ok(Die {
-                sides: 100,
-                first: 1,
-                percentile: true,
-            });
+            return Ok(Die { sides: 100, first: 1, percentile: true });
         }
         let sides = self.number(part, u64::from(self.limits.max_sides), |n, max| {
-            (
-                format!("too many faces: d{n}"),
-                format!("at most {max} faces"),
-            )
+            (format!("too many faces: d{n}"), format!("at most {max} faces"))
         })?;
         if sides < 2 {
             return Err(self.invalid(
@@ -184,11 +144,7 @@ impl Reader<'_> {
             ));
         }
         let sides = sides as u32;
-        Ok(Die {
-            sides,
-            first: self.conventions.first_face(sides),
-            percentile: false,
-        })
+        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false })
     }
 
     fn keep(&self, pair: Pair<'_, Rule>, count: u32) -> Result<Keep, DiceError> {
@@ -196,16 +152,9 @@ impl Reader<'_> {
         let kind = inner.next().expect("keep has a kind");
         let n_pair = inner.next().expect("keep has a count");
         let written = kind.as_str().to_ascii_lowercase();
-        let verb = if written.starts_with('k') {
-            "keep"
-        } else {
-            "drop"
-        };
+        let verb = if written.starts_with('k') { "keep" } else { "drop" };
         let n = self.number(&n_pair, u64::from(count), |n, _| {
-            (
-                format!("cannot {verb} {n} of {}", dice_word(count)),
-                format!("only {} rolled", dice_word(count)),
-            )
+            (format!("cannot {verb} {n} of {}", dice_word(count)), format!("only {} rolled", dice_word(count)))
         })? as u32;
         let keep = match written.as_str() {
             "kh" | "k" => Keep::Highest(n),
@@ -214,11 +163,7 @@ impl Reader<'_> {
             _ => Keep::DropLowest(n),
         };
         if keep.kept_of(count).0 == 0 {
-            let reason = format!(
-                "`{}{n}` leaves none of {} to count",
-                kind.as_str(),
-                dice_word(count)
-            );
+            let reason = format!("`{}{n}` leaves none of {} to count", kind.as_str(), dice_word(count));
             return Err(self.invalid(&n_pair, &reason, "nothing would be kept", None));
         }
         Ok(keep)
@@ -246,22 +191,14 @@ impl Reader<'_> {
                         span: span_of(part),
                         reason,
                         label,
-                        help: Some(
-                            "grognard refuses expressions past its limits rather than hang".into(),
-                        ),
+                        help: Some("grognard refuses expressions past its limits rather than hang".into()),
                     })
                 }
             }
         }
     }
 
-    fn invalid(
-        &self,
-        part: &Pair<'_, Rule>,
-        reason: &str,
-        label: &str,
-        help: Option<&str>,
-    ) -> DiceError {
+    fn invalid(&self, part: &Pair<'_, Rule>, reason: &str, label: &str, help: Option<&str>) -> DiceError {
         DiceError::Invalid {
             src: self.input.to_string(),
             span: span_of(part),
@@ -274,11 +211,7 @@ impl Reader<'_> {
 
 /// "1 die", "4 dice".
 fn dice_word(n: u32) -> String {
-    if n == 1 {
-        "1 die".to_string()
-    } else {
-        format!("{n} dice")
-    }
+    if n == 1 { "1 die".to_string() } else { format!("{n} dice") }
 }
 
 fn span_of(pair: &Pair<'_, Rule>) -> SourceSpan {
@@ -309,9 +242,5 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
     });
     let expected = err.variant.message().to_string();
     let (span, expected) = underline(input, &err.location, expected, "the expression");
-    DiceError::Syntax {
-        src: input.to_string(),
-        span,
-        expected,
-    }
+    DiceError::Syntax { src: input.to_string(), span, expected }
 }

@@ -56,9 +56,7 @@ impl Roll {
 
     /// Whether some die with `sides` faces showed `face` ("a natural 10", "13 on the d20").
     pub fn has_natural(&self, sides: u32, face: i64) -> bool {
-        self.dice
-            .iter()
-            .any(|d| d.die.sides == sides && d.natural == face)
+        self.dice.iter().any(|d| d.die.sides == sides && d.natural == face)
     }
 }
 
@@ -83,14 +81,7 @@ impl DiceExpr {
             }
             None => (None, None),
         };
-        Ok(Roll {
-            expr: self.to_string(),
-            dice,
-            total,
-            against,
-            success,
-            layout,
-        })
+        Ok(Roll { expr: self.to_string(), dice, total, against, success, layout })
     }
 
     /// Rolls and returns the left-hand total alone (or 1/0 for a comparison),
@@ -120,29 +111,14 @@ fn roll_sum(
             }
             Term::Dice(pool) => {
                 let first = dice.len();
-                let index = layout
-                    .iter()
-                    .filter(|p| matches!(p, Part::Pool { .. }))
-                    .count();
-                layout.push(Part::Pool {
-                    negative,
-                    pool: index,
-                });
+                let index = layout.iter().filter(|p| matches!(p, Part::Pool { .. })).count();
+                layout.push(Part::Pool { negative, pool: index });
                 for _ in 0..pool.count {
                     let natural = source.face(pool.die)?;
-                    dice.push(DieRoll {
-                        pool: index,
-                        die: pool.die,
-                        natural,
-                        kept: true,
-                    });
+                    dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true });
                 }
                 mark_kept(&pool, &mut dice[first..]);
-                dice[first..]
-                    .iter()
-                    .filter(|d| d.kept)
-                    .map(|d| d.natural)
-                    .sum()
+                dice[first..].iter().filter(|d| d.kept).map(|d| d.natural).sum()
             }
         };
         total += if term.negative { -value } else { value };
@@ -169,15 +145,9 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
                     faces.push(source.face(pool.die)?);
                 }
                 faces.sort_unstable();
-                let (kept, highest) = pool
-                    .keep
-                    .map_or((pool.count, true), |k| k.kept_of(pool.count));
+                let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
                 let kept = kept as usize;
-                if highest {
-                    faces[faces.len() - kept..].iter().sum()
-                } else {
-                    faces[..kept].iter().sum()
-                }
+                if highest { faces[faces.len() - kept..].iter().sum() } else { faces[..kept].iter().sum() }
             }
         };
         total += if term.negative { -value } else { value };
@@ -229,13 +199,7 @@ impl fmt::Display for Roll {
                         .dice
                         .iter()
                         .filter(|d| d.pool == pool)
-                        .map(|d| {
-                            if d.kept {
-                                d.natural.to_string()
-                            } else {
-                                format!("({})", d.natural)
-                            }
-                        })
+                        .map(|d| if d.kept { d.natural.to_string() } else { format!("({})", d.natural) })
                         .collect();
                     write!(f, "[{}]", faces.join(" "))?;
                 }
@@ -247,19 +211,11 @@ impl fmt::Display for Roll {
             (Some(against), Some(success)) => {
                 let answer = if success { "yes" } else { "no" };
                 // A bare number on the right needs no "= 8" after it.
-                let right = self
-                    .layout
-                    .iter()
-                    .skip_while(|p| !matches!(p, Part::Comparison(_)))
-                    .skip(1);
+                let right = self.layout.iter().skip_while(|p| !matches!(p, Part::Comparison(_))).skip(1);
                 let right_terms: Vec<&Part> = right.collect();
-                let right_has_dice = right_terms.len() > 1
-                    || right_terms.iter().any(|p| matches!(p, Part::Pool { .. }));
-                if right_has_dice {
-                    write!(f, " = {against}: {answer}")
-                } else {
-                    write!(f, ": {answer}")
-                }
+                let right_has_dice =
+                    right_terms.len() > 1 || right_terms.iter().any(|p| matches!(p, Part::Pool { .. }));
+                if right_has_dice { write!(f, " = {against}: {answer}") } else { write!(f, ": {answer}") }
             }
             _ => write!(f, " = {}", self.total),
         }

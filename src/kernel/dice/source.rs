@@ -33,19 +33,13 @@ impl Seeded {
     /// A generator for `seed`. The 32-byte ChaCha key is spread from the seed by
     /// SplitMix64 in our own code, so it cannot change under us either.
     pub fn new(seed: u64) -> Self {
-        Seeded {
-            rng: ChaCha8Rng::from_seed(key_from(seed, 0)),
-            seed,
-        }
+        Seeded { rng: ChaCha8Rng::from_seed(key_from(seed, 0)), seed }
     }
 
     /// The generator for trial `index` of a study seeded with `seed`: independent
     /// of how trials are shared among threads.
     pub fn for_trial(seed: u64, index: u64) -> Self {
-        Seeded {
-            rng: ChaCha8Rng::from_seed(key_from(seed, index.wrapping_add(1))),
-            seed,
-        }
+        Seeded { rng: ChaCha8Rng::from_seed(key_from(seed, index.wrapping_add(1))), seed }
     }
 
     /// The seed this generator started from.
@@ -102,10 +96,7 @@ pub struct Supplied {
 impl Supplied {
     /// Faces to hand out in order.
     pub fn new(faces: impl Into<Vec<i64>>) -> Self {
-        Supplied {
-            faces: faces.into(),
-            next: 0,
-        }
+        Supplied { faces: faces.into(), next: 0 }
     }
 
     /// Reads a comma- or space-separated list such as `8,4,10`.
@@ -113,10 +104,7 @@ impl Supplied {
         let faces = text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|s| !s.is_empty())
-            .map(|s| {
-                s.parse::<i64>()
-                    .map_err(|_| format!("`{s}` is not a die face"))
-            })
+            .map(|s| s.parse::<i64>().map_err(|_| format!("`{s}` is not a die face")))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Supplied::new(faces))
     }
@@ -135,17 +123,10 @@ impl Supplied {
 impl RollSource for Supplied {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         let Some(&face) = self.faces.get(self.next) else {
-            return Err(DiceError::OutOfFaces {
-                die: die.describe(),
-                used: self.next,
-            });
+            return Err(DiceError::OutOfFaces { die: die.describe(), used: self.next });
         };
         if !die.has_face(face) {
-            return Err(DiceError::BadFace {
-                face,
-                die: die.describe(),
-                position: self.next + 1,
-            });
+            return Err(DiceError::BadFace { face, die: die.describe(), position: self.next + 1 });
         }
         self.next += 1;
         Ok(face)

@@ -92,9 +92,7 @@ fn a_pool_knows_its_parts() {
 
 #[test]
 fn d10_is_read_by_the_rulesets_convention() {
-    let zero = DiceConventions {
-        d10: D10Reading::ZeroToNine,
-    };
+    let zero = DiceConventions { d10: D10Reading::ZeroToNine };
     let d10 = parse_with("d10", &zero, &DiceLimits::default()).unwrap();
     let die = d10.pools().next().unwrap().die;
     assert_eq!((die.min_face(), die.max_face()), (0, 9));
@@ -131,10 +129,7 @@ fn limits_are_named_when_refused() {
     let err = parse("1d100000").unwrap_err();
     assert_eq!(err.to_string(), "too many faces: d100000");
     let err = parse("2d6+99999999999999999999").unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "the constant 99999999999999999999 is too large"
-    );
+    assert_eq!(err.to_string(), "the constant 99999999999999999999 is too large");
     let err = parse("0d6").unwrap_err();
     assert_eq!(err.to_string(), "a pool needs at least one die");
     let err = parse("4d6dl4").unwrap_err();
@@ -147,13 +142,9 @@ fn limits_are_named_when_refused() {
 fn a_fixed_seed_gives_pinned_rolls() {
     // Golden values: if these change, every saved seed in the world rolls differently.
     let mut source = Seeded::new(20_261_129);
-    let d6: Vec<i64> = (0..12)
-        .map(|_| source.face(Die::standard(6)).unwrap())
-        .collect();
+    let d6: Vec<i64> = (0..12).map(|_| source.face(Die::standard(6)).unwrap()).collect();
     assert_eq!(d6, [6, 4, 5, 2, 2, 2, 4, 6, 3, 4, 2, 3]);
-    let d10: Vec<i64> = (0..8)
-        .map(|_| source.face(Die::standard(10)).unwrap())
-        .collect();
+    let d10: Vec<i64> = (0..8).map(|_| source.face(Die::standard(10)).unwrap()).collect();
     assert_eq!(d10, [10, 7, 8, 1, 4, 4, 2, 9]);
     let d20 = source.face(Die::standard(20)).unwrap();
     assert_eq!(d20, 6);
@@ -161,17 +152,9 @@ fn a_fixed_seed_gives_pinned_rolls() {
 
 #[test]
 fn trials_get_their_own_streams() {
-    let faces = |mut s: Seeded| -> Vec<i64> {
-        (0..20).map(|_| s.face(Die::standard(6)).unwrap()).collect()
-    };
-    assert_eq!(
-        faces(Seeded::for_trial(5, 3)),
-        faces(Seeded::for_trial(5, 3))
-    );
-    assert_ne!(
-        faces(Seeded::for_trial(5, 3)),
-        faces(Seeded::for_trial(5, 4))
-    );
+    let faces = |mut s: Seeded| -> Vec<i64> { (0..20).map(|_| s.face(Die::standard(6)).unwrap()).collect() };
+    assert_eq!(faces(Seeded::for_trial(5, 3)), faces(Seeded::for_trial(5, 3)));
+    assert_ne!(faces(Seeded::for_trial(5, 3)), faces(Seeded::for_trial(5, 4)));
     assert_ne!(faces(Seeded::for_trial(5, 0)), faces(Seeded::new(5)));
 }
 
@@ -196,55 +179,26 @@ fn supplied_faces_are_used_in_order_and_checked() {
     assert_eq!(roll.naturals().collect::<Vec<_>>(), [3, 5]);
     assert_eq!(source.remaining(), [12]);
     let err = parse("1d6").unwrap().roll(&mut source).unwrap_err();
-    assert_eq!(
-        err,
-        DiceError::BadFace {
-            face: 12,
-            die: "d6 (1-6)".into(),
-            position: 3
-        }
-    );
-    let err = parse("1d6")
-        .unwrap()
-        .roll(&mut Supplied::new([]))
-        .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "no face left for a d6 (1-6): all 0 supplied faces were used"
-    );
-    assert_eq!(
-        Supplied::parse_list("8, 4 10").unwrap().remaining(),
-        [8, 4, 10]
-    );
-    assert_eq!(
-        Supplied::parse_list("8,x").unwrap_err(),
-        "`x` is not a die face"
-    );
+    assert_eq!(err, DiceError::BadFace { face: 12, die: "d6 (1-6)".into(), position: 3 });
+    let err = parse("1d6").unwrap().roll(&mut Supplied::new([])).unwrap_err();
+    assert_eq!(err.to_string(), "no face left for a d6 (1-6): all 0 supplied faces were used");
+    assert_eq!(Supplied::parse_list("8, 4 10").unwrap().remaining(), [8, 4, 10]);
+    assert_eq!(Supplied::parse_list("8,x").unwrap_err(), "`x` is not a die face");
 }
 
 #[test]
 fn a_zero_based_d10_accepts_a_typed_zero() {
-    let zero = DiceConventions {
-        d10: D10Reading::ZeroToNine,
-    };
+    let zero = DiceConventions { d10: D10Reading::ZeroToNine };
     let expr = parse_with("1d10", &zero, &DiceLimits::default()).unwrap();
     assert_eq!(expr.roll(&mut Supplied::new([0])).unwrap().total, 0);
-    assert!(
-        parse("1d10")
-            .unwrap()
-            .roll(&mut Supplied::new([0]))
-            .is_err()
-    );
+    assert!(parse("1d10").unwrap().roll(&mut Supplied::new([0])).is_err());
 }
 
 // ---- rolls ---------------------------------------------------------------
 
 #[test]
 fn keep_highest_drops_the_lowest() {
-    let roll = parse("4d6kh3")
-        .unwrap()
-        .roll(&mut Supplied::new([3, 1, 6, 4]))
-        .unwrap();
+    let roll = parse("4d6kh3").unwrap().roll(&mut Supplied::new([3, 1, 6, 4])).unwrap();
     assert_eq!(roll.total, 13);
     let kept: Vec<bool> = roll.dice.iter().map(|d| d.kept).collect();
     assert_eq!(kept, [true, false, true, true]);
@@ -261,25 +215,15 @@ fn keep_and_drop_choose_the_right_dice() {
         // Equal faces: the later one is dropped first.
         ("4d6kh1", 5, [false, true, false, false]),
     ] {
-        let roll = parse(expr)
-            .unwrap()
-            .roll(&mut Supplied::new(faces))
-            .unwrap();
+        let roll = parse(expr).unwrap().roll(&mut Supplied::new(faces)).unwrap();
         assert_eq!(roll.total, total, "{expr}");
-        assert_eq!(
-            roll.dice.iter().map(|d| d.kept).collect::<Vec<_>>(),
-            kept,
-            "{expr}"
-        );
+        assert_eq!(roll.dice.iter().map(|d| d.kept).collect::<Vec<_>>(), kept, "{expr}");
     }
 }
 
 #[test]
 fn a_roll_keeps_natural_faces_for_triggers() {
-    let roll = parse("1d10+1d20")
-        .unwrap()
-        .roll(&mut Supplied::new([10, 13]))
-        .unwrap();
+    let roll = parse("1d10+1d20").unwrap().roll(&mut Supplied::new([10, 13])).unwrap();
     assert!(roll.has_natural(10, 10));
     assert!(roll.has_natural(20, 13));
     assert!(!roll.has_natural(20, 10));
@@ -287,25 +231,13 @@ fn a_roll_keeps_natural_faces_for_triggers() {
 
 #[test]
 fn comparisons_answer_yes_or_no() {
-    let roll = parse("2d6 >= 8")
-        .unwrap()
-        .roll(&mut Supplied::new([3, 5]))
-        .unwrap();
+    let roll = parse("2d6 >= 8").unwrap().roll(&mut Supplied::new([3, 5])).unwrap();
     assert_eq!(roll.success, Some(true));
     assert_eq!(roll.to_string(), "2d6 >= 8: [3 5] = 8 >= 8: yes");
-    let roll = parse("1d10 > 1d10")
-        .unwrap()
-        .roll(&mut Supplied::new([4, 4]))
-        .unwrap();
-    assert_eq!(
-        (roll.total, roll.against, roll.success),
-        (4, Some(4), Some(false))
-    );
+    let roll = parse("1d10 > 1d10").unwrap().roll(&mut Supplied::new([4, 4])).unwrap();
+    assert_eq!((roll.total, roll.against, roll.success), (4, Some(4), Some(false)));
     assert_eq!(roll.to_string(), "1d10 > 1d10: [4] = 4 > [4] = 4: no");
-    let roll = parse("3d6-1d4+2")
-        .unwrap()
-        .roll(&mut Supplied::new([3, 1, 4, 4]))
-        .unwrap();
+    let roll = parse("3d6-1d4+2").unwrap().roll(&mut Supplied::new([3, 1, 4, 4])).unwrap();
     assert_eq!(roll.to_string(), "3d6-1d4+2: [3 1 4] - [4] + 2 = 6");
 }
 
@@ -315,15 +247,8 @@ fn comparisons_answer_yes_or_no() {
 fn two_d6_by_counting() {
     let dist = totals("2d6");
     for total in 2..=12 {
-        let ways = all_rolls(2, 6, 1)
-            .iter()
-            .filter(|r| r.iter().sum::<i64>() == total)
-            .count();
-        assert_eq!(
-            dist.probability(&total),
-            ratio(ways as i64, 36),
-            "total {total}"
-        );
+        let ways = all_rolls(2, 6, 1).iter().filter(|r| r.iter().sum::<i64>() == total).count();
+        assert_eq!(dist.probability(&total), ratio(ways as i64, 36), "total {total}");
     }
     assert_eq!(dist.mean(), ratio(7, 1));
     assert_eq!(dist.total(), BigRational::one());
@@ -347,30 +272,19 @@ fn four_d6_keep_highest_three() {
 
 #[test]
 fn every_keep_kind_matches_brute_force() {
-    for (expr, count, sides, keep_low, keep_n) in [
-        ("5d4kl2", 5, 4, true, 2),
-        ("5d4dh3", 5, 4, true, 2),
-        ("5d4dl1", 5, 4, false, 4),
-        ("3d10kh1", 3, 10, false, 1),
-    ] {
+    for (expr, count, sides, keep_low, keep_n) in
+        [("5d4kl2", 5, 4, true, 2), ("5d4dh3", 5, 4, true, 2), ("5d4dl1", 5, 4, false, 4), ("3d10kh1", 3, 10, false, 1)]
+    {
         let dist = totals(expr);
         let mut by_hand: BTreeMap<i64, i64> = BTreeMap::new();
         for mut r in all_rolls(count, sides, 1) {
             r.sort();
-            let kept: i64 = if keep_low {
-                r[..keep_n].iter().sum()
-            } else {
-                r[r.len() - keep_n..].iter().sum()
-            };
+            let kept: i64 = if keep_low { r[..keep_n].iter().sum() } else { r[r.len() - keep_n..].iter().sum() };
             *by_hand.entry(kept).or_default() += 1;
         }
         let all = sides.pow(count);
         for (total, ways) in by_hand {
-            assert_eq!(
-                dist.probability(&total),
-                ratio(ways, all),
-                "{expr} total {total}"
-            );
+            assert_eq!(dist.probability(&total), ratio(ways, all), "{expr} total {total}");
         }
     }
 }
@@ -396,18 +310,11 @@ fn d10_differences_for_opposed_rolls() {
     // F&F melee reads the difference of two d10s.
     let dist = totals("1d10 - 1d10");
     for diff in -9..=9i64 {
-        assert_eq!(
-            dist.probability(&diff),
-            ratio(10 - diff.abs(), 100),
-            "difference {diff}"
-        );
+        assert_eq!(dist.probability(&diff), ratio(10 - diff.abs(), 100), "difference {diff}");
     }
     assert_eq!(dist.mean(), BigRational::zero());
     // The attacker wins outright (higher die) 45 times in 100.
-    assert_eq!(
-        chance("1d10 > 1d10", DiceConventions::default()),
-        ratio(45, 100)
-    );
+    assert_eq!(chance("1d10 > 1d10", DiceConventions::default()), ratio(45, 100));
 }
 
 #[test]
@@ -446,14 +353,7 @@ fn exact_work_is_refused_past_its_limit() {
 
 #[test]
 fn enumerating_an_expression_matches_its_exact_odds() {
-    for text in [
-        "2d6",
-        "4d6kh3",
-        "3d6-1d4+2",
-        "1d10 - 1d10",
-        "2d6 >= 8",
-        "1d8dl0",
-    ] {
+    for text in ["2d6", "4d6kh3", "3d6-1d4+2", "1d10 - 1d10", "2d6 >= 8", "1d8dl0"] {
         let Ok(expr) = parse(text) else { continue };
         let walked = enumerate(EnumLimits::default(), |src| expr.value(src)).unwrap();
         match exact_odds(&expr, &DiceLimits::default()).unwrap() {
@@ -475,11 +375,7 @@ fn enumerating_a_varying_number_of_dice() {
     // Roll a d6; on a 6 roll again and add (once). Each branch weighs what its dice weigh.
     let dist = enumerate(EnumLimits::default(), |src| {
         let first = src.face(Die::standard(6))?;
-        if first == 6 {
-            Ok::<_, DiceError>(6 + src.face(Die::standard(6))?)
-        } else {
-            Ok(first)
-        }
+        if first == 6 { Ok::<_, DiceError>(6 + src.face(Die::standard(6))?) } else { Ok(first) }
     })
     .unwrap();
     assert_eq!(dist.probability(&5), ratio(1, 6));
@@ -491,10 +387,7 @@ fn enumerating_a_varying_number_of_dice() {
 #[test]
 fn a_loop_cut_off_leaves_a_residual() {
     // "Re-roll ties": two d6 until they differ. Cut at 4 dice (two rounds).
-    let limits = EnumLimits {
-        max_depth: 4,
-        ..EnumLimits::default()
-    };
+    let limits = EnumLimits { max_depth: 4, ..EnumLimits::default() };
     let dist = enumerate(limits, |src| {
         loop {
             let a = src.face(Die::standard(6))?;
@@ -513,10 +406,7 @@ fn a_loop_cut_off_leaves_a_residual() {
 
 #[test]
 fn a_swallowed_cut_off_still_counts_as_residual() {
-    let limits = EnumLimits {
-        max_depth: 1,
-        ..EnumLimits::default()
-    };
+    let limits = EnumLimits { max_depth: 1, ..EnumLimits::default() };
     let dist = enumerate(limits, |src| {
         let a = src.face(Die::standard(2))?;
         // The computation ignores the refusal and answers anyway.
@@ -529,10 +419,7 @@ fn a_swallowed_cut_off_still_counts_as_residual() {
 
 #[test]
 fn too_many_outcomes_is_an_error() {
-    let limits = EnumLimits {
-        max_outcomes: 100,
-        ..EnumLimits::default()
-    };
+    let limits = EnumLimits { max_outcomes: 100, ..EnumLimits::default() };
     let expr = parse("3d6").unwrap();
     let err = enumerate(limits, |src| expr.value(src)).unwrap_err();
     assert_eq!(err, DiceError::TooManyOutcomes { limit: 100 });
@@ -553,37 +440,25 @@ fn a_computation_that_is_not_a_function_of_its_dice_is_caught() {
 // ---- properties ----------------------------------------------------------
 
 fn small_expr() -> impl Strategy<Value = String> {
-    let pool = (
-        1u32..4,
-        prop::sample::select(vec![2u32, 3, 4, 6, 8, 10]),
-        0u8..5,
-    )
-        .prop_map(|(n, s, k)| {
-            let keep = match k {
-                1 => format!("kh{}", n.max(1)),
-                2 => "kl1".to_string(),
-                3 if n > 1 => "dl1".to_string(),
-                _ => String::new(),
-            };
-            format!("{n}d{s}{keep}")
-        });
+    let pool = (1u32..4, prop::sample::select(vec![2u32, 3, 4, 6, 8, 10]), 0u8..5).prop_map(|(n, s, k)| {
+        let keep = match k {
+            1 => format!("kh{}", n.max(1)),
+            2 => "kl1".to_string(),
+            3 if n > 1 => "dl1".to_string(),
+            _ => String::new(),
+        };
+        format!("{n}d{s}{keep}")
+    });
     let term = prop_oneof![3 => pool, 1 => (0i64..20).prop_map(|c| c.to_string())];
-    let sum = (
-        term.clone(),
-        prop::collection::vec((any::<bool>(), term), 0..2),
-    )
-        .prop_map(|(first, rest)| {
-            let mut s = first;
-            for (neg, t) in rest {
-                s += if neg { " - " } else { " + " };
-                s += &t;
-            }
-            s
-        });
-    let cmp = prop::option::of((
-        prop::sample::select(vec![">=", "<=", ">", "<", "=", "!="]),
-        0i64..15,
-    ));
+    let sum = (term.clone(), prop::collection::vec((any::<bool>(), term), 0..2)).prop_map(|(first, rest)| {
+        let mut s = first;
+        for (neg, t) in rest {
+            s += if neg { " - " } else { " + " };
+            s += &t;
+        }
+        s
+    });
+    let cmp = prop::option::of((prop::sample::select(vec![">=", "<=", ">", "<", "=", "!="]), 0i64..15));
     (sum, cmp).prop_map(|(s, c)| match c {
         Some((op, v)) => format!("{s} {op} {v}"),
         None => s,

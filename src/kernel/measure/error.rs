@@ -42,9 +42,5 @@ pub enum MeasureError {
     /// A number given for a scale or a length (not read from text) is out of range.
     #[error("{what} must be {expected}, not {value}")]
     #[diagnostic(code(measure::out_of_range))]
-    OutOfRange {
-        what: &'static str,
-        value: f64,
-        expected: &'static str,
-    },
+    OutOfRange { what: &'static str, value: f64, expected: &'static str },
 }

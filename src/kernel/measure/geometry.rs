@@ -80,12 +80,7 @@ pub struct Stand {
 impl Stand {
     /// A stand of `frontage` by `depth` whose front edge is centred on `position`.
     pub const fn new(frontage: f64, depth: f64, position: Point, facing: f64) -> Self {
-        Stand {
-            frontage,
-            depth,
-            position,
-            facing,
-        }
+        Stand { frontage, depth, position, facing }
     }
 
     /// The corners: front-left, front-right, rear-right, rear-left (left and
@@ -95,12 +90,7 @@ impl Stand {
         let back = mul(forward(self.facing), -self.depth);
         let front_left = sub(self.position, half_front);
         let front_right = add(self.position, half_front);
-        [
-            front_left,
-            front_right,
-            add(front_right, back),
-            add(front_left, back),
-        ]
+        [front_left, front_right, add(front_right, back), add(front_left, back)]
     }
 
     /// The centre of the rectangle.
@@ -138,24 +128,10 @@ impl Footprint {
 
     /// `count` stands one behind another, the first with its front edge centred
     /// on `front_centre`, listed from front to rear.
-    pub fn column(
-        count: usize,
-        front_centre: Point,
-        facing: f64,
-        frontage: f64,
-        depth: f64,
-    ) -> Self {
+    pub fn column(count: usize, front_centre: Point, facing: f64, frontage: f64, depth: f64) -> Self {
         let back = mul(forward(facing), -depth);
-        let stands = (0..count)
-            .map(|i| {
-                Stand::new(
-                    frontage,
-                    depth,
-                    add(front_centre, mul(back, i as f64)),
-                    facing,
-                )
-            })
-            .collect();
+        let stands =
+            (0..count).map(|i| Stand::new(frontage, depth, add(front_centre, mul(back, i as f64)), facing)).collect();
         Footprint { stands }
     }
 
@@ -164,10 +140,7 @@ impl Footprint {
         if self.stands.is_empty() {
             return None;
         }
-        let sum = self
-            .stands
-            .iter()
-            .fold(Point::default(), |acc, s| add(acc, s.centre()));
+        let sum = self.stands.iter().fold(Point::default(), |acc, s| add(acc, s.centre()));
         Some(mul(sum, 1.0 / self.stands.len() as f64))
     }
 }
@@ -228,22 +201,16 @@ fn separated(a: &[Point; 4], b: &[Point; 4]) -> bool {
 
 /// The least and greatest projection of some points on an axis.
 fn extent(points: &[Point], axis: Point) -> (f64, f64) {
-    points
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| {
-            let d = dot(p, axis);
-            (lo.min(d), hi.max(d))
-        })
+    points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &p| {
+        let d = dot(p, axis);
+        (lo.min(d), hi.max(d))
+    })
 }
 
 fn point_to_segment(p: Point, a: Point, b: Point) -> f64 {
     let ab = sub(b, a);
     let length_sq = dot(ab, ab);
-    let t = if length_sq > 0.0 {
-        (dot(sub(p, a), ab) / length_sq).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = if length_sq > 0.0 { (dot(sub(p, a), ab) / length_sq).clamp(0.0, 1.0) } else { 0.0 };
     norm(sub(p, add(a, mul(ab, t))))
 }
 
@@ -276,19 +243,10 @@ pub fn in_arc(base: &Stand, arc_degrees: f64, target: &Footprint) -> bool {
     let rightward = right(base.facing);
     let [front_left, front_right, _, _] = base.corners();
     let planes = [
-        HalfPlane {
-            through: base.position,
-            normal: ahead,
-        },
+        HalfPlane { through: base.position, normal: ahead },
         // Inward normals: the left ray's points right and ahead, the right ray's left and ahead.
-        HalfPlane {
-            through: front_left,
-            normal: add(mul(rightward, cos), mul(ahead, sin)),
-        },
-        HalfPlane {
-            through: front_right,
-            normal: add(mul(rightward, -cos), mul(ahead, sin)),
-        },
+        HalfPlane { through: front_left, normal: add(mul(rightward, cos), mul(ahead, sin)) },
+        HalfPlane { through: front_right, normal: add(mul(rightward, -cos), mul(ahead, sin)) },
     ];
     target.stands.iter().any(|stand| {
         let mut polygon = stand.corners().to_vec();
@@ -399,17 +357,8 @@ impl Overlap {
 /// between it and the defender: an attacker wholly off to one side overlaps by
 /// its own width. Left and right are as the defender faces. Empty footprints
 /// or a base width that is not greater than 0 give no overlap.
-pub fn overlap(
-    defender: &Footprint,
-    defender_facing: f64,
-    attacker: &Footprint,
-    base_width: f64,
-) -> Overlap {
-    if base_width.is_nan()
-        || base_width <= 0.0
-        || defender.stands.is_empty()
-        || attacker.stands.is_empty()
-    {
+pub fn overlap(defender: &Footprint, defender_facing: f64, attacker: &Footprint, base_width: f64) -> Overlap {
+    if base_width.is_nan() || base_width <= 0.0 || defender.stands.is_empty() || attacker.stands.is_empty() {
         return Overlap::default();
     }
     let lateral = right(defender_facing);
@@ -426,10 +375,7 @@ pub fn overlap(
     let (attacker_left, attacker_right) = extent(&front_corners(attacker), lateral);
     let left = attacker_right.min(defender_left) - attacker_left;
     let right = attacker_right - attacker_left.max(defender_right);
-    Overlap {
-        left: (left / base_width).max(0.0),
-        right: (right / base_width).max(0.0),
-    }
+    Overlap { left: (left / base_width).max(0.0), right: (right / base_width).max(0.0) }
 }
 
 /// The length, in inches, of the last straight stretch of a path before

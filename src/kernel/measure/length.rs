@@ -82,11 +82,7 @@ impl fmt::Display for Length {
         // Reduce rest/16: the denominator is a power of two.
         let shift = rest.trailing_zeros();
         let (num, den) = (rest >> shift, 16 >> shift);
-        if whole == 0 {
-            write!(f, "{num}/{den}\"")
-        } else {
-            write!(f, "{whole}-{num}/{den}\"")
-        }
+        if whole == 0 { write!(f, "{num}/{den}\"") } else { write!(f, "{whole}-{num}/{den}\"") }
     }
 }
 
@@ -138,10 +134,7 @@ pub fn parse_length(text: &str, scale: &Scale) -> Result<Length, MeasureError> {
     }
     let mut pairs = LengthGrammar::parse(Rule::length, text).map_err(|e| syntax_error(text, e))?;
     let length = pairs.next().expect("the grammar always yields one length");
-    let quantity = length
-        .into_inner()
-        .find(|p| p.as_rule() == Rule::quantity)
-        .expect("a length holds a quantity");
+    let quantity = length.into_inner().find(|p| p.as_rule() == Rule::quantity).expect("a length holds a quantity");
     reader.quantity(quantity)
 }
 
@@ -209,11 +202,7 @@ impl Reader<'_> {
     }
 
     /// Converts an amount in `unit` to rule inches.
-    fn to_inches(
-        &self,
-        amount: f64,
-        (unit, span): (Unit, SourceSpan),
-    ) -> Result<f64, MeasureError> {
+    fn to_inches(&self, amount: f64, (unit, span): (Unit, SourceSpan)) -> Result<f64, MeasureError> {
         Ok(match unit {
             Unit::Inches => amount,
             Unit::Centimetres => amount / CM_PER_INCH,
@@ -293,13 +282,7 @@ impl Reader<'_> {
         }
     }
 
-    fn invalid(
-        &self,
-        span: SourceSpan,
-        reason: &str,
-        label: &str,
-        help: Option<&str>,
-    ) -> MeasureError {
+    fn invalid(&self, span: SourceSpan, reason: &str, label: &str, help: Option<&str>) -> MeasureError {
         MeasureError::Invalid {
             src: self.text.to_string(),
             span,
@@ -370,9 +353,5 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> MeasureError {
         ErrorVariant::CustomError { message } => message.clone(),
     };
     let (span, expected) = underline(input, &err.location, expected, "the length");
-    MeasureError::Syntax {
-        src: input.to_string(),
-        span,
-        expected,
-    }
+    MeasureError::Syntax { src: input.to_string(), span, expected }
 }

@@ -55,9 +55,8 @@ impl TryFrom<ScaleSpec> for Scale {
     type Error = MeasureError;
 
     fn try_from(spec: ScaleSpec) -> Result<Self, MeasureError> {
-        let mut scale = Scale::table_only()
-            .with_yards_per_pace(spec.yards_per_pace)?
-            .with_figure_factor(spec.figure_factor)?;
+        let mut scale =
+            Scale::table_only().with_yards_per_pace(spec.yards_per_pace)?.with_figure_factor(spec.figure_factor)?;
         if let Some(yards) = spec.yards_per_inch {
             scale.yards_per_inch = Some(positive("yards per inch", yards)?);
         }
@@ -86,11 +85,7 @@ impl Scale {
     /// A scale with no ground scale (only table units can be read), the
     /// default pace and figure factor 1.
     pub const fn table_only() -> Self {
-        Scale {
-            yards_per_inch: None,
-            yards_per_pace: DEFAULT_YARDS_PER_PACE,
-            figure_factor: 1.0,
-        }
+        Scale { yards_per_inch: None, yards_per_pace: DEFAULT_YARDS_PER_PACE, figure_factor: 1.0 }
     }
 
     /// A ground scale of `yards_per_inch` yards to the rule inch, with every
@@ -106,26 +101,17 @@ impl Scale {
     /// ```
     pub fn new(yards_per_inch: f64, figure_factor: f64) -> Result<Self, MeasureError> {
         let scale = Scale::table_only().with_figure_factor(figure_factor)?;
-        Ok(Scale {
-            yards_per_inch: Some(positive("yards per inch", yards_per_inch)?),
-            ..scale
-        })
+        Ok(Scale { yards_per_inch: Some(positive("yards per inch", yards_per_inch)?), ..scale })
     }
 
     /// The same scale with a different pace, in yards.
     pub fn with_yards_per_pace(self, yards_per_pace: f64) -> Result<Self, MeasureError> {
-        Ok(Scale {
-            yards_per_pace: positive("yards per pace", yards_per_pace)?,
-            ..self
-        })
+        Ok(Scale { yards_per_pace: positive("yards per pace", yards_per_pace)?, ..self })
     }
 
     /// The same scale with a different figure-scale multiplier.
     pub fn with_figure_factor(self, figure_factor: f64) -> Result<Self, MeasureError> {
-        Ok(Scale {
-            figure_factor: positive("the figure factor", figure_factor)?,
-            ..self
-        })
+        Ok(Scale { figure_factor: positive("the figure factor", figure_factor)?, ..self })
     }
 
     /// Yards of ground to one rule inch, if the scale has a ground scale.
@@ -156,8 +142,7 @@ impl Scale {
     /// before [`on_table`](Scale::on_table)): the ground scale is stated for the
     /// rules' own figure size.
     pub fn to_ground_yards(&self, rule_length: Length) -> Option<f64> {
-        self.yards_per_inch
-            .map(|yards| rule_length.inches() * yards)
+        self.yards_per_inch.map(|yards| rule_length.inches() * yards)
     }
 }
 
@@ -165,10 +150,6 @@ fn positive(what: &'static str, value: f64) -> Result<f64, MeasureError> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(MeasureError::OutOfRange {
-            what,
-            value,
-            expected: "a finite number greater than 0",
-        })
+        Err(MeasureError::OutOfRange { what, value, expected: "a finite number greater than 0" })
     }
 }

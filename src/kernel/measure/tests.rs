@@ -11,9 +11,7 @@ fn ground() -> Scale {
 }
 
 fn inches(text: &str) -> f64 {
-    parse_length(text, &ground())
-        .unwrap_or_else(|e| panic!("{text}: {e:?}"))
-        .inches()
+    parse_length(text, &ground()).unwrap_or_else(|e| panic!("{text}: {e:?}")).inches()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -79,11 +77,7 @@ fn displays_sixteenths_as_fractions_and_the_rest_as_decimals() {
         (30.0 / 2.54, "11.81\""),
         (8.0 / 3.0, "2.67\""),
     ] {
-        assert_eq!(
-            Length::from_inches(value).unwrap().to_string(),
-            shown,
-            "{value}"
-        );
+        assert_eq!(Length::from_inches(value).unwrap().to_string(), shown, "{value}");
     }
 }
 
@@ -113,37 +107,16 @@ fn lengths_are_numbers_of_inches_in_serde() {
 
 #[test]
 fn refusals_are_the_right_kind() {
-    let syntax = |text: &str| {
-        matches!(
-            parse_length(text, &ground()),
-            Err(MeasureError::Syntax { .. })
-        )
-    };
-    let invalid = |text: &str| {
-        matches!(
-            parse_length(text, &ground()),
-            Err(MeasureError::Invalid { .. })
-        )
-    };
-    for text in [
-        "",
-        "   ",
-        "3/0\"",
-        "-2\"",
-        "12 furlongs",
-        "200000\"",
-        "1-3/2\"",
-    ] {
+    let syntax = |text: &str| matches!(parse_length(text, &ground()), Err(MeasureError::Syntax { .. }));
+    let invalid = |text: &str| matches!(parse_length(text, &ground()), Err(MeasureError::Invalid { .. }));
+    for text in ["", "   ", "3/0\"", "-2\"", "12 furlongs", "200000\"", "1-3/2\""] {
         assert!(invalid(text), "{text}");
     }
     for text in ["abc", "1/", "12 3", "1.5.2", "\"", "1/2/3", "12\"\""] {
         assert!(syntax(text), "{text}");
     }
     // Yards are well formed, but a table-only scale cannot read them.
-    assert!(matches!(
-        parse_length("90 yards", &Scale::table_only()),
-        Err(MeasureError::Invalid { .. })
-    ));
+    assert!(matches!(parse_length("90 yards", &Scale::table_only()), Err(MeasureError::Invalid { .. })));
     assert!(parse_length("100 paces", &Scale::table_only()).is_err());
     // A number too long for an f64 is refused, not turned into infinity.
     let huge = "9".repeat(400);
@@ -228,8 +201,7 @@ fn scales_refuse_nonsense_numbers() {
 
 #[test]
 fn rulesets_declare_scales_in_serde() {
-    let scale: Scale =
-        serde_json::from_str(r#"{"yards_per_inch": 30, "figure_factor": 2}"#).unwrap();
+    let scale: Scale = serde_json::from_str(r#"{"yards_per_inch": 30, "figure_factor": 2}"#).unwrap();
     assert_eq!(scale.yards_per_inch(), Some(30.0));
     assert_eq!(scale.yards_per_pace(), 0.8);
     assert_eq!(scale.figure_factor(), 2.0);
@@ -253,21 +225,13 @@ fn stands_have_their_corners_where_the_facing_says() {
     let stand = Stand::new(2.0, 1.0, Point::new(0.0, 0.0), 0.0);
     assert_eq!(
         stand.corners(),
-        [
-            Point::new(-1.0, 0.0),
-            Point::new(1.0, 0.0),
-            Point::new(1.0, -1.0),
-            Point::new(-1.0, -1.0)
-        ]
+        [Point::new(-1.0, 0.0), Point::new(1.0, 0.0), Point::new(1.0, -1.0), Point::new(-1.0, -1.0)]
     );
     // Facing +x: the front-left corner is up the table.
     let east = Stand::new(2.0, 1.0, Point::new(0.0, 0.0), 90.0).corners();
     let expected = [(0.0, 1.0), (0.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)];
     for (corner, (x, y)) in east.iter().zip(expected) {
-        assert!(
-            close(corner.x, x) && close(corner.y, y),
-            "{corner:?} vs ({x}, {y})"
-        );
+        assert!(close(corner.x, x) && close(corner.y, y), "{corner:?} vs ({x}, {y})");
     }
     let line = Footprint::line(3, Point::new(0.0, 0.0), 0.0, 1.0, 0.5);
     let xs: Vec<f64> = line.stands.iter().map(|s| s.position.x).collect();
@@ -307,11 +271,7 @@ fn distance_to_a_stand_turned_45_degrees() {
     let turned = Footprint::new(vec![Stand::new(1.0, 1.0, Point::new(0.0, 5.0), 45.0)]);
     let s = std::f64::consts::FRAC_1_SQRT_2;
     let expected = 5.0 - 1.5 * s; // 3.93934 inches
-    assert!(
-        close(distance(&us, &turned), expected),
-        "{}",
-        distance(&us, &turned)
-    );
+    assert!(close(distance(&us, &turned), expected), "{}", distance(&us, &turned));
 }
 
 /// A 2" wide infantry stand at the origin facing up the table: front corners (-1, 0) and (1, 0).
@@ -325,11 +285,7 @@ fn arcs_reach_ahead_and_not_beside_or_behind() {
     let ahead = Footprint::line(2, Point::new(0.0, 10.0), 180.0, 1.0, 0.5);
     assert!(in_arc(&base, 45.0, &ahead));
     // Level with us, off to the side.
-    assert!(!in_arc(
-        &base,
-        45.0,
-        &Footprint::new(vec![Stand::new(1.0, 1.0, Point::new(4.0, 0.0), 0.0)])
-    ));
+    assert!(!in_arc(&base, 45.0, &Footprint::new(vec![Stand::new(1.0, 1.0, Point::new(4.0, 0.0), 0.0)])));
     assert!(!in_arc(&base, 45.0, &blob(0.0, -5.0)));
     assert!(!in_arc(&base, 45.0, &Footprint::default()));
     // Touching the front edge's line counts.
@@ -344,12 +300,7 @@ fn a_target_on_the_arc_edge_is_in_and_just_past_it_is_out() {
     // front-right corner (-4, 3).
     let on_edge = Footprint::new(vec![Stand::new(1.0, 1.0, Point::new(-4.5, 3.0), 0.0)]);
     assert!(in_arc(&firer(), 45.0, &on_edge));
-    let past = Footprint::new(vec![Stand::new(
-        1.0,
-        1.0,
-        Point::new(-4.5 - 1e-6, 3.0),
-        0.0,
-    )]);
+    let past = Footprint::new(vec![Stand::new(1.0, 1.0, Point::new(-4.5 - 1e-6, 3.0), 0.0)]);
     assert!(!in_arc(&firer(), 45.0, &past));
     // The same on the right edge, mirrored.
     let on_right = Footprint::new(vec![Stand::new(1.0, 1.0, Point::new(4.5, 3.0), 0.0)]);
@@ -387,10 +338,7 @@ fn aspect_is_judged_from_the_viewers_centre() {
     // Exactly on the front line is front; exactly on the rear line is rear.
     assert_eq!(aspect(&target, 0.0, &blob(5.0, 0.0)), Aspect::Front);
     assert_eq!(aspect(&target, 0.0, &blob(5.0, -0.5)), Aspect::Rear);
-    assert_eq!(
-        serde_json::to_string(&Aspect::LeftFlank).unwrap(),
-        "\"left_flank\""
-    );
+    assert_eq!(serde_json::to_string(&Aspect::LeftFlank).unwrap(), "\"left_flank\"");
 }
 
 #[test]
@@ -400,56 +348,29 @@ fn aspect_turns_with_the_target() {
     assert_eq!(aspect(&target, 90.0, &blob(5.0, 0.0)), Aspect::Front);
     assert_eq!(aspect(&target, 90.0, &blob(-5.0, 0.0)), Aspect::Rear);
     assert_eq!(aspect(&target, 90.0, &blob(-0.25, 5.0)), Aspect::LeftFlank);
-    assert_eq!(
-        aspect(&target, 90.0, &blob(-0.25, -5.0)),
-        Aspect::RightFlank
-    );
+    assert_eq!(aspect(&target, 90.0, &blob(-0.25, -5.0)), Aspect::RightFlank);
 }
 
 #[test]
 fn overlap_counts_frontage_beyond_each_flank() {
     let defender = Footprint::line(4, Point::new(0.0, 0.0), 0.0, 1.0, 0.5);
     let equal = Footprint::line(4, Point::new(0.0, 0.5), 180.0, 1.0, 0.5);
-    assert_eq!(
-        overlap(&defender, 0.0, &equal, 1.0),
-        Overlap {
-            left: 0.0,
-            right: 0.0
-        }
-    );
+    assert_eq!(overlap(&defender, 0.0, &equal, 1.0), Overlap { left: 0.0, right: 0.0 });
     // Six stands to our four, the extra two off our left (-x as we face up).
     let wider = Footprint::line(6, Point::new(-1.0, 0.5), 180.0, 1.0, 0.5);
     let o = overlap(&defender, 0.0, &wider, 1.0);
-    assert_eq!(
-        o,
-        Overlap {
-            left: 2.0,
-            right: 0.0
-        }
-    );
+    assert_eq!(o, Overlap { left: 2.0, right: 0.0 });
     assert_eq!(o.whole_bases(), (2, 0));
     // Measured in bases of 2": the same overlap is one base.
     assert_eq!(overlap(&defender, 0.0, &wider, 2.0).whole_bases(), (1, 0));
     // Half a base past our right.
     let shifted = Footprint::line(4, Point::new(0.5, 0.5), 180.0, 1.0, 0.5);
     let o = overlap(&defender, 0.0, &shifted, 1.0);
-    assert_eq!(
-        o,
-        Overlap {
-            left: 0.0,
-            right: 0.5
-        }
-    );
+    assert_eq!(o, Overlap { left: 0.0, right: 0.5 });
     assert_eq!(o.whole_bases(), (0, 0));
     // Wholly off to one side: only the attacker's own frontage counts.
     let aside = Footprint::line(2, Point::new(6.0, 0.5), 180.0, 1.0, 0.5);
-    assert_eq!(
-        overlap(&defender, 0.0, &aside, 1.0),
-        Overlap {
-            left: 0.0,
-            right: 2.0
-        }
-    );
+    assert_eq!(overlap(&defender, 0.0, &aside, 1.0), Overlap { left: 0.0, right: 2.0 });
     assert_eq!(overlap(&defender, 0.0, &wider, 0.0), Overlap::default());
 }
 
@@ -465,30 +386,9 @@ fn overlap_turns_with_the_defender() {
 
 #[test]
 fn whole_bases_forgive_rounding_either_way() {
-    assert_eq!(
-        Overlap {
-            left: 2.0000000001,
-            right: 1.9999999999
-        }
-        .whole_bases(),
-        (2, 2)
-    );
-    assert_eq!(
-        Overlap {
-            left: 1.99,
-            right: 2.5
-        }
-        .whole_bases(),
-        (1, 2)
-    );
-    assert_eq!(
-        Overlap {
-            left: f64::NAN,
-            right: 0.0
-        }
-        .whole_bases(),
-        (0, 0)
-    );
+    assert_eq!(Overlap { left: 2.0000000001, right: 1.9999999999 }.whole_bases(), (2, 2));
+    assert_eq!(Overlap { left: 1.99, right: 2.5 }.whole_bases(), (1, 2));
+    assert_eq!(Overlap { left: f64::NAN, right: 0.0 }.whole_bases(), (0, 0));
 }
 
 #[test]
@@ -498,21 +398,9 @@ fn run_in_is_the_last_straight_stretch() {
     // A wheel, then 3-4-5 straight in.
     assert_eq!(run_in(&[p(0.0, 0.0), p(0.0, 4.0), p(3.0, 8.0)]), 5.0);
     // Several legs along one line are one run.
-    assert_eq!(
-        run_in(&[
-            p(5.0, 5.0),
-            p(0.0, 0.0),
-            p(0.0, 2.0),
-            p(0.0, 5.0),
-            p(0.0, 9.0)
-        ]),
-        9.0
-    );
+    assert_eq!(run_in(&[p(5.0, 5.0), p(0.0, 0.0), p(0.0, 2.0), p(0.0, 5.0), p(0.0, 9.0)]), 9.0);
     // A point repeated mid-path changes nothing.
-    assert_eq!(
-        run_in(&[p(0.0, 0.0), p(0.0, 3.0), p(0.0, 3.0), p(0.0, 6.0)]),
-        6.0
-    );
+    assert_eq!(run_in(&[p(0.0, 0.0), p(0.0, 3.0), p(0.0, 3.0), p(0.0, 6.0)]), 6.0);
     // Going back along the same line is a new run.
     assert_eq!(run_in(&[p(0.0, 0.0), p(0.0, 5.0), p(0.0, 2.0)]), 3.0);
     // A kink finer than EPS is still straight; a visible one is not.

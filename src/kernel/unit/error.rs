@@ -8,26 +8,15 @@ use thiserror::Error;
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq, Eq)]
 pub enum UnitError {
     #[error("two {kind}s share the id `{id}`")]
-    #[diagnostic(
-        code(unit::duplicate_id),
-        help("every unit, leader and command needs its own id")
-    )]
+    #[diagnostic(code(unit::duplicate_id), help("every unit, leader and command needs its own id"))]
     DuplicateId { kind: &'static str, id: String },
 
     #[error("{kind} `{id}` names {field} `{target}`, which does not exist")]
     #[diagnostic(code(unit::unknown_reference))]
-    UnknownReference {
-        kind: &'static str,
-        id: String,
-        field: &'static str,
-        target: String,
-    },
+    UnknownReference { kind: &'static str, id: String, field: &'static str, target: String },
 
     #[error("command `{id}` is its own superior through {chain}")]
-    #[diagnostic(
-        code(unit::command_cycle),
-        help("each command's `parent` must lead up to an army")
-    )]
+    #[diagnostic(code(unit::command_cycle), help("each command's `parent` must lead up to an army"))]
     CommandCycle { id: String, chain: String },
 
     #[error("{kind} `{id}` has {field} `{word}`, which this ruleset does not know")]
@@ -42,13 +31,6 @@ pub enum UnitError {
     },
 
     #[error("unit `{id}` has {stands} stands but started with {at_start}")]
-    #[diagnostic(
-        code(unit::stands),
-        help("`stands` is what is left now; it cannot exceed `stands_at_start`")
-    )]
-    Stands {
-        id: String,
-        stands: u32,
-        at_start: u32,
-    },
+    #[diagnostic(code(unit::stands), help("`stands` is what is left now; it cannot exceed `stands_at_start`"))]
+    Stands { id: String, stands: u32, at_start: u32 },
 }

@@ -83,65 +83,31 @@ impl OrderOfBattle {
     pub fn units_under(&self, command_id: &str) -> Vec<&Unit> {
         self.units
             .iter()
-            .filter(|u| {
-                u.command
-                    .as_deref()
-                    .is_some_and(|c| self.chain(c).iter().any(|link| link.id == command_id))
-            })
+            .filter(|u| u.command.as_deref().is_some_and(|c| self.chain(c).iter().any(|link| link.id == command_id)))
             .collect()
     }
 
     /// The leader who commands `command_id`, if any.
     pub fn commander_of(&self, command_id: &str) -> Option<&Leader> {
-        self.leaders
-            .iter()
-            .find(|l| l.commands.as_deref() == Some(command_id))
+        self.leaders.iter().find(|l| l.commands.as_deref() == Some(command_id))
     }
 
     /// Checks that the order of battle holds together and uses only the
     /// vocabulary's words; returns every problem found, not just the first.
     pub fn check(&self, vocabulary: &Vocabulary) -> Vec<UnitError> {
         let mut errors = Vec::new();
-        let sides = ids(
-            self.sides.iter().map(|s| s.id.as_str()),
-            "side",
-            &mut errors,
-        );
-        let commands = ids(
-            self.commands.iter().map(|c| c.id.as_str()),
-            "command",
-            &mut errors,
-        );
-        let leaders = ids(
-            self.leaders.iter().map(|l| l.id.as_str()),
-            "leader",
-            &mut errors,
-        );
-        let units = ids(
-            self.units.iter().map(|u| u.id.as_str()),
-            "unit",
-            &mut errors,
-        );
+        let sides = ids(self.sides.iter().map(|s| s.id.as_str()), "side", &mut errors);
+        let commands = ids(self.commands.iter().map(|c| c.id.as_str()), "command", &mut errors);
+        let leaders = ids(self.leaders.iter().map(|l| l.id.as_str()), "leader", &mut errors);
+        let units = ids(self.units.iter().map(|u| u.id.as_str()), "unit", &mut errors);
 
-        let mut reference =
-            |kind, id: &str, field, target: Option<&str>, known: &BTreeSet<&str>| {
-                if let Some(target) = target.filter(|t| !known.contains(t)) {
-                    errors.push(UnitError::UnknownReference {
-                        kind,
-                        id: id.into(),
-                        field,
-                        target: target.into(),
-                    });
-                }
-            };
+        let mut reference = |kind, id: &str, field, target: Option<&str>, known: &BTreeSet<&str>| {
+            if let Some(target) = target.filter(|t| !known.contains(t)) {
+                errors.push(UnitError::UnknownReference { kind, id: id.into(), field, target: target.into() });
+            }
+        };
         for side in &self.sides {
-            reference(
-                "side",
-                &side.id,
-                "commander",
-                side.commander.as_deref(),
-                &leaders,
-            );
+            reference("side", &side.id, "commander", side.commander.as_deref(), &leaders);
         }
         for c in &self.commands {
             reference("command", &c.id, "side", Some(&c.side), &sides);
@@ -166,22 +132,15 @@ impl OrderOfBattle {
         for u in &self.units {
             errors.extend(vocabulary.check_unit(u));
             if u.stands > u.starting_stands() {
-                errors.push(UnitError::Stands {
-                    id: u.id.clone(),
-                    stands: u.stands,
-                    at_start: u.starting_stands(),
-                });
+                errors.push(UnitError::Stands { id: u.id.clone(), stands: u.stands, at_start: u.starting_stands() });
             }
         }
         errors
     }
 
     fn check_cycles(&self, errors: &mut Vec<UnitError>) {
-        let parents: BTreeMap<&str, &str> = self
-            .commands
-            .iter()
-            .filter_map(|c| Some((c.id.as_str(), c.parent.as_deref()?)))
-            .collect();
+        let parents: BTreeMap<&str, &str> =
+            self.commands.iter().filter_map(|c| Some((c.id.as_str(), c.parent.as_deref()?))).collect();
         let mut reported = BTreeSet::new();
         for c in &self.commands {
             let mut path = vec![c.id.as_str()];
@@ -191,10 +150,7 @@ impl OrderOfBattle {
                     // Report each cycle once, from its smallest id.
                     if path.iter().min() == Some(&c.id.as_str()) && reported.insert(c.id.clone()) {
                         path.push(up);
-                        errors.push(UnitError::CommandCycle {
-                            id: c.id.clone(),
-                            chain: path.join(" > "),
-                        });
+                        errors.push(UnitError::CommandCycle { id: c.id.clone(), chain: path.join(" > ") });
                     }
                     break;
                 }
@@ -209,18 +165,11 @@ impl OrderOfBattle {
 }
 
 /// Collects ids, reporting duplicates.
-fn ids<'a>(
-    items: impl Iterator<Item = &'a str>,
-    kind: &'static str,
-    errors: &mut Vec<UnitError>,
-) -> BTreeSet<&'a str> {
+fn ids<'a>(items: impl Iterator<Item = &'a str>, kind: &'static str, errors: &mut Vec<UnitError>) -> BTreeSet<&'a str> {
     let mut seen = BTreeSet::new();
     for id in items {
         if !seen.insert(id) {
-            errors.push(UnitError::DuplicateId {
-                kind,
-                id: id.to_string(),
-            });
+            errors.push(UnitError::DuplicateId { kind, id: id.to_string() });
         }
     }
     seen

@@ -5,9 +5,7 @@ use serde_json::json;
 use super::*;
 
 fn ligne() -> Unit {
-    let mut u = Unit::new(
-        "4e_ligne", "4e Ligne", "french", "france", "infantry", "column", 6,
-    );
+    let mut u = Unit::new("4e_ligne", "4e Ligne", "french", "france", "infantry", "column", 6);
     u.grade = Some("veteran".into());
     u.command = Some("brigade_a".into());
     u
@@ -69,14 +67,7 @@ fn an_order_of_battle_reads_and_writes_as_plain_data() {
     let oob = french_army();
     let unit = oob.unit("4e_ligne").unwrap();
     assert_eq!(unit.markers.get("volleys"), Some(&Marker::Count(2)));
-    assert_eq!(
-        unit.placement,
-        Some(Placement {
-            x: 12.0,
-            y: 6.5,
-            facing: 90.0
-        })
-    );
+    assert_eq!(unit.placement, Some(Placement { x: 12.0, y: 6.5, facing: 90.0 }));
     assert_eq!(unit.stands_lost(), 1);
     let again: OrderOfBattle = serde_json::from_str(&serde_json::to_string(&oob).unwrap()).unwrap();
     assert_eq!(again, oob);
@@ -89,20 +80,13 @@ fn a_typo_in_a_field_name_is_an_error() {
         "stands": 4, "formation": "line", "order": "good_order", "formaton": "column"
     }))
     .unwrap_err();
-    assert!(
-        err.to_string().contains("unknown field `formaton`"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("unknown field `formaton`"), "{err}");
 }
 
 #[test]
 fn the_chain_of_command_runs_up_to_the_army() {
     let oob = french_army();
-    let chain: Vec<&str> = oob
-        .chain("brigade_a")
-        .iter()
-        .map(|c| c.id.as_str())
-        .collect();
+    let chain: Vec<&str> = oob.chain("brigade_a").iter().map(|c| c.id.as_str()).collect();
     assert_eq!(chain, ["brigade_a", "div_1", "corps_1", "army"]);
     assert_eq!(oob.commander_of("div_1").unwrap().name, "Quiot");
 }
@@ -110,8 +94,7 @@ fn the_chain_of_command_runs_up_to_the_army() {
 #[test]
 fn units_under_a_command_include_subordinate_commands() {
     let oob = french_army();
-    let ids =
-        |c: &str| -> Vec<String> { oob.units_under(c).iter().map(|u| u.id.clone()).collect() };
+    let ids = |c: &str| -> Vec<String> { oob.units_under(c).iter().map(|u| u.id.clone()).collect() };
     assert_eq!(ids("div_1"), ["4e_ligne", "54e_ligne"]);
     assert_eq!(ids("corps_1"), ["4e_ligne", "54e_ligne", "foot_battery"]);
     assert_eq!(ids("brigade_b"), ["54e_ligne"]);
@@ -138,16 +121,10 @@ fn every_problem_is_reported_at_once() {
     oob.units[2].stands_at_start = Some(2);
     oob.commands[0].parent = Some("brigade_a".into());
     let vocabulary = Vocabulary {
-        formations: ["line", "column", "square", "unlimbered"]
-            .map(String::from)
-            .into(),
+        formations: ["line", "column", "square", "unlimbered"].map(String::from).into(),
         ..Vocabulary::default()
     };
-    let errors: Vec<String> = oob
-        .check(&vocabulary)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let errors: Vec<String> = oob.check(&vocabulary).iter().map(ToString::to_string).collect();
     assert_eq!(
         errors,
         [

@@ -80,15 +80,7 @@ pub struct Unit {
 impl Unit {
     /// A unit in good order with `stands` stands and nothing else set; the
     /// other fields are public to fill in.
-    pub fn new(
-        id: &str,
-        name: &str,
-        side: &str,
-        nation: &str,
-        arm: &str,
-        formation: &str,
-        stands: u32,
-    ) -> Self {
+    pub fn new(id: &str, name: &str, side: &str, nation: &str, arm: &str, formation: &str, stands: u32) -> Self {
         Unit {
             id: id.to_string(),
             name: name.to_string(),

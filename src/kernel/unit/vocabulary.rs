@@ -55,20 +55,14 @@ impl Vocabulary {
             ("order", Some(&unit.order), &self.orders),
             ("nation", Some(&unit.nation), &self.nations),
         ];
-        let markers = unit
-            .markers
-            .keys()
-            .map(|m| ("marker", Some(m.as_str()), &self.markers));
+        let markers = unit.markers.keys().map(|m| ("marker", Some(m.as_str()), &self.markers));
         let mut errors = Vec::new();
         for (field, word, allowed) in fields.into_iter().chain(markers) {
             let Some(word) = word else { continue };
             if !Vocabulary::allows(allowed, word) {
                 let help = match Vocabulary::closest(allowed, word) {
                     Some(close) => Some(format!("did you mean `{close}`?")),
-                    None => Some(format!(
-                        "known: {}",
-                        allowed.iter().cloned().collect::<Vec<_>>().join(", ")
-                    )),
+                    None => Some(format!("known: {}", allowed.iter().cloned().collect::<Vec<_>>().join(", "))),
                 };
                 errors.push(UnitError::UnknownWord {
                     kind: "unit",
@@ -92,9 +86,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
             diagonal = above;
         }
     }

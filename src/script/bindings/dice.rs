@@ -11,18 +11,10 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     engine
         .register_type_with_name::<Roll>("Roll")
         .register_get("total", |r: &mut Roll| r.total)
-        .register_get("natural", |r: &mut Roll| {
-            r.dice.first().map_or(0, |d| d.natural)
-        })
-        .register_get("naturals", |r: &mut Roll| {
-            r.naturals().map(Dynamic::from).collect::<Array>()
-        })
-        .register_get("success", |r: &mut Roll| {
-            r.success.map_or(Dynamic::UNIT, Dynamic::from)
-        })
-        .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| {
-            r.has_natural(sides as u32, face)
-        })
+        .register_get("natural", |r: &mut Roll| r.dice.first().map_or(0, |d| d.natural))
+        .register_get("naturals", |r: &mut Roll| r.naturals().map(Dynamic::from).collect::<Array>())
+        .register_get("success", |r: &mut Roll| r.success.map_or(Dynamic::UNIT, Dynamic::from))
+        .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| r.has_natural(sides as u32, face))
         .register_fn("to_string", |r: &mut Roll| r.to_string())
         .register_fn("to_debug", |r: &mut Roll| r.to_string());
 
@@ -38,10 +30,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             match rolled {
                 Ok(roll) => {
                     let label = label.map(str::to_string);
-                    st.record(|| Step::Roll {
-                        label,
-                        roll: roll.clone(),
-                    });
+                    st.record(|| Step::Roll { label, roll: roll.clone() });
                     Ok(roll)
                 }
                 Err(err) => dice_failure(&mut st, err),
@@ -50,9 +39,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         // Volatile: the optimizer must never fold a roll into a constant.
         let registration = FuncRegistration::new("roll").with_volatility(true);
         if labelled {
-            registration.register_into_engine(engine, move |expr: &str, label: &str| {
-                roll(expr, Some(label))
-            });
+            registration.register_into_engine(engine, move |expr: &str, label: &str| roll(expr, Some(label)));
         } else {
             registration.register_into_engine(engine, move |expr: &str| roll(expr, None));
         }

@@ -2,9 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use rhai::{
-    Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map, NativeCallContext, Scope,
-};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map, NativeCallContext, Scope};
 
 use super::fail;
 use super::unit::marker_from;
@@ -15,16 +13,8 @@ use crate::script::trace::Step;
 use crate::unit::Marker;
 
 /// The names a `when:` condition may use; each is `()` unless the caller gives it.
-pub const CONDITION_NAMES: [&str; 8] = [
-    "firer",
-    "target",
-    "attacker",
-    "defender",
-    "unit",
-    "leader",
-    "situation",
-    "roll",
-];
+pub const CONDITION_NAMES: [&str; 8] =
+    ["firer", "target", "attacker", "defender", "unit", "leader", "situation", "roll"];
 
 /// What a modifier list came to: the sum of added values and the halvings and doublings of each quantity.
 #[derive(Clone, Debug, Default)]
@@ -39,8 +29,7 @@ pub struct Mods {
 impl Mods {
     /// `value` halved and doubled as the modifiers say.
     pub fn adjust(&self, quantity: &str, value: f64) -> f64 {
-        let times = self.double.get(quantity).copied().unwrap_or(0)
-            - self.halve.get(quantity).copied().unwrap_or(0);
+        let times = self.double.get(quantity).copied().unwrap_or(0) - self.halve.get(quantity).copied().unwrap_or(0);
         value * 2f64.powi(times as i32)
     }
 }
@@ -52,33 +41,20 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     FuncRegistration::new("option")
         .with_volatility(true)
-        .register_into_engine(
-            engine,
-            move |name: &str| -> Result<bool, Box<EvalAltResult>> {
-                st.borrow().ruleset.option(name).map_err(Into::into)
-            },
-        );
-    let st = state.clone();
-    FuncRegistration::new("interpretation")
-        .with_volatility(true)
-        .register_into_engine(
-            engine,
-            move |name: &str| -> Result<String, Box<EvalAltResult>> {
-                st.borrow()
-                    .ruleset
-                    .interpretation(name)
-                    .map(str::to_string)
-                    .map_err(Into::into)
-            },
-        );
-    let st = state.clone();
-    FuncRegistration::new("note")
-        .with_volatility(true)
-        .register_into_engine(engine, move |text: &str| {
-            st.borrow_mut().record(|| Step::Note {
-                text: text.to_string(),
-            });
+        .register_into_engine(engine, move |name: &str| -> Result<bool, Box<EvalAltResult>> {
+            st.borrow().ruleset.option(name).map_err(Into::into)
         });
+    let st = state.clone();
+    FuncRegistration::new("interpretation").with_volatility(true).register_into_engine(
+        engine,
+        move |name: &str| -> Result<String, Box<EvalAltResult>> {
+            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
+        },
+    );
+    let st = state.clone();
+    FuncRegistration::new("note").with_volatility(true).register_into_engine(engine, move |text: &str| {
+        st.borrow_mut().record(|| Step::Note { text: text.to_string() });
+    });
 
     register_lookup(engine, state);
     register_table_result(engine, state);
@@ -90,39 +66,25 @@ fn register_reading(engine: &mut Engine) {
     engine
         .register_type_with_name::<Reading>("Cell")
         .register_get("result", |r: &mut Reading| {
-            r.result
-                .as_ref()
-                .map_or(Dynamic::UNIT, |x| Dynamic::from(x.id.clone()))
+            r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(x.id.clone()))
         })
         .register_get("text", |r: &mut Reading| {
-            r.result
-                .as_ref()
-                .map_or_else(|| "no result".to_string(), |x| x.text.clone())
+            r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.text.clone())
         })
         .register_get("effects", |r: &mut Reading| {
-            r.result
-                .as_ref()
-                .map_or_else(|| "no effect".to_string(), |x| x.effects.describe())
+            r.result.as_ref().map_or_else(|| "no effect".to_string(), |x| x.effects.describe())
         })
-        .register_get("band", |r: &mut Reading| {
-            r.band.clone().map_or(Dynamic::UNIT, Dynamic::from)
-        })
+        .register_get("band", |r: &mut Reading| r.band.clone().map_or(Dynamic::UNIT, Dynamic::from))
         .register_get("total", |r: &mut Reading| r.total)
         .register_get("read_as", |r: &mut Reading| r.read_as)
-        .register_get("row", |r: &mut Reading| {
-            r.row.clone().map_or(Dynamic::UNIT, Dynamic::from)
-        })
+        .register_get("row", |r: &mut Reading| r.row.clone().map_or(Dynamic::UNIT, Dynamic::from))
         .register_get("table", |r: &mut Reading| r.table.clone())
         .register_get("is_none", |r: &mut Reading| r.result.is_none())
         .register_fn("to_string", |r: &mut Reading| {
-            r.result
-                .as_ref()
-                .map_or_else(|| "no result".to_string(), |x| x.id.clone())
+            r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.id.clone())
         })
         .register_fn("to_debug", |r: &mut Reading| {
-            r.result
-                .as_ref()
-                .map_or_else(|| "no result".to_string(), |x| x.id.clone())
+            r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.id.clone())
         });
 }
 
@@ -130,77 +92,40 @@ fn register_mods(engine: &mut Engine) {
     engine
         .register_type_with_name::<Mods>("Modifiers")
         .register_get("total", |m: &mut Mods| m.total)
-        .register_get("applied", |m: &mut Mods| {
-            m.applied
-                .iter()
-                .cloned()
-                .map(Dynamic::from)
-                .collect::<Array>()
-        })
-        .register_fn("halvings", |m: &mut Mods, q: &str| {
-            m.halve.get(q).copied().unwrap_or(0)
-        })
-        .register_fn("doublings", |m: &mut Mods, q: &str| {
-            m.double.get(q).copied().unwrap_or(0)
-        })
-        .register_fn("adjust", |m: &mut Mods, q: &str, value: f64| {
-            m.adjust(q, value)
-        })
-        .register_fn("adjust", |m: &mut Mods, q: &str, value: i64| {
-            m.adjust(q, value as f64)
-        })
-        .register_fn("to_string", |m: &mut Mods| {
-            format!("{:+} from {}", m.total, m.list)
-        })
-        .register_fn("to_debug", |m: &mut Mods| {
-            format!("{:+} from {}", m.total, m.list)
-        });
+        .register_get("applied", |m: &mut Mods| m.applied.iter().cloned().map(Dynamic::from).collect::<Array>())
+        .register_fn("halvings", |m: &mut Mods, q: &str| m.halve.get(q).copied().unwrap_or(0))
+        .register_fn("doublings", |m: &mut Mods, q: &str| m.double.get(q).copied().unwrap_or(0))
+        .register_fn("adjust", |m: &mut Mods, q: &str, value: f64| m.adjust(q, value))
+        .register_fn("adjust", |m: &mut Mods, q: &str, value: i64| m.adjust(q, value as f64))
+        .register_fn("to_string", |m: &mut Mods| format!("{:+} from {}", m.total, m.list))
+        .register_fn("to_debug", |m: &mut Mods| format!("{:+} from {}", m.total, m.list));
 }
 
 fn register_lookup(engine: &mut Engine, state: &Shared) {
     // A bands table read at a total.
     let st = state.clone();
-    FuncRegistration::new("lookup")
-        .with_volatility(true)
-        .register_into_engine(
-            engine,
-            move |table: &str, total: i64| -> Result<Reading, Box<EvalAltResult>> {
-                let mut st = st.borrow_mut();
-                let t = st
-                    .ruleset
-                    .tables
-                    .get(table)
-                    .ok_or_else(|| unknown_table(&st.ruleset, table))?;
-                let reading = t.read_bands(total).map_err(|e| e.to_string())?;
-                let (title, source) = (t.title.clone(), t.source.to_string());
-                st.record(|| Step::Table {
-                    title,
-                    source,
-                    reading: reading.clone(),
-                });
-                Ok(reading)
-            },
-        );
+    FuncRegistration::new("lookup").with_volatility(true).register_into_engine(
+        engine,
+        move |table: &str, total: i64| -> Result<Reading, Box<EvalAltResult>> {
+            let mut st = st.borrow_mut();
+            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+            let reading = t.read_bands(total).map_err(|e| e.to_string())?;
+            let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
+            st.record(|| Step::Table { title, source, reading: reading.clone() });
+            Ok(reading)
+        },
+    );
     // A grid read at a row (a number or a label) and a total.
     for by_label in [false, true] {
         let st = state.clone();
-        let read =
-            move |table: &str, row: RowKey, total: i64| -> Result<Reading, Box<EvalAltResult>> {
-                let mut st = st.borrow_mut();
-                let t = st
-                    .ruleset
-                    .tables
-                    .get(table)
-                    .ok_or_else(|| unknown_table(&st.ruleset, table))?;
-                let reading = t.read_grid(&row, total).map_err(|e| e.to_string())?;
-                let (title, source) = (t.title.clone(), t.source.to_string());
-                st.record(|| Step::Table {
-                    title,
-                    source,
-                    reading: reading.clone(),
-                });
-                Ok(reading)
-            };
+        let read = move |table: &str, row: RowKey, total: i64| -> Result<Reading, Box<EvalAltResult>> {
+            let mut st = st.borrow_mut();
+            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+            let reading = t.read_grid(&row, total).map_err(|e| e.to_string())?;
+            let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
+            st.record(|| Step::Table { title, source, reading: reading.clone() });
+            Ok(reading)
+        };
         let registration = FuncRegistration::new("lookup").with_volatility(true);
         if by_label {
             registration.register_into_engine(engine, move |table: &str, row: &str, total: i64| {
@@ -217,14 +142,8 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
         let st = state.clone();
         let read = move |table: &str, keys: Vec<String>| -> Result<Dynamic, Box<EvalAltResult>> {
             let st = st.borrow();
-            let t = st
-                .ruleset
-                .tables
-                .get(table)
-                .ok_or_else(|| unknown_table(&st.ruleset, table))?;
-            t.read_lookup(&keys)
-                .map(to_dynamic)
-                .map_err(|e| e.to_string().into())
+            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+            t.read_lookup(&keys).map(to_dynamic).map_err(|e| e.to_string().into())
         };
         let registration = FuncRegistration::new("lookup").with_volatility(true);
         if many {
@@ -232,9 +151,7 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
                 read(table, keys.iter().map(|k| k.to_string()).collect())
             });
         } else {
-            registration.register_into_engine(engine, move |table: &str, key: &str| {
-                read(table, vec![key.to_string()])
-            });
+            registration.register_into_engine(engine, move |table: &str, key: &str| read(table, vec![key.to_string()]));
         }
     }
 }
@@ -243,31 +160,25 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
 /// rather than read by a roll, as a cell that `apply` takes.
 fn register_table_result(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    FuncRegistration::new("table_result")
-        .with_volatility(true)
-        .register_into_engine(
-            engine,
-            move |table: &str, id: &str| -> Result<Reading, Box<EvalAltResult>> {
-                let st = st.borrow();
-                let t = st
-                    .ruleset
-                    .tables
-                    .get(table)
-                    .ok_or_else(|| unknown_table(&st.ruleset, table))?;
-                let Some(result) = t.results.get(id) else {
-                    let hint = crate::rules::did_you_mean(id, t.results.keys().map(String::as_str));
-                    return fail(format!("table `{table}` has no result `{id}`{hint}"));
-                };
-                Ok(Reading {
-                    table: table.to_string(),
-                    row: None,
-                    total: 0,
-                    read_as: 0,
-                    band: None,
-                    result: Some(result.clone()),
-                })
-            },
-        );
+    FuncRegistration::new("table_result").with_volatility(true).register_into_engine(
+        engine,
+        move |table: &str, id: &str| -> Result<Reading, Box<EvalAltResult>> {
+            let st = st.borrow();
+            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+            let Some(result) = t.results.get(id) else {
+                let hint = crate::rules::did_you_mean(id, t.results.keys().map(String::as_str));
+                return fail(format!("table `{table}` has no result `{id}`{hint}"));
+            };
+            Ok(Reading {
+                table: table.to_string(),
+                row: None,
+                total: 0,
+                read_as: 0,
+                band: None,
+                result: Some(result.clone()),
+            })
+        },
+    );
 }
 
 fn unknown_table(ruleset: &crate::rules::Ruleset, table: &str) -> Box<EvalAltResult> {
@@ -281,9 +192,7 @@ fn to_dynamic(value: &LookupValue) -> Dynamic {
         LookupValue::Int(n) => Dynamic::from(*n),
         LookupValue::Number(x) => Dynamic::from(*x),
         LookupValue::Text(t) => Dynamic::from(t.clone()),
-        LookupValue::Map(m) => {
-            Dynamic::from_map(m.iter().map(|(k, v)| (k.into(), to_dynamic(v))).collect())
-        }
+        LookupValue::Map(m) => Dynamic::from_map(m.iter().map(|(k, v)| (k.into(), to_dynamic(v))).collect()),
     }
 }
 
@@ -325,13 +234,18 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
                         let Some(ast) = ast else {
                             return fail(format!("modifier {list}.{} was not compiled", m.id));
                         };
-                        let value = ctx
-                            .engine()
-                            .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
-                            .map_err(|e| format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text()))?;
+                        let value = ctx.engine().eval_ast_with_scope::<Dynamic>(&mut scope, &ast).map_err(|e| {
+                            format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text())
+                        })?;
                         match value.as_bool() {
                             Ok(b) => b,
-                            Err(kind) => return fail(format!("the condition of modifier {list}.{} ({}) gave {kind}, not true or false", m.id, m.origin_text())),
+                            Err(kind) => {
+                                return fail(format!(
+                                    "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
+                                    m.id,
+                                    m.origin_text()
+                                ));
+                            }
                         }
                     }
                 };
@@ -368,18 +282,19 @@ impl crate::rules::Modifier {
 
 fn register_apply(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    FuncRegistration::new("apply")
-        .with_volatility(true)
-        .register_into_engine(engine, move |unit: UnitRef, cell: Reading| {
+    FuncRegistration::new("apply").with_volatility(true).register_into_engine(
+        engine,
+        move |unit: UnitRef, cell: Reading| {
             let Some(result) = &cell.result else { return };
             apply_to_unit(&unit, &result.effects);
             let (subject, effects) = (unit.name(), result.effects.describe());
             st.borrow_mut().record(|| Step::Effect { subject, effects });
-        });
+        },
+    );
     let st = state.clone();
-    FuncRegistration::new("apply")
-        .with_volatility(true)
-        .register_into_engine(engine, move |leader: LeaderRef, cell: Reading| {
+    FuncRegistration::new("apply").with_volatility(true).register_into_engine(
+        engine,
+        move |leader: LeaderRef, cell: Reading| {
             let Some(result) = &cell.result else { return };
             {
                 let mut l = leader.0.borrow_mut();
@@ -395,30 +310,45 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
             }
             let (subject, effects) = (leader.name(), result.effects.describe());
             st.borrow_mut().record(|| Step::Effect { subject, effects });
-        });
+        },
+    );
     // Effects written in a script: apply(unit, #{order: "disordered", lose_stands: 1}).
     let st = state.clone();
-    FuncRegistration::new("apply").with_volatility(true).register_into_engine(engine, move |unit: UnitRef, spec: Map| -> Result<(), Box<EvalAltResult>> {
-        let mut effects = Effects::default();
-        for (key, value) in spec {
-            match key.as_str() {
-                "order" => effects.order = Some(value.to_string()),
-                "lose_stands" => effects.lose_stands = Some(value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?.max(0) as u32),
-                "removed" => effects.removed = value.as_bool().map_err(|t| format!("removed is true or false, not {t}"))?,
-                "markers" => {
-                    let markers = value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"silenced\"}")?;
-                    for (name, v) in markers {
-                        effects.markers.insert(name.to_string(), marker_from(v)?);
+    FuncRegistration::new("apply").with_volatility(true).register_into_engine(
+        engine,
+        move |unit: UnitRef, spec: Map| -> Result<(), Box<EvalAltResult>> {
+            let mut effects = Effects::default();
+            for (key, value) in spec {
+                match key.as_str() {
+                    "order" => effects.order = Some(value.to_string()),
+                    "lose_stands" => {
+                        effects.lose_stands =
+                            Some(value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?.max(0)
+                                as u32)
+                    }
+                    "removed" => {
+                        effects.removed = value.as_bool().map_err(|t| format!("removed is true or false, not {t}"))?
+                    }
+                    "markers" => {
+                        let markers =
+                            value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"silenced\"}")?;
+                        for (name, v) in markers {
+                            effects.markers.insert(name.to_string(), marker_from(v)?);
+                        }
+                    }
+                    other => {
+                        return fail(format!(
+                            "`{other}` is not an effect; effects are order, lose_stands, markers and removed"
+                        ));
                     }
                 }
-                other => return fail(format!("`{other}` is not an effect; effects are order, lose_stands, markers and removed")),
             }
-        }
-        apply_to_unit(&unit, &effects);
-        let (subject, described) = (unit.name(), effects.describe());
-        st.borrow_mut().record(|| Step::Effect { subject, effects: described });
-        Ok(())
-    });
+            apply_to_unit(&unit, &effects);
+            let (subject, described) = (unit.name(), effects.describe());
+            st.borrow_mut().record(|| Step::Effect { subject, effects: described });
+            Ok(())
+        },
+    );
 }
 
 fn apply_to_unit(unit: &UnitRef, effects: &Effects) {

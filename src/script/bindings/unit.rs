@@ -12,58 +12,44 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     register_leader_type(engine);
 
     let st = state.clone();
-    engine.register_fn(
-        "unit",
-        move |spec: Map| -> Result<UnitRef, Box<EvalAltResult>> {
-            let mut st = st.borrow_mut();
-            let unit = unit_from(spec, &st.ruleset.vocabulary)?;
-            let handle = UnitRef::new(unit);
-            let id = handle.0.borrow().id.clone();
-            st.units.insert(id, handle.clone());
-            Ok(handle)
-        },
-    );
+    engine.register_fn("unit", move |spec: Map| -> Result<UnitRef, Box<EvalAltResult>> {
+        let mut st = st.borrow_mut();
+        let unit = unit_from(spec, &st.ruleset.vocabulary)?;
+        let handle = UnitRef::new(unit);
+        let id = handle.0.borrow().id.clone();
+        st.units.insert(id, handle.clone());
+        Ok(handle)
+    });
     let st = state.clone();
-    engine.register_fn(
-        "leader",
-        move |spec: Map| -> Result<LeaderRef, Box<EvalAltResult>> {
-            let leader = leader_from(spec)?;
-            let handle = LeaderRef::new(leader);
-            let id = handle.0.borrow().id.clone();
-            st.borrow_mut().leaders.insert(id, handle.clone());
-            Ok(handle)
-        },
-    );
+    engine.register_fn("leader", move |spec: Map| -> Result<LeaderRef, Box<EvalAltResult>> {
+        let leader = leader_from(spec)?;
+        let handle = LeaderRef::new(leader);
+        let id = handle.0.borrow().id.clone();
+        st.borrow_mut().leaders.insert(id, handle.clone());
+        Ok(handle)
+    });
 }
 
 /// A unit from a Rhai map, with the conveniences a player at the REPL expects:
 /// `id` from the name, `side` and `nation` blank, `order` in good order.
-fn unit_from(
-    mut spec: Map,
-    vocabulary: &crate::unit::Vocabulary,
-) -> Result<Unit, Box<EvalAltResult>> {
+fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit, Box<EvalAltResult>> {
     let name = spec.get("name").map(|n| n.to_string()).unwrap_or_default();
     if name.is_empty() {
         return fail(
             "a unit needs a `name`, e.g. unit(#{name: \"4e Ligne\", arm: \"infantry\", stands: 6, formation: \"column\"})",
         );
     }
-    spec.entry("id".into())
-        .or_insert_with(|| Dynamic::from(slug(&name)));
+    spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     for key in ["side", "nation"] {
-        spec.entry(key.into())
-            .or_insert_with(|| Dynamic::from(String::new()));
+        spec.entry(key.into()).or_insert_with(|| Dynamic::from(String::new()));
     }
-    let default_order = if vocabulary.orders.is_empty() || vocabulary.orders.contains("good_order")
-    {
+    let default_order = if vocabulary.orders.is_empty() || vocabulary.orders.contains("good_order") {
         "good_order".to_string()
     } else {
         vocabulary.orders.iter().next().cloned().unwrap_or_default()
     };
-    spec.entry("order".into())
-        .or_insert_with(|| Dynamic::from(default_order));
-    let unit: Unit = rhai::serde::from_dynamic(&Dynamic::from_map(spec))
-        .map_err(|e| format!("unit `{name}`: {e}"))?;
+    spec.entry("order".into()).or_insert_with(|| Dynamic::from(default_order));
+    let unit: Unit = rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("unit `{name}`: {e}"))?;
     if let Some(problem) = vocabulary.check_unit(&unit).into_iter().next() {
         let help = match &problem {
             crate::unit::UnitError::UnknownWord { help: Some(h), .. } => format!(" ({h})"),
@@ -77,16 +63,11 @@ fn unit_from(
 fn leader_from(mut spec: Map) -> Result<Leader, Box<EvalAltResult>> {
     let name = spec.get("name").map(|n| n.to_string()).unwrap_or_default();
     if name.is_empty() {
-        return fail(
-            "a leader needs a `name`, e.g. leader(#{name: \"Ney\", rating: \"excellent\"})",
-        );
+        return fail("a leader needs a `name`, e.g. leader(#{name: \"Ney\", rating: \"excellent\"})");
     }
-    spec.entry("id".into())
-        .or_insert_with(|| Dynamic::from(slug(&name)));
-    spec.entry("side".into())
-        .or_insert_with(|| Dynamic::from(String::new()));
-    rhai::serde::from_dynamic(&Dynamic::from_map(spec))
-        .map_err(|e| format!("leader `{name}`: {e}").into())
+    spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
+    spec.entry("side".into()).or_insert_with(|| Dynamic::from(String::new()));
+    rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("leader `{name}`: {e}").into())
 }
 
 /// `4e Ligne` -> `4e_ligne`: an id from a name.
@@ -111,10 +92,7 @@ pub(crate) fn marker_from(value: Dynamic) -> Result<Marker, Box<EvalAltResult>> 
     } else if value.is_string() {
         Ok(Marker::Text(value.to_string()))
     } else {
-        fail(format!(
-            "a marker is true/false, a whole number or a word, not {}",
-            value.type_name()
-        ))
+        fail(format!("a marker is true/false, a whole number or a word, not {}", value.type_name()))
     }
 }
 
@@ -135,50 +113,20 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
         .register_get("side", |u: &mut UnitRef| u.0.borrow().side.clone())
         .register_get("nation", |u: &mut UnitRef| u.0.borrow().nation.clone())
         .register_get("arm", |u: &mut UnitRef| u.0.borrow().arm.clone())
-        .register_get("type", |u: &mut UnitRef| {
-            u.0.borrow()
-                .kind
-                .clone()
-                .map_or(Dynamic::UNIT, Dynamic::from)
-        })
-        .register_get("grade", |u: &mut UnitRef| {
-            u.0.borrow()
-                .grade
-                .clone()
-                .map_or(Dynamic::UNIT, Dynamic::from)
-        })
+        .register_get("type", |u: &mut UnitRef| u.0.borrow().kind.clone().map_or(Dynamic::UNIT, Dynamic::from))
+        .register_get("grade", |u: &mut UnitRef| u.0.borrow().grade.clone().map_or(Dynamic::UNIT, Dynamic::from))
         .register_get("stands", |u: &mut UnitRef| i64::from(u.0.borrow().stands))
-        .register_get("stands_at_start", |u: &mut UnitRef| {
-            i64::from(u.0.borrow().starting_stands())
-        })
-        .register_get("stands_lost", |u: &mut UnitRef| {
-            i64::from(u.0.borrow().stands_lost())
-        })
-        .register_get("formation", |u: &mut UnitRef| {
-            u.0.borrow().formation.clone()
-        })
+        .register_get("stands_at_start", |u: &mut UnitRef| i64::from(u.0.borrow().starting_stands()))
+        .register_get("stands_lost", |u: &mut UnitRef| i64::from(u.0.borrow().stands_lost()))
+        .register_get("formation", |u: &mut UnitRef| u.0.borrow().formation.clone())
         .register_get("order", |u: &mut UnitRef| u.0.borrow().order.clone())
-        .register_get("command", |u: &mut UnitRef| {
-            u.0.borrow()
-                .command
-                .clone()
-                .map_or(Dynamic::UNIT, Dynamic::from)
-        })
+        .register_get("command", |u: &mut UnitRef| u.0.borrow().command.clone().map_or(Dynamic::UNIT, Dynamic::from))
         .register_get("eliminated", |u: &mut UnitRef| u.0.borrow().is_eliminated())
-        .register_fn("has_marker", |u: &mut UnitRef, name: &str| {
-            u.0.borrow().has_marker(name)
-        })
-        .register_fn("marker", |u: &mut UnitRef, name: &str| {
-            marker_to(u.0.borrow().markers.get(name))
-        })
-        .register_fn("clear_marker", |u: &mut UnitRef, name: &str| {
-            u.0.borrow_mut().clear_marker(name)
-        })
+        .register_fn("has_marker", |u: &mut UnitRef, name: &str| u.0.borrow().has_marker(name))
+        .register_fn("marker", |u: &mut UnitRef, name: &str| marker_to(u.0.borrow().markers.get(name)))
+        .register_fn("clear_marker", |u: &mut UnitRef, name: &str| u.0.borrow_mut().clear_marker(name))
         .register_fn("lose_stands", |u: &mut UnitRef, n: i64| {
-            i64::from(
-                u.0.borrow_mut()
-                    .lose_stands(n.clamp(0, i64::from(u32::MAX)) as u32),
-            )
+            i64::from(u.0.borrow_mut().lose_stands(n.clamp(0, i64::from(u32::MAX)) as u32))
         })
         .register_fn("to_string", |u: &mut UnitRef| u.to_string())
         .register_fn("to_debug", |u: &mut UnitRef| u.to_string());
@@ -186,61 +134,40 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
     // Setters check the word against the ruleset's vocabulary.
     for field in ["formation", "order", "grade"] {
         let st = state.clone();
-        engine.register_set(
-            field,
-            move |u: &mut UnitRef, word: &str| -> Result<(), Box<EvalAltResult>> {
-                let mut copy = u.0.borrow().clone();
-                match field {
-                    "formation" => copy.formation = word.to_string(),
-                    "order" => copy.order = word.to_string(),
-                    _ => copy.grade = Some(word.to_string()),
-                }
-                if let Some(problem) = st
-                    .borrow()
-                    .ruleset
-                    .vocabulary
-                    .check_unit(&copy)
-                    .into_iter()
-                    .next()
-                {
-                    return fail(problem.to_string());
-                }
-                *u.0.borrow_mut() = copy;
-                Ok(())
-            },
-        );
-    }
-    engine.register_set(
-        "stands",
-        |u: &mut UnitRef, n: i64| -> Result<(), Box<EvalAltResult>> {
-            let Ok(n) = u32::try_from(n) else {
-                return fail(format!("a unit cannot have {n} stands"));
-            };
-            let mut unit = u.0.borrow_mut();
-            if unit.stands_at_start.is_none() {
-                unit.stands_at_start = Some(unit.stands.max(n));
+        engine.register_set(field, move |u: &mut UnitRef, word: &str| -> Result<(), Box<EvalAltResult>> {
+            let mut copy = u.0.borrow().clone();
+            match field {
+                "formation" => copy.formation = word.to_string(),
+                "order" => copy.order = word.to_string(),
+                _ => copy.grade = Some(word.to_string()),
             }
-            unit.stands = n;
+            if let Some(problem) = st.borrow().ruleset.vocabulary.check_unit(&copy).into_iter().next() {
+                return fail(problem.to_string());
+            }
+            *u.0.borrow_mut() = copy;
             Ok(())
-        },
-    );
-    engine.register_fn(
-        "set_marker",
-        |u: &mut UnitRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
-            let marker = marker_from(value)?;
-            u.0.borrow_mut().set_marker(name, marker);
-            Ok(())
-        },
-    );
+        });
+    }
+    engine.register_set("stands", |u: &mut UnitRef, n: i64| -> Result<(), Box<EvalAltResult>> {
+        let Ok(n) = u32::try_from(n) else {
+            return fail(format!("a unit cannot have {n} stands"));
+        };
+        let mut unit = u.0.borrow_mut();
+        if unit.stands_at_start.is_none() {
+            unit.stands_at_start = Some(unit.stands.max(n));
+        }
+        unit.stands = n;
+        Ok(())
+    });
+    engine.register_fn("set_marker", |u: &mut UnitRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+        let marker = marker_from(value)?;
+        u.0.borrow_mut().set_marker(name, marker);
+        Ok(())
+    });
     let st = state.clone();
     engine.register_get("leaders", move |u: &mut UnitRef| -> Array {
         let st = st.borrow();
-        u.0.borrow()
-            .leaders
-            .iter()
-            .filter_map(|id| st.leaders.get(id))
-            .map(|l| Dynamic::from(l.clone()))
-            .collect()
+        u.0.borrow().leaders.iter().filter_map(|id| st.leaders.get(id)).map(|l| Dynamic::from(l.clone())).collect()
     });
     engine.register_fn("attach", |u: &mut UnitRef, l: LeaderRef| {
         let id = l.0.borrow().id.clone();
@@ -263,29 +190,15 @@ fn register_leader_type(engine: &mut Engine) {
         .register_get("id", |l: &mut LeaderRef| l.0.borrow().id.clone())
         .register_get("name", |l: &mut LeaderRef| l.0.borrow().name.clone())
         .register_get("side", |l: &mut LeaderRef| l.0.borrow().side.clone())
-        .register_get("rating", |l: &mut LeaderRef| {
-            l.0.borrow()
-                .rating
-                .clone()
-                .map_or(Dynamic::UNIT, Dynamic::from)
+        .register_get("rating", |l: &mut LeaderRef| l.0.borrow().rating.clone().map_or(Dynamic::UNIT, Dynamic::from))
+        .register_get("attached", |l: &mut LeaderRef| l.0.borrow().attached_to.is_some())
+        .register_fn("has_marker", |l: &mut LeaderRef, name: &str| l.0.borrow().has_marker(name))
+        .register_fn("marker", |l: &mut LeaderRef, name: &str| marker_to(l.0.borrow().markers.get(name)))
+        .register_fn("set_marker", |l: &mut LeaderRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+            let marker = marker_from(value)?;
+            l.0.borrow_mut().markers.insert(name.to_string(), marker);
+            Ok(())
         })
-        .register_get("attached", |l: &mut LeaderRef| {
-            l.0.borrow().attached_to.is_some()
-        })
-        .register_fn("has_marker", |l: &mut LeaderRef, name: &str| {
-            l.0.borrow().has_marker(name)
-        })
-        .register_fn("marker", |l: &mut LeaderRef, name: &str| {
-            marker_to(l.0.borrow().markers.get(name))
-        })
-        .register_fn(
-            "set_marker",
-            |l: &mut LeaderRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
-                let marker = marker_from(value)?;
-                l.0.borrow_mut().markers.insert(name.to_string(), marker);
-                Ok(())
-            },
-        )
         .register_fn("to_string", |l: &mut LeaderRef| l.to_string())
         .register_fn("to_debug", |l: &mut LeaderRef| l.to_string());
 }
