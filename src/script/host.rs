@@ -31,6 +31,7 @@ pub struct Host {
     procedures: AST,
     /// Procedure files by the source name their ASTs carry, for error reports.
     sources: HashMap<String, SourceFile>,
+    limits: Limits,
 }
 
 impl Host {
@@ -53,7 +54,7 @@ impl Host {
         engine.on_debug(move |text, _, _| st.borrow_mut().record(|| Step::Note { text: text.to_string() }));
         bindings::register(&mut engine, &state);
 
-        let mut host = Host { engine, state, procedures: AST::empty(), sources: HashMap::new() };
+        let mut host = Host { engine, state, procedures: AST::empty(), sources: HashMap::new(), limits };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems);
         host.compile_conditions(&mut problems);
@@ -340,21 +341,27 @@ impl Host {
             inner = next;
         }
         let file = self.sources.get(&source).cloned().unwrap_or_else(|| expression_source(code));
-        let (code_name, help) = match inner {
+        let (code_name, message, help) = match inner {
             EvalAltResult::ErrorTooManyOperations(_) => (
                 "script::limit",
-                Some("a rule ran too long (an endless loop?); grognard stops any script after a fixed number of operations".to_string()),
+                format!("stopped after {} operations", self.limits.max_operations),
+                Some("a rule ran too long (an endless loop?); every script is stopped past this limit".to_string()),
             ),
-            EvalAltResult::ErrorStackOverflow(_) | EvalAltResult::ErrorDataTooLarge(..) | EvalAltResult::ErrorTooManyModules(_) => {
-                ("script::limit", Some("scripts run in a sandbox with limits on depth and sizes".to_string()))
+            EvalAltResult::ErrorStackOverflow(_) => (
+                "script::limit",
+                format!("calls nested more than {} deep", self.limits.max_call_levels),
+                Some("a rule calls itself without end? every script is stopped past this limit".to_string()),
+            ),
+            EvalAltResult::ErrorDataTooLarge(..) | EvalAltResult::ErrorTooManyModules(_) => {
+                ("script::limit", message_of(inner), Some("scripts run in a sandbox with limits on sizes".to_string()))
             }
-            _ => ("script::runtime", None),
+            _ => ("script::runtime", message_of(inner), None),
         };
         let position = inner.position();
         let mut problem = if position.is_none() {
-            Problem::general(code_name, message_of(inner))
+            Problem::general(code_name, message)
         } else {
-            Problem::error(code_name, message_of(inner), &file, span_at(&file, position)).with_label("here")
+            Problem::error(code_name, message, &file, span_at(&file, position)).with_label("here")
         };
         let mut help_text = help.unwrap_or_default();
         if !chain.is_empty() {

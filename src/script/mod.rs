@@ -25,3 +25,6 @@ pub use host::{Evaluation, Host};
 pub use outcome::{Outcome, ProcedureOdds};
 pub use sandbox::Limits;
 pub use trace::{Step, Trace};
+
+#[cfg(test)]
+mod tests;

@@ -58,7 +58,8 @@ impl Vocabulary {
         let markers = unit.markers.keys().map(|m| ("marker", Some(m.as_str()), &self.markers));
         let mut errors = Vec::new();
         for (field, word, allowed) in fields.into_iter().chain(markers) {
-            let Some(word) = word else { continue };
+            // A word left blank (a unit made at the REPL without a nation) is not a wrong word.
+            let Some(word) = word.filter(|w| !w.is_empty()) else { continue };
             if !Vocabulary::allows(allowed, word) {
                 let help = match Vocabulary::closest(allowed, word) {
                     Some(close) => Some(format!("did you mean `{close}`?")),

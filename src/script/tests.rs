@@ -1,0 +1,477 @@
+//! Tests of the host against the shipped rulesets and the fixture rulesets:
+//! tables against the seeds, traces, effects, exact distributions, overlays,
+//! switches and the sandbox.
+
+use std::path::PathBuf;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use rhai::Scope;
+
+use super::*;
+use crate::dice::{EnumLimits, Supplied};
+use crate::rules::{Problem, RowKey, Ruleset, Switches, TableBody, load};
+
+fn rules_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/rules/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn ruleset(specs: &[&str]) -> Ruleset {
+    let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    match load(&specs, &rules_dir()) {
+        Ok(loaded) => loaded.ruleset,
+        Err(problems) => panic!("{specs:?} does not load: {:?}", problems.0),
+    }
+}
+
+fn host(specs: &[&str]) -> Host {
+    Host::new(ruleset(specs)).unwrap_or_else(|p| panic!("{specs:?} does not compile: {p:?}"))
+}
+
+fn ratio(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+const LINE: &str = r#"unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"})"#;
+const COLUMN: &str = r#"unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"})"#;
+
+// ---- the musketry table against seed 004, cell by cell ---------------------
+
+/// The seed's flattened chart, copied from seed 004 (MUSKETRY AND CANNONADE TABLE).
+const SEED_MUSKETRY: &str = "1/2 0-10 11+ - - - 1 0-9 10+ - - - 2 0-8 9+ - - - 3 0-8 9-11 12+ - - \
+4 0-7 8-10 11+ - - 5 0-6 7-9 10+ - - 6,7 0-5 6-8 9+ - - 8,9 0-5 6-8 9-11 12+ - 10-11 0-4 5-7 8-10 11+ \
+- 12-14 0-3 4-6 7-9 10+ - 15-19 0-2 3-5 6-8 9-11 12+ 20-24 0-1 2-4 5-7 8-10 11+ 25-29 0 1-3 4-6 7-9 10+ \
+30-34 - 0-2 3-5 6-8 9+ 35-39 - 0-1 2-4 5-7 8+ 40-45 - 0 1-3 4-6 7+ 46-50 - 0 1-2 3-5 6+ 51+ - 0 1 2-4 5+";
+
+#[test]
+fn the_musketry_table_matches_the_seed_cell_by_cell() {
+    let rs = ruleset(&["ff-napoleonic"]);
+    let table = &rs.tables["musketry"];
+    let TableBody::Grid { columns, rows, .. } = &table.body else { panic!("musketry is a grid") };
+    assert_eq!(columns, &["desultory", "lively", "telling", "deadly", "withering"]);
+    let tokens: Vec<&str> = SEED_MUSKETRY.split_whitespace().collect();
+    assert_eq!(tokens.len(), rows.len() * 6, "18 rows of a label and five cells");
+    for (row, seed) in rows.iter().zip(tokens.chunks(6)) {
+        assert_eq!(row.label, seed[0]);
+        for (i, (cell, seed_cell)) in row.cells.iter().zip(&seed[1..]).enumerate() {
+            let expected = (*seed_cell != "-").then(|| crate::rules::band::Band::parse(seed_cell).unwrap());
+            assert_eq!(cell, &expected, "row {} column {}", row.label, columns[i]);
+        }
+    }
+}
+
+#[test]
+fn reading_the_musketry_table_at_its_edges() {
+    let rs = ruleset(&["ff-napoleonic"]);
+    let table = &rs.tables["musketry"];
+    let read = |row: RowKey, total: i64| table.read_grid(&row, total).unwrap().result.unwrap().id;
+    // Row 6,7: 0-5 desultory, 6-8 lively, 9+ telling.
+    assert_eq!(read(RowKey::Number(6), 5), "desultory");
+    assert_eq!(read(RowKey::Number(7), 6), "lively");
+    assert_eq!(read(RowKey::Number(7), 8), "lively");
+    assert_eq!(read(RowKey::Number(6), 9), "telling");
+    // Above the printed bands: 9+ is open. Below 0: clamped to 0 (FF-TAB-MUSKETRY ambiguity 1).
+    assert_eq!(read(RowKey::Number(6), 16), "telling");
+    assert_eq!(read(RowKey::Number(6), -3), "desultory");
+    // For 30 or more fire points the column holding 0 is Lively.
+    let reading = table.read_grid(&RowKey::Number(30), -2).unwrap();
+    assert_eq!((reading.read_as, reading.result.unwrap().id.as_str()), (0, "lively"));
+    // The 1/2 row is found by its label, the 51+ row by any number past 51.
+    assert_eq!(read(RowKey::Label("1/2".into()), 11), "lively");
+    assert_eq!(read(RowKey::Number(90), 5), "withering");
+    assert!(table.read_grid(&RowKey::Number(0), 5).is_err());
+}
+
+#[test]
+fn the_fallen_leader_table_matches_the_seed() {
+    let rs = ruleset(&["linear-warfare"]);
+    let table = &rs.tables["fallen_leader"];
+    // Seed 003 L276-284, typed from the seed.
+    for (face, result) in [
+        (0, "fatal_wound"),
+        (1, "fatal_wound"),
+        (4, "fatal_wound"),
+        (5, "wounded_two_turns"),
+        (6, "wounded_three_turns"),
+        (7, "fresh_wound"),
+        (8, "horse_shot"),
+        (9, "no_effect"),
+        (10, "no_effect"),
+    ] {
+        assert_eq!(table.read_bands(face).unwrap().result.unwrap().id, result, "face {face}");
+    }
+    assert_eq!(table.results["fatal_wound"].text, "Fatal Wound: Leader dies");
+    assert_eq!(table.results["wounded_two_turns"].text, "Wounded: Can't Move for 2 turns");
+}
+
+#[test]
+fn the_attached_artillery_markers_match_the_seed() {
+    let rs = ruleset(&["republique"]);
+    let table = &rs.tables["attached_artillery_markers"];
+    // Seed 000, 403: Heavy 4, Medium 4, Light 3, Very Light 2.
+    for (kind, markers) in [("heavy", 4), ("medium", 4), ("light", 3), ("very_light", 2)] {
+        assert_eq!(table.read_lookup(&[kind.to_string()]).unwrap(), &crate::rules::LookupValue::Int(markers));
+    }
+    assert!(
+        table
+            .read_lookup(&["huge".to_string()])
+            .unwrap_err()
+            .to_string()
+            .contains("it has heavy, light, medium, very_light")
+    );
+}
+
+// ---- resolutions: traces and effects ------------------------------------------
+
+#[test]
+fn a_fire_explains_itself_and_changes_the_target() {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([8])));
+    let mut scope = Scope::new();
+    let code = format!("let a = {LINE}; let b = {COLUMN}; fire(a, b, #{{fire_points: 6, range: 2}})");
+    let eval = host.eval(&mut scope, &code).unwrap();
+    let lines = eval.trace.lines();
+    // Every modifier is considered; the one that applies says why and where from.
+    assert_eq!(lines.iter().filter(|l| l.starts_with("mod ")).count(), 17);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("mod     yes +1") && l.contains("british_infantry_fire") && l.contains("seed 004"))
+    );
+    assert!(lines.iter().any(|l| l == "roll    musketry, 1d10: [8] = 8"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("table   Musketry and Cannonade Table, row 6,7, total 9 -> 9+: telling"))
+    );
+    assert!(lines.iter().any(|l| l == "effect  4e Ligne: disordered, loses 1 stand"));
+    // The unit the script holds was changed.
+    let b = scope.get_value::<UnitRef>("b").unwrap();
+    assert_eq!((b.0.borrow().stands, b.0.borrow().order.as_str()), (5, "disordered"));
+    let value = eval.value.cast::<rhai::Map>();
+    assert_eq!(value["result"].to_string(), "telling");
+    assert_eq!(value["natural"].as_int().unwrap(), 8);
+}
+
+#[test]
+fn fire_at_artillery_uses_the_artillery_results() {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([10])));
+    let mut scope = Scope::new();
+    let code = r#"let gun = unit(#{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        fire(unit(#{name: "9e Ligne", arm: "infantry", stands: 6, formation: "line"}), gun, #{fire_points: 6}); gun"#;
+    let gun = host.eval(&mut scope, code).unwrap().value.cast::<UnitRef>();
+    // 10 - 1 (infantry at unlimbered artillery) = 9: Telling, which against a battery is "damaged".
+    assert_eq!(gun.0.borrow().markers.get("battery"), Some(&crate::unit::Marker::Text("damaged".into())));
+    assert_eq!(gun.0.borrow().stands, 1);
+}
+
+#[test]
+fn halving_modifiers_follow_the_interpretation() {
+    let mut rs = ruleset(&["ff-napoleonic"]);
+    let code = r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "deployed", order: "disordered"});
+        fire(a, unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"}), #{fire_points: 8})"#;
+    for (choice, fire_points, row) in [("cumulative", 2.0, 2), ("once", 4.0, 4), ("minus_one", 8.0, 8)] {
+        rs.set_interpretation("fire_halving", choice).unwrap();
+        let host = Host::new(rs.clone()).unwrap();
+        host.set_dice(Box::new(Supplied::new([5])));
+        let value = host.eval(&mut Scope::new(), code).unwrap().value.cast::<rhai::Map>();
+        assert_eq!(value["fire_points"].as_float().unwrap(), fire_points, "{choice}");
+        assert_eq!(value["row"].as_int().unwrap(), row, "{choice}");
+        // minus_one takes 2 off the die instead: 5 - 2 = 3.
+        let total = if choice == "minus_one" { 3 } else { 5 };
+        assert_eq!(value["total"].as_int().unwrap(), total, "{choice}");
+    }
+}
+
+#[test]
+fn the_fallen_leader_procedure_captures_and_wounds() {
+    let host = host(&["linear-warfare"]);
+    host.set_dice(Box::new(Supplied::new([6, 6, 3])));
+    let mut scope = Scope::new();
+    let code = r#"let k = leader(#{name: "Kleist"}); fallen_leader(k, #{defeated_in_charge: true}); k"#;
+    let k = host.eval(&mut scope, code).unwrap().value.cast::<LeaderRef>();
+    assert!(k.0.borrow().has_marker("captured"));
+    let k = host
+        .eval(&mut scope, r#"let w = leader(#{name: "Zieten"}); fallen_leader(w, #{}); w"#)
+        .unwrap()
+        .value
+        .cast::<LeaderRef>();
+    assert_eq!(k.0.borrow().markers.get("immobile_turns"), Some(&crate::unit::Marker::Count(3)));
+    let k = host
+        .eval(&mut scope, r#"let d = leader(#{name: "Schwerin"}); fallen_leader(d, #{}); d"#)
+        .unwrap()
+        .value
+        .cast::<LeaderRef>();
+    assert!(k.0.borrow().has_marker("dead") && k.0.borrow().has_marker("removed"));
+}
+
+#[test]
+fn attached_artillery_needs_its_option() {
+    let code = r#"let b = unit(#{name: "12-pdr", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{calibre: "light"}});
+        let r = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"});
+        attach_artillery(b, r)"#;
+    let host = host(&["republique"]);
+    let err = host.eval(&mut Scope::new(), code).unwrap_err();
+    assert!(err.to_string().contains("rule 403 (attached_artillery) is off"), "{err}");
+    let mut rs = ruleset(&["republique"]);
+    rs.apply(&Switches { with: vec!["attached_artillery".into()], ..Switches::default() }).unwrap();
+    let value = Host::new(rs).unwrap().eval(&mut Scope::new(), code).unwrap().value.cast::<rhai::Map>();
+    assert_eq!(
+        (value["made"].as_int().unwrap(), value["attached"].as_int().unwrap(), value["left"].as_int().unwrap()),
+        (3, 2, 1)
+    );
+}
+
+// ---- exact distributions ---------------------------------------------------
+
+/// The musketry columns of a row, typed from the seed, as (lowest total, result) from the top.
+fn musketry_row_6_7(total: i64) -> &'static str {
+    match total {
+        ..=5 => "desultory",
+        6..=8 => "lively",
+        _ => "telling",
+    }
+}
+
+#[test]
+fn exact_odds_of_a_fire_against_an_independent_count() {
+    let host = host(&["ff-napoleonic"]);
+    for (situation, modifier) in [
+        ("#{fire_points: 6}", 1),
+        ("#{fire_points: 7, cover: \"woods\"}", 0),
+        ("#{fire_points: 6, cover: \"works\", enfiladed: true}", 0),
+    ] {
+        let code = format!("fire({LINE}, {COLUMN}, {situation}).result");
+        let odds = host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+        assert!(odds.exact);
+        assert_eq!(odds.runs, 10);
+        let mut expected = std::collections::BTreeMap::new();
+        for face in 1..=10 {
+            *expected.entry(musketry_row_6_7(face + modifier)).or_insert(0) += 1;
+        }
+        for (result, count) in expected {
+            let p = odds.distribution.probability(&Outcome::Word(result.to_string()));
+            assert_eq!(p, ratio(count, 10), "{situation}: {result}");
+        }
+        assert_eq!(odds.distribution.total(), BigRational::one());
+    }
+}
+
+#[test]
+fn exact_odds_leave_the_sessions_units_alone() {
+    let host = host(&["ff-napoleonic"]);
+    let mut scope = Scope::new();
+    host.eval(&mut scope, &format!("let a = {LINE}; let b = {COLUMN};")).unwrap();
+    let odds = host.odds(&scope, "fire(a, b, #{fire_points: 12}).result", EnumLimits::default(), (100, 1)).unwrap();
+    assert_eq!(odds.distribution.len(), 4);
+    let b = scope.get_value::<UnitRef>("b").unwrap();
+    assert_eq!((b.0.borrow().stands, b.0.borrow().order.as_str()), (6, "good_order"));
+}
+
+#[test]
+fn the_fallen_leader_odds_on_each_d10_reading() {
+    let code = r#"fallen_leader(leader(#{name: "K"}), #{}).result"#;
+    let odds = host(&["linear-warfare"]).odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap();
+    // "0-4" on a die numbered 1-10 is 1-4.
+    assert_eq!(odds.distribution.probability(&Outcome::Word("fatal_wound".into())), ratio(4, 10));
+    // Horse shot has no effect outside Charge Combat, so 8, 9 and 10 are no effect.
+    assert_eq!(odds.distribution.probability(&Outcome::Word("no_effect".into())), ratio(3, 10));
+    let zero_based = fixture("linear-warfare-zero-based");
+    let odds = host(&[&zero_based]).odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap();
+    assert_eq!(odds.distribution.probability(&Outcome::Word("fatal_wound".into())), ratio(5, 10));
+    assert_eq!(odds.distribution.probability(&Outcome::Word("no_effect".into())), ratio(2, 10));
+}
+
+#[test]
+fn a_loop_cut_off_is_residual_probability() {
+    let host = host(&[&fixture("sandbox")]);
+    let limits = EnumLimits { max_depth: 6, ..EnumLimits::default() };
+    let odds = host.odds(&Scope::new(), "duel()", limits, (100, 1)).unwrap();
+    // Three rounds fit in six dice; ties three times running are cut off.
+    assert_eq!(odds.distribution.residual(), ratio(1, 216));
+    let each_side = (BigRational::one() - ratio(1, 216)) / BigRational::from_integer(2.into());
+    assert_eq!(odds.distribution.probability(&Outcome::Flag(true)), each_side);
+}
+
+#[test]
+fn too_many_outcomes_fall_back_to_sampling_and_say_so() {
+    let host = host(&[&fixture("sandbox")]);
+    let limits = EnumLimits { max_outcomes: 20, ..EnumLimits::default() };
+    let odds = host.odds(&Scope::new(), "duel()", limits, (2_000, 5)).unwrap();
+    assert!(!odds.exact);
+    assert_eq!(odds.runs, 2_000);
+    assert!(odds.sampled.as_deref().unwrap().contains("sampled 2000 trials with seed 5"));
+    let yes = crate::dice::to_f64(&odds.distribution.probability(&Outcome::Flag(true)));
+    assert!((yes - 0.5).abs() < 0.05, "{yes}");
+    assert!(odds.distribution.residual().is_zero());
+}
+
+// ---- overlays and switches ---------------------------------------------------
+
+#[test]
+fn an_overlay_changes_cells_modifiers_options_and_procedures() {
+    let rs = ruleset(&["ff-house-example"]);
+    assert_eq!(rs.layers.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["ff-napoleonic", "ff-house-example"]);
+    // A cell: row 6,7 telling is now 8,9 and deadly 10+.
+    let table = &rs.tables["musketry"];
+    let reading = table.read_grid(&RowKey::Number(6), 10).unwrap();
+    assert_eq!(reading.result.as_ref().unwrap().id, "deadly");
+    assert!(table.source_of(&reading).is_house());
+    assert!(!table.source_of(&table.read_grid(&RowKey::Number(8), 10).unwrap()).is_house());
+    // Modifiers: one added, one changed, one removed.
+    let ids: Vec<&str> = rs.modifiers["fire_modifiers"].modifiers.iter().map(|m| m.id.as_str()).collect();
+    assert!(ids.contains(&"veteran_volleys"));
+    assert!(!ids.contains(&"british_infantry_fire"));
+    let cover = rs.modifiers["fire_modifiers"].modifiers.iter().find(|m| m.id == "target_in_cover").unwrap();
+    assert_eq!(cover.effect, crate::rules::ModEffect::Add(-2));
+    // Options and interpretations.
+    assert_eq!(rs.option("veteran_volleys"), Ok(true));
+    assert_eq!(rs.interpretation("musketry_below_zero"), Ok("desultory"));
+    // The replaced procedure rounds fire points to the nearest row: 3.75 reads row 4.
+    let host = Host::new(rs).unwrap();
+    host.set_dice(Box::new(Supplied::new([5])));
+    let code = r#"fire(unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}), unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"}), #{fire_points: 7.5, cover: "woods"})"#;
+    let eval = host.eval(&mut Scope::new(), code).unwrap();
+    let value = eval.value.cast::<rhai::Map>();
+    assert_eq!(value["row"].as_int().unwrap(), 8);
+    assert_eq!(value["total"].as_int().unwrap(), 3);
+    assert!(eval.trace.lines().iter().any(|l| l.starts_with("mod     yes -2") && l.contains("house")));
+}
+
+#[test]
+fn switches_are_checked_and_suggest_names() {
+    let mut rs = ruleset(&["ff-napoleonic"]);
+    let problems = rs
+        .apply(&Switches {
+            with: vec!["fallen_leeder".into()],
+            set: vec![("musketry_below_zero".into(), "zero".into())],
+            ..Switches::default()
+        })
+        .unwrap_err();
+    assert_eq!(problems.len(), 2);
+    assert!(
+        problems[0].message.starts_with("ruleset `ff-napoleonic` has no option `fallen_leeder`"),
+        "{}",
+        problems[0].message
+    );
+    assert_eq!(
+        problems[1].message,
+        "interpretation `musketry_below_zero` has no choice `zero`; its choices are clamp, desultory"
+    );
+    let mut rs = ruleset(&["ff-house-example"]);
+    rs.apply(&Switches {
+        without: vec!["veteran_volleys".into()],
+        set: vec![("musketry_below_zero".into(), "clamp".into())],
+        ..Switches::default()
+    })
+    .unwrap();
+    assert_eq!(rs.option("veteran_volleys"), Ok(false));
+    assert_eq!(rs.interpretation("musketry_below_zero"), Ok("clamp"));
+}
+
+#[test]
+fn the_below_zero_interpretation_reads_desultory() {
+    let code = r#"fire(unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}),
+        unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"}), #{fire_points: 30, cover: "fortified_town"}).result"#;
+    let odds = host(&["ff-napoleonic"]).odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap();
+    // 1d10 - 3: totals -2..7 on row 30-34; below 0 reads the 0 cell, Lively.
+    assert_eq!(odds.distribution.probability(&Outcome::Word("lively".into())), ratio(5, 10));
+    let mut rs = ruleset(&["ff-napoleonic"]);
+    rs.set_interpretation("musketry_below_zero", "desultory").unwrap();
+    let odds = Host::new(rs).unwrap().odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap();
+    // Now -2 and -1 are Desultory; 0 to 2 are still Lively.
+    assert_eq!(odds.distribution.probability(&Outcome::Word("desultory".into())), ratio(2, 10));
+    assert_eq!(odds.distribution.probability(&Outcome::Word("lively".into())), ratio(3, 10));
+}
+
+// ---- the sandbox -----------------------------------------------------------
+
+fn run_error(code: &str) -> Problem {
+    match host(&[&fixture("sandbox")]).eval(&mut Scope::new(), code).unwrap_err() {
+        ScriptError::At(problem) => *problem,
+        other => panic!("{code}: {other:?}"),
+    }
+}
+
+#[test]
+fn an_endless_loop_ends_with_a_clear_error() {
+    let problem = run_error("forever()");
+    assert_eq!(problem.code, "script::limit");
+    assert_eq!(problem.message, "stopped after 2000000 operations");
+    assert!(problem.help.as_deref().unwrap().contains("endless loop"), "{problem:?}");
+    assert_eq!(problem.place(), "expression:1:1");
+}
+
+#[test]
+fn deep_recursion_ends_with_a_clear_error() {
+    let problem = run_error("deep(0)");
+    assert_eq!(problem.code, "script::limit");
+    assert_eq!(problem.message, "calls nested more than 48 deep");
+}
+
+#[test]
+fn imports_stay_inside_the_ruleset() {
+    let host = host(&[&fixture("sandbox")]);
+    assert_eq!(host.eval(&mut Scope::new(), "helper_inside()").unwrap().value.as_int().unwrap(), 42);
+    let problem = run_error("escape()");
+    assert!(
+        problem.message.contains("outside the ruleset folder") || problem.message.contains("there is no"),
+        "{problem:?}"
+    );
+    let problem = run_error("absolute()");
+    assert!(problem.message.contains("imports are relative to the ruleset folder"), "{problem:?}");
+}
+
+#[test]
+fn eval_is_not_available_to_scripts() {
+    let host = host(&[&fixture("sandbox")]);
+    let err = host.eval(&mut Scope::new(), r#"eval("40 + 2")"#).unwrap_err();
+    assert!(err.to_string().contains("cannot compile") || err.to_string().contains("eval"), "{err}");
+}
+
+#[test]
+fn runtime_errors_point_into_the_expression() {
+    let host = host(&["ff-napoleonic"]);
+    let err = host.eval(&mut Scope::new(), r#"lookup("musketry", 6, "x")"#).unwrap_err();
+    assert!(err.to_string().contains("lookup"), "{err}");
+    let err = host
+        .eval(&mut Scope::new(), r#"unit(#{name: "X", arm: "infantery", stands: 4, formation: "line"})"#)
+        .unwrap_err();
+    assert!(err.to_string().contains("did you mean `infantry`?"), "{err}");
+    let err = host.eval(&mut Scope::new(), r#"lookup("musketri", 6, 5)"#).unwrap_err();
+    assert!(err.to_string().contains("has no table `musketri` (did you mean `musketry`?)"), "{err}");
+}
+
+#[test]
+fn supplied_dice_that_run_out_are_a_dice_error() {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([])));
+    let err = host.eval(&mut Scope::new(), &format!("fire({LINE}, {COLUMN}, #{{fire_points: 6}})")).unwrap_err();
+    assert!(matches!(err, ScriptError::Dice(crate::dice::DiceError::OutOfFaces { .. })), "{err:?}");
+}
+
+#[test]
+fn every_shipped_ruleset_checks_clean() {
+    for id in ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example"] {
+        let problems = check(&ruleset(&[id]));
+        assert!(problems.is_empty(), "{id}: {problems:?}");
+    }
+}
+
+#[test]
+fn rolls_are_never_folded_into_constants() {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(crate::dice::Seeded::new(9)));
+    let value = host
+        .eval(&mut Scope::new(), r#"let faces = []; for i in 0..40 { faces.push(roll("1d10").total) } faces"#)
+        .unwrap()
+        .value;
+    let faces: Vec<i64> = value.cast::<rhai::Array>().iter().map(|f| f.as_int().unwrap()).collect();
+    let distinct: std::collections::BTreeSet<i64> = faces.iter().copied().collect();
+    assert!(distinct.len() > 5, "{faces:?}");
+    assert!(!BigRational::zero().is_one());
+}
