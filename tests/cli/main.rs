@@ -2,6 +2,7 @@
 
 mod odds;
 mod roll;
+mod rules;
 
 use std::process::{Command, Output};
 

@@ -1,0 +1,171 @@
+//! The rules commands as processes: check, eval, odds of a procedure, show and schema.
+
+use serde_json::Value;
+
+use super::{grognard, stderr, stdout};
+
+#[test]
+fn every_shipped_ruleset_checks_clean() {
+    let out = grognard(&["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    for id in ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example"] {
+        assert!(text.contains(&format!("rules/{id}: ok")), "{text}");
+    }
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+/// Checks a fixture and returns its report; it must fail.
+fn broken(name: &str) -> String {
+    let path = format!("tests/fixtures/rules/{name}");
+    let out = grognard(&["check", &path]);
+    assert_eq!(out.status.code(), Some(1), "{name}");
+    format!("{}{}", stdout(&out), stderr(&out))
+}
+
+#[test]
+fn yaml_mistakes_are_pointed_at() {
+    insta::assert_snapshot!("broken_yaml", broken("broken-yaml"));
+}
+
+#[test]
+fn table_mistakes_are_pointed_at() {
+    insta::assert_snapshot!("broken_tables", broken("broken-tables"));
+}
+
+#[test]
+fn modifier_mistakes_are_pointed_at() {
+    insta::assert_snapshot!("broken_modifiers", broken("broken-modifiers"));
+}
+
+#[test]
+fn procedure_mistakes_are_pointed_at() {
+    insta::assert_snapshot!("broken_procedures", broken("broken-procedures"));
+}
+
+#[test]
+fn a_missing_ruleset_is_an_error() {
+    let out = grognard(&["check", "no-such-ruleset"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no ruleset folder at"), "{}", stderr(&out));
+}
+
+#[test]
+fn eval_with_real_dice_prints_the_trace_and_the_result() {
+    let out = grognard(&[
+        "eval",
+        "--rules",
+        "linear-warfare",
+        "--dice",
+        "3",
+        r#"let k = leader(#{name: "Kleist"}); fallen_leader(k, #{}); k"#,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("roll    fallen leader, 1d10: [3] = 3"), "{text}");
+    assert!(text.contains("-> 0-4: fatal_wound: Fatal Wound: Leader dies"), "{text}");
+    assert!(text.contains("effect  Kleist: dead, removed from play"), "{text}");
+    assert!(text.ends_with("= Kleist [dead, removed]\n"), "{text}");
+}
+
+#[test]
+fn eval_json_has_the_value_and_the_trace() {
+    let out = grognard(&["eval", "--rules", "linear-warfare", "--seed", "4", "--json", r#"fallen_leader(leader(#{name: "K"}), #{})"#]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["seed"], 4);
+    let steps = v["trace"].as_array().unwrap();
+    assert_eq!(steps[0]["step"], "roll");
+    assert_eq!(steps[0]["label"], "fallen leader");
+    assert_eq!(steps[1]["step"], "table");
+    assert_eq!(steps[1]["reading"]["table"], "fallen_leader");
+    let natural = steps[0]["roll"]["dice"][0]["natural"].as_i64().unwrap();
+    assert_eq!(v["value"]["natural"], natural);
+}
+
+#[test]
+fn eval_errors_exit_one() {
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "lookup(\"musketri\", 6, 5)"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("did you mean `musketry`?"), "{}", stderr(&out));
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "let x = ;"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("script::compile"), "{}", stderr(&out));
+    let out = grognard(&["eval", "roll(\"1d6\")"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("needs a ruleset"), "{}", stderr(&out));
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "--with", "no_such_option", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("has no option `no_such_option`"), "{}", stderr(&out));
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "--set", "nonsense", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn odds_of_a_procedure_are_exact() {
+    let out = grognard(&["odds", "--rules", "linear-warfare", r#"fallen_leader(leader(#{name: "K"}), #{})"#]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!("fallen_leader_odds", stdout(&out));
+    let out = grognard(&[
+        "odds",
+        "--rules",
+        "ff-napoleonic",
+        "--json",
+        r#"fire(unit(#{name: "A", nation: "britain", arm: "infantry", stands: 6, formation: "line"}), unit(#{name: "B", arm: "infantry", stands: 6, formation: "column"}), #{fire_points: 6})"#,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["runs"], 10);
+    let rows = v["distribution"].as_array().unwrap();
+    let chance = |r: &str| rows.iter().find(|x| x["result"] == r).map(|x| x["probability"].clone());
+    assert_eq!(chance("desultory"), Some("2/5".into()));
+    assert_eq!(chance("lively"), Some("3/10".into()));
+    assert_eq!(chance("telling"), Some("3/10".into()));
+}
+
+#[test]
+fn switches_change_the_odds() {
+    let code = r#"fire(unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}), unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"}), #{fire_points: 30, cover: "fortified_town"})"#;
+    let base = stdout(&grognard(&["odds", "--rules", "ff-napoleonic", "--json", code]));
+    let flipped = stdout(&grognard(&["odds", "--rules", "ff-napoleonic", "--set", "musketry_below_zero=desultory", "--json", code]));
+    let desultory = |text: &str| {
+        let v: Value = serde_json::from_str(text).unwrap();
+        v["distribution"].as_array().unwrap().iter().find(|x| x["result"] == "desultory").map(|x| x["probability"].clone())
+    };
+    assert_eq!(desultory(&base), None);
+    assert_eq!(desultory(&flipped), Some("1/5".into()));
+}
+
+#[test]
+fn show_prints_a_table_as_its_chart() {
+    let out = grognard(&["show", "--rules", "ff-napoleonic", "musketry"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!("musketry_chart", stdout(&out));
+}
+
+#[test]
+fn show_lists_what_a_ruleset_holds_with_its_switches() {
+    let out = grognard(&["show", "--rules", "ff-house-example", "--without", "veteran_volleys"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("(ff-napoleonic + ff-house-example)"), "{text}");
+    assert!(text.contains("[ ] veteran_volleys (switched)"), "{text}");
+    assert!(text.contains("musketry_below_zero = desultory"), "{text}");
+    let out = grognard(&["show", "--rules", "ff-napoleonic", "fire_modifers"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("`fire_modifiers`?"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_shipped_schemas_are_up_to_date() {
+    for kind in ["ruleset", "table", "modifiers"] {
+        let out = grognard(&["schema", kind]);
+        assert_eq!(out.status.code(), Some(0));
+        let shipped = std::fs::read_to_string(format!("schema/{kind}.schema.json")).unwrap();
+        assert_eq!(stdout(&out), shipped, "schema/{kind}.schema.json is stale: run `grognard schema all --out schema`");
+        let v: Value = serde_json::from_str(&shipped).unwrap();
+        assert_eq!(v["type"], "object");
+        assert_eq!(v["additionalProperties"], false);
+    }
+}
