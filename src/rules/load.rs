@@ -171,7 +171,7 @@ impl Loader {
                 Some((file, manifest))
             }
             Err(problem) => {
-                self.problems.push(problem);
+                self.problems.push(*problem);
                 None
             }
         }
@@ -332,7 +332,7 @@ impl Loader {
             let parsed = match yaml::parse::<TableFile>(&file) {
                 Ok(t) => t,
                 Err(p) => {
-                    self.problems.push(p);
+                    self.problems.push(*p);
                     continue;
                 }
             };
@@ -374,7 +374,7 @@ impl Loader {
             let parsed = match yaml::parse::<ModifierFile>(&file) {
                 Ok(m) => m,
                 Err(p) => {
-                    self.problems.push(p);
+                    self.problems.push(*p);
                     continue;
                 }
             };
@@ -526,19 +526,19 @@ impl Loader {
 
     /// The id a file declares, checked against its file name.
     fn file_id(&mut self, file: &SourceFile, stem: &str, declared: Option<&Spanned<String>>) -> String {
-        if let Some(id) = declared {
-            if id.value != stem {
-                self.problems.push(
-                    Problem::error(
-                        "rules::id_mismatch",
-                        format!("the id `{}` differs from the file name `{stem}`", id.value),
-                        file,
-                        span_of(file, id),
-                    )
-                    .with_label("not the file's name")
-                    .with_help("an id is its file's name without `.yaml`; leave `id:` out or make them the same"),
-                );
-            }
+        if let Some(id) = declared
+            && id.value != stem
+        {
+            self.problems.push(
+                Problem::error(
+                    "rules::id_mismatch",
+                    format!("the id `{}` differs from the file name `{stem}`", id.value),
+                    file,
+                    span_of(file, id),
+                )
+                .with_label("not the file's name")
+                .with_help("an id is its file's name without `.yaml`; leave `id:` out or make them the same"),
+            );
         }
         stem.to_string()
     }
@@ -549,14 +549,14 @@ impl Loader {
         for list in rs.modifiers.values() {
             for m in &list.modifiers {
                 let here = |code, message: String| Problem::error(code, message, &m.origin.file, m.origin.span);
-                if let Some(option) = &m.option {
-                    if !rs.options.contains_key(option) {
-                        let hint = did_you_mean(option, rs.options.keys().map(String::as_str));
-                        self.problems.push(here(
-                            "rules::unknown_option",
-                            format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id),
-                        ));
-                    }
+                if let Some(option) = &m.option
+                    && !rs.options.contains_key(option)
+                {
+                    let hint = did_you_mean(option, rs.options.keys().map(String::as_str));
+                    self.problems.push(here(
+                        "rules::unknown_option",
+                        format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id),
+                    ));
                 }
                 for (name, choice) in &m.interpretation {
                     match rs.interpretations.get(name) {
@@ -583,10 +583,11 @@ impl Loader {
         for table in rs.tables.values() {
             for result in table.results.values() {
                 let mut unknown = Vec::new();
-                if let Some(order) = &result.effects.order {
-                    if !orders.is_empty() && !orders.contains(order) {
-                        unknown.push(format!("order `{order}`"));
-                    }
+                if let Some(order) = &result.effects.order
+                    && !orders.is_empty()
+                    && !orders.contains(order)
+                {
+                    unknown.push(format!("order `{order}`"));
                 }
                 if !markers.is_empty() {
                     for marker in result.effects.markers.keys().chain(&result.effects.clear_markers) {
@@ -754,10 +755,10 @@ impl<'a> TableBuilder<'a> {
                 }
             }
         }
-        if let Some(text) = &t.reach {
-            if let Some(band) = self.band(text) {
-                reach = Some((band.min().unwrap_or(i64::MIN), band.max().unwrap_or(i64::MAX)));
-            }
+        if let Some(text) = &t.reach
+            && let Some(band) = self.band(text)
+        {
+            reach = Some((band.min().unwrap_or(i64::MIN), band.max().unwrap_or(i64::MAX)));
         }
         for (id, def) in &t.results.0 {
             let ResultDef { text, effects, source } = def.clone();
@@ -898,7 +899,7 @@ impl<'a> TableBuilder<'a> {
     /// Gaps, overlaps, unreachable bands and unstated edges.
     fn check_coverage(&mut self, table: &Table, reach: Option<(i64, i64)>) {
         let full = reach.unwrap_or((i64::MIN, i64::MAX));
-        let rows: Vec<(Option<&str>, Vec<Option<&Band>>, Vec<&str>)> = match &table.body {
+        let rows: Vec<BandRow<'_>> = match &table.body {
             TableBody::Bands(bands) => vec![(
                 None,
                 bands.iter().map(|(b, _)| Some(b)).collect(),
@@ -943,7 +944,7 @@ impl<'a> TableBuilder<'a> {
                     table.id, names[i], names[j]
                 );
                 let label = format!("overlaps the band of `{}`", names[i]);
-                problems.push(self.at(bands[j].and_then(|b| span_of_band(b)), "rules::band_overlap", message, &label));
+                problems.push(self.at(bands[j].and_then(&span_of_band), "rules::band_overlap", message, &label));
             }
             for i in check.unreachable {
                 if let Some(band) = bands[i] {
@@ -990,6 +991,9 @@ impl<'a> TableBuilder<'a> {
         }
     }
 }
+
+/// One row of bands to check: its label (none for a bands table), its bands, and each band's result.
+type BandRow<'a> = (Option<&'a str>, Vec<Option<&'a Band>>, Vec<&'a str>);
 
 /// Overlays `patch` onto `base`, mapping by mapping.
 fn merge(base: LookupValue, patch: LookupValue) -> LookupValue {

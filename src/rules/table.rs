@@ -60,7 +60,7 @@ pub struct TableFile {
     /// such as `"1/2"`) to one band per column, `~` where the column is empty.
     #[serde(default)]
     #[schemars(with = "Option<BTreeMap<String, Vec<Option<String>>>>")]
-    pub rows: Option<Entries<Spanned<String>, Vec<Option<Spanned<String>>>>>,
+    pub rows: Option<GridRowsFile>,
     /// A lookup's key names, outermost first: `[nation, formation]`.
     #[serde(default)]
     pub keys: Option<Vec<String>>,
@@ -75,6 +75,9 @@ pub struct TableFile {
     #[serde(default)]
     pub notes: Vec<String>,
 }
+
+/// A grid's rows as written: each label with its cells (`~` for an empty cell).
+pub type GridRowsFile = Entries<Spanned<String>, Vec<Option<Spanned<String>>>>;
 
 /// What a total outside the printed bands reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -315,25 +318,25 @@ impl Table {
         let mut read_as = total;
         let unbounded_below = cells.iter().flatten().any(|(b, _)| b.min().is_none());
         let unbounded_above = cells.iter().flatten().any(|(b, _)| b.max().is_none());
-        if let (Some(low), false) = (lowest, unbounded_below) {
-            if total < low {
-                match self.below {
-                    Edge::Clamp => read_as = low,
-                    Edge::None => return Ok(self.reading(row, total, total, None)),
-                    Edge::Error => {
-                        return Err(no_band(format!("the lowest printed total is {low}")));
-                    }
+        if let (Some(low), false) = (lowest, unbounded_below)
+            && total < low
+        {
+            match self.below {
+                Edge::Clamp => read_as = low,
+                Edge::None => return Ok(self.reading(row, total, total, None)),
+                Edge::Error => {
+                    return Err(no_band(format!("the lowest printed total is {low}")));
                 }
             }
         }
-        if let (Some(high), false) = (highest, unbounded_above) {
-            if total > high {
-                match self.above {
-                    Edge::Clamp => read_as = high,
-                    Edge::None => return Ok(self.reading(row, total, total, None)),
-                    Edge::Error => {
-                        return Err(no_band(format!("the highest printed total is {high}")));
-                    }
+        if let (Some(high), false) = (highest, unbounded_above)
+            && total > high
+        {
+            match self.above {
+                Edge::Clamp => read_as = high,
+                Edge::None => return Ok(self.reading(row, total, total, None)),
+                Edge::Error => {
+                    return Err(no_band(format!("the highest printed total is {high}")));
                 }
             }
         }

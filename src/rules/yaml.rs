@@ -11,7 +11,7 @@ use super::problem::{Problem, SourceFile};
 
 /// Parses a whole rule file. YAML mistakes (syntax, a wrong type, an unknown
 /// key, `yes` for a boolean) come back as one problem pointing into the file.
-pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
+pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Box<Problem>> {
     let options = serde_saphyr::options! { strict_booleans: true };
     serde_saphyr::from_str_with_options::<T>(file.inner(), options).map_err(|err| {
         let span = err.location().map_or((0, 0).into(), |l| location_span(file, &l));
@@ -23,10 +23,10 @@ pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
         };
         let code = if message.starts_with("unknown field") { "rules::unknown_key" } else { "rules::yaml" };
         let problem = Problem::error(code, message, file, span);
-        match code {
+        Box::new(match code {
             "rules::unknown_key" => problem.with_help("check the spelling; `grognard schema` lists every key"),
             _ => problem,
-        }
+        })
     })
 }
 

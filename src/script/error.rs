@@ -56,10 +56,10 @@ pub fn span_at(file: &SourceFile, position: Position) -> SourceSpan {
 /// The length of the word (identifier or number) that `rest` starts with, or of its first character.
 pub fn token_len(rest: &str) -> usize {
     // A string literal: up to its closing quote.
-    if let Some(inner) = rest.strip_prefix('"') {
-        if let Some(end) = inner.find('"') {
-            return end + 2;
-        }
+    if let Some(inner) = rest.strip_prefix('"')
+        && let Some(end) = inner.find('"')
+    {
+        return end + 2;
     }
     let word: usize = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
     if word > 0 { word } else { rest.chars().next().map_or(0, |c| if c == '\n' { 0 } else { c.len_utf8() }) }

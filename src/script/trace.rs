@@ -21,7 +21,7 @@ pub enum Step {
     Roll {
         #[serde(skip_serializing_if = "Option::is_none")]
         label: Option<String>,
-        roll: Roll,
+        roll: Box<Roll>,
     },
     /// A modifier considered, applied or not, and why not.
     Modifier {
@@ -35,7 +35,7 @@ pub enum Step {
         source: String,
     },
     /// A table cell read.
-    Table { title: String, source: String, reading: Reading },
+    Table { title: String, source: String, reading: Box<Reading> },
     /// Effects applied to a unit or leader.
     Effect { subject: String, effects: String },
     /// Anything a procedure says (`note(...)`, `print(...)`).

@@ -70,7 +70,15 @@ fn eval_with_real_dice_prints_the_trace_and_the_result() {
 
 #[test]
 fn eval_json_has_the_value_and_the_trace() {
-    let out = grognard(&["eval", "--rules", "linear-warfare", "--seed", "4", "--json", r#"fallen_leader(leader(#{name: "K"}), #{})"#]);
+    let out = grognard(&[
+        "eval",
+        "--rules",
+        "linear-warfare",
+        "--seed",
+        "4",
+        "--json",
+        r#"fallen_leader(leader(#{name: "K"}), #{})"#,
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["seed"], 4);
@@ -128,10 +136,23 @@ fn odds_of_a_procedure_are_exact() {
 fn switches_change_the_odds() {
     let code = r#"fire(unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}), unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"}), #{fire_points: 30, cover: "fortified_town"})"#;
     let base = stdout(&grognard(&["odds", "--rules", "ff-napoleonic", "--json", code]));
-    let flipped = stdout(&grognard(&["odds", "--rules", "ff-napoleonic", "--set", "musketry_below_zero=desultory", "--json", code]));
+    let flipped = stdout(&grognard(&[
+        "odds",
+        "--rules",
+        "ff-napoleonic",
+        "--set",
+        "musketry_below_zero=desultory",
+        "--json",
+        code,
+    ]));
     let desultory = |text: &str| {
         let v: Value = serde_json::from_str(text).unwrap();
-        v["distribution"].as_array().unwrap().iter().find(|x| x["result"] == "desultory").map(|x| x["probability"].clone())
+        v["distribution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["result"] == "desultory")
+            .map(|x| x["probability"].clone())
     };
     assert_eq!(desultory(&base), None);
     assert_eq!(desultory(&flipped), Some("1/5".into()));

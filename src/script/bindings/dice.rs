@@ -30,7 +30,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             match rolled {
                 Ok(roll) => {
                     let label = label.map(str::to_string);
-                    st.record(|| Step::Roll { label, roll: roll.clone() });
+                    st.record(|| Step::Roll { label, roll: Box::new(roll.clone()) });
                     Ok(roll)
                 }
                 Err(err) => dice_failure(&mut st, err),

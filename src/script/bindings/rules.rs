@@ -111,7 +111,7 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
             let reading = t.read_bands(total).map_err(|e| e.to_string())?;
             let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
-            st.record(|| Step::Table { title, source, reading: reading.clone() });
+            st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
             Ok(reading)
         },
     );
@@ -123,7 +123,7 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
             let reading = t.read_grid(&row, total).map_err(|e| e.to_string())?;
             let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
-            st.record(|| Step::Table { title, source, reading: reading.clone() });
+            st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
             Ok(reading)
         };
         let registration = FuncRegistration::new("lookup").with_volatility(true);
@@ -216,10 +216,10 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
             let mut mods = Mods { list: list.to_string(), ..Mods::default() };
             for m in &modifiers.modifiers {
                 let mut why_not = None;
-                if let Some(option) = &m.option {
-                    if !settings.options.get(option).copied().unwrap_or(false) {
-                        why_not = Some(format!("option {option} is off"));
-                    }
+                if let Some(option) = &m.option
+                    && !settings.options.get(option).copied().unwrap_or(false)
+                {
+                    why_not = Some(format!("option {option} is off"));
                 }
                 for (name, choice) in &m.interpretation {
                     if why_not.is_none() && settings.interpretations.get(name) != Some(choice) {
