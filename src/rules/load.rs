@@ -582,32 +582,54 @@ impl Loader {
         let markers = &rs.vocabulary.markers;
         for table in rs.tables.values() {
             for result in table.results.values() {
-                let mut unknown = Vec::new();
+                let mut unknown: Vec<(&str, &str, &std::collections::BTreeSet<String>)> = Vec::new();
                 if let Some(order) = &result.effects.order
                     && !orders.is_empty()
                     && !orders.contains(order)
                 {
-                    unknown.push(format!("order `{order}`"));
+                    unknown.push(("order", order, orders));
                 }
                 if !markers.is_empty() {
                     for marker in result.effects.markers.keys().chain(&result.effects.clear_markers) {
                         if !markers.contains(marker) {
-                            unknown.push(format!("marker `{marker}`"));
+                            unknown.push(("marker", marker, markers));
                         }
                     }
                 }
-                for word in unknown {
-                    self.problems.push(Problem::general(
-                        "rules::unknown_word",
-                        format!(
-                            "result `{}` of table `{}` uses {word}, which the vocabulary of `{}` does not list",
-                            result.id, table.id, rs.id
-                        ),
-                    ));
+                for (kind, word, known) in unknown {
+                    let hint = did_you_mean(word, known.iter().map(String::as_str));
+                    let message = format!(
+                        "result `{}` of table `{}` uses {kind} `{word}`, which the vocabulary of `{}` does not list{hint}",
+                        result.id, table.id, rs.id
+                    );
+                    // Effects carry no spans: find the word in the file that wrote the result.
+                    let place = table.file.as_ref().and_then(|f| find_word(f.inner(), word).map(|at| (f, at)));
+                    let problem = match place {
+                        Some((file, at)) => Problem::error("rules::unknown_word", message, file, at)
+                            .with_label(format!("not a known {kind}")),
+                        None => Problem::general("rules::unknown_word", message),
+                    };
+                    self.problems.push(
+                        problem.with_help(format!(
+                            "add it to `vocabulary: {kind}s:` in ruleset.yaml, or fix the spelling"
+                        )),
+                    );
                 }
             }
         }
     }
+}
+
+/// Where `word` first stands as a whole word in `text`.
+fn find_word(text: &str, word: &str) -> Option<SourceSpan> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word)
+        .find(|(at, _)| {
+            let before = text[..*at].chars().next_back();
+            let after = text[at + word.len()..].chars().next();
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
+        .map(|(at, _)| (at, word.len()).into())
 }
 
 fn stem(path: &Path) -> String {
@@ -693,6 +715,7 @@ impl<'a> TableBuilder<'a> {
             results: BTreeMap::new(),
             result_order: Vec::new(),
             notes: Vec::new(),
+            file: Some(self.file.clone()),
         };
         let bodies = [t.bands.is_some(), t.rows.is_some() || t.columns.is_some(), t.values.is_some()];
         match bodies.iter().filter(|b| **b).count() {

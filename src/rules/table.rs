@@ -144,6 +144,8 @@ pub struct Table {
     /// Result ids in the order the file writes them.
     pub result_order: Vec<String>,
     pub notes: Vec<String>,
+    /// The file that defines the table.
+    pub file: Option<super::problem::SourceFile>,
 }
 
 /// The body of a table.

@@ -190,3 +190,11 @@ fn the_shipped_schemas_are_up_to_date() {
         assert_eq!(v["additionalProperties"], false);
     }
 }
+
+#[test]
+fn warnings_do_not_fail_a_check() {
+    let out = grognard(&["check", "tests/fixtures/rules/warnings-only"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "tests/fixtures/rules/warnings-only: 0 errors and 1 warning in the rules\n");
+    assert!(stderr(&out).contains("⚠ no roll can reach band `7+`"), "{}", stderr(&out));
+}
