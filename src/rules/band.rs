@@ -5,13 +5,13 @@ use std::str::FromStr;
 
 use miette::{Diagnostic, SourceSpan};
 use pest::Parser;
-use pest::error::{ErrorVariant, InputLocation};
+use pest::error::InputLocation;
 use pest::iterators::Pair;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use thiserror::Error;
 
-use crate::kernel::syntax_span::underline;
+use crate::kernel::syntax_span::{expected, underline};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/band.pest"]
@@ -357,15 +357,6 @@ fn describe(rule: Rule) -> &'static str {
     }
 }
 
-/// "a", "a or b", "a, b or c".
-fn either(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
 /// Turns pest's error into a diagnostic that underlines the offending character
 /// and says, in words, what was expected there.
 fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> BandError {
@@ -379,27 +370,7 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> BandError {
     // Several rules share one description (`under` and `below` after `and`
     // or before a number), so the list is built here, each description once,
     // in the grammar's order but with the end of the band last.
-    let names = |rules: &[Rule]| {
-        let mut rules = rules.to_vec();
-        rules.sort_by_key(|&rule| rule == Rule::EOI);
-        let mut names: Vec<&str> = Vec::new();
-        for rule in rules {
-            if !names.contains(&describe(rule)) {
-                names.push(describe(rule));
-            }
-        }
-        either(&names)
-    };
-    let expected = match &err.variant {
-        ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            format!("expected {}", names(positives))
-        }
-        ErrorVariant::ParsingError { negatives, .. } if !negatives.is_empty() => {
-            format!("unexpected {}", names(negatives))
-        }
-        ErrorVariant::ParsingError { .. } => "this is not part of a band".to_string(),
-        ErrorVariant::CustomError { message } => message.clone(),
-    };
+    let expected = expected(&err.variant, describe, |rule| rule == Rule::EOI, "a band");
     let (span, expected) = underline(input, &err.location, expected, "the band");
     BandError::Syntax { src: input.to_string(), span, expected }
 }

@@ -5,14 +5,13 @@ use std::str::FromStr;
 
 use miette::SourceSpan;
 use pest::Parser;
-use pest::error::ErrorVariant;
 use pest::iterators::Pair;
 use serde::{Deserialize, Serialize};
 
 use super::error::MeasureError;
 use super::geometry::EPS;
 use super::scale::Scale;
-use crate::kernel::syntax_span::underline;
+use crate::kernel::syntax_span::{expected, underline};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/length.pest"]
@@ -319,39 +318,12 @@ fn describe(rule: Rule) -> &'static str {
     }
 }
 
-/// "a", "a or b", "a, b or c".
-fn either(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
 /// Turns pest's error into a diagnostic that underlines the offending character
 /// and says, in words, what was expected there.
 fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> MeasureError {
     // Several rules share one description (every unit is "a unit"), so the
     // list is built here, each description once, rather than by `renamed_rules`.
-    let names = |rules: &[Rule]| {
-        let mut names: Vec<&str> = Vec::new();
-        for &rule in rules {
-            if !names.contains(&describe(rule)) {
-                names.push(describe(rule));
-            }
-        }
-        either(&names)
-    };
-    let expected = match &err.variant {
-        ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            format!("expected {}", names(positives))
-        }
-        ErrorVariant::ParsingError { negatives, .. } if !negatives.is_empty() => {
-            format!("unexpected {}", names(negatives))
-        }
-        ErrorVariant::ParsingError { .. } => "this is not part of a length".to_string(),
-        ErrorVariant::CustomError { message } => message.clone(),
-    };
+    let expected = expected(&err.variant, describe, |rule| rule == Rule::EOI, "a length");
     let (span, expected) = underline(input, &err.location, expected, "the length");
     MeasureError::Syntax { src: input.to_string(), span, expected }
 }
