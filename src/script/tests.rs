@@ -475,3 +475,27 @@ fn rolls_are_never_folded_into_constants() {
     assert!(distinct.len() > 5, "{faces:?}");
     assert!(!BigRational::zero().is_one());
 }
+
+#[test]
+fn overlays_stack_in_order() {
+    let second = fixture("ff-second-overlay");
+    // Named alone, an overlay brings the layers it extends, base first.
+    let rs = ruleset(&[&second]);
+    assert_eq!(
+        rs.layers.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
+        ["ff-napoleonic", "ff-house-example", "ff-second-overlay"]
+    );
+    // Named in order, the same stack.
+    let stacked = ruleset(&["ff-napoleonic", "ff-house-example", &second]);
+    assert_eq!(stacked.layers.len(), 3);
+    for rs in [rs, stacked] {
+        let mods = &rs.modifiers["fire_modifiers"].modifiers;
+        assert!(!mods.iter().any(|m| m.id == "veteran_volleys"));
+        let cover = mods.iter().find(|m| m.id == "target_in_cover").unwrap();
+        assert_eq!(cover.effect, crate::rules::ModEffect::Add(-3));
+        assert_eq!(rs.interpretation("musketry_below_zero"), Ok("clamp"));
+        // The first overlay's patched row is still there.
+        let reading = rs.tables["musketry"].read_grid(&RowKey::Number(6), 10).unwrap();
+        assert_eq!(reading.result.unwrap().id, "deadly");
+    }
+}
