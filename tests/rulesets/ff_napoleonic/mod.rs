@@ -1,0 +1,3 @@
+//! Fire & Fury Napoleonic (seed 004).
+
+mod tables;
