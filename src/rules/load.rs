@@ -8,7 +8,7 @@ use serde_saphyr::Spanned;
 
 use super::band::{Band, check_bands};
 use super::manifest::ManifestFile;
-use super::modifier::{ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
+use super::modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
 use super::problem::{Problem, Problems, SourceFile, source_file};
 use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, did_you_mean};
 use super::source::Source;
@@ -386,6 +386,7 @@ impl Loader {
                 title: String::new(),
                 source: Source::House,
                 table: None,
+                groups: BTreeMap::new(),
                 modifiers: Vec::new(),
             });
             match (parsed.title, list.title.is_empty()) {
@@ -418,6 +419,11 @@ impl Loader {
                         )
                         .with_label("no such table"),
                     );
+                }
+            }
+            for (name, def) in &parsed.groups.0 {
+                if let Some(rule) = self.group_rule(&file, rs, def) {
+                    list.groups.insert(name.value.clone(), rule);
                 }
             }
             let mut seen = BTreeSet::new();
@@ -463,6 +469,41 @@ impl Loader {
         }
     }
 
+    /// A group's rule, its interpretation and choices checked.
+    fn group_rule(&mut self, file: &SourceFile, rs: &Ruleset, def: &GroupDef) -> Option<GroupRule> {
+        let (interpretation, choices) = match def {
+            GroupDef::Fixed(pick) => return Some(GroupRule::Fixed(*pick)),
+            GroupDef::ByInterpretation { interpretation, choices } => (interpretation, choices),
+        };
+        let Some(info) = rs.interpretations.get(&interpretation.value) else {
+            let hint = did_you_mean(&interpretation.value, rs.interpretations.keys().map(String::as_str));
+            let message = format!("there is no interpretation `{}`{hint}", interpretation.value);
+            self.problems.push(
+                Problem::error("rules::unknown_interpretation", message, file, span_of(file, interpretation))
+                    .with_label("no such interpretation"),
+            );
+            return None;
+        };
+        let known: Vec<&str> = info.choices.iter().map(|(c, _)| c.as_str()).collect();
+        let missing: Vec<&str> = known.iter().copied().filter(|c| !choices.contains_key(*c)).collect();
+        let extra: Vec<&str> = choices.keys().map(String::as_str).filter(|c| !known.contains(c)).collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            let message = format!(
+                "the group's choices must be those of `{}` ({}); missing: {}; unknown: {}",
+                interpretation.value,
+                known.join(", "),
+                if missing.is_empty() { "none".to_string() } else { missing.join(", ") },
+                if extra.is_empty() { "none".to_string() } else { extra.join(", ") },
+            );
+            self.problems.push(
+                Problem::error("rules::group_choices", message, file, span_of(file, interpretation))
+                    .with_label("for this interpretation"),
+            );
+            return None;
+        }
+        Some(GroupRule::ByInterpretation { interpretation: interpretation.value.clone(), choices: choices.clone() })
+    }
+
     fn modifier(&mut self, file: &SourceFile, list: &ModifierList, def: ModifierDef) -> Option<Modifier> {
         let id_span = span_of(file, &def.id);
         let effects: Vec<ModEffect> = [
@@ -504,10 +545,26 @@ impl Loader {
         };
         let source = def.source.unwrap_or_else(|| list.source.clone());
         let origin_span = def.when.as_ref().map_or(id_span, |w| span_of(file, w));
+        let group = match def.group {
+            Some(group) if !list.groups.contains_key(&group.value) => {
+                let hint = did_you_mean(&group.value, list.groups.keys().map(String::as_str));
+                let message = format!(
+                    "modifier `{}` is in group `{}`, which `groups:` does not define{hint}",
+                    def.id.value, group.value
+                );
+                self.problems.push(
+                    Problem::error("rules::unknown_group", message, file, span_of(file, &group))
+                        .with_label("no such group"),
+                );
+                return None;
+            }
+            group => group.map(|g| g.value),
+        };
         Some(Modifier {
             id: def.id.value,
             effect,
             when: def.when.map(|w| w.value),
+            group,
             option: def.option.map(|o| o.value),
             interpretation: def.interpretation.0.into_iter().map(|(n, c)| (n.value, c.value)).collect(),
             text: text.trim().to_string(),

@@ -26,7 +26,44 @@ pub struct ModifierFile {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub table: Option<Spanned<String>>,
+    /// Groups of modifiers that do not all add up: `{ cover: worst }` keeps
+    /// only the most negative of the group; a group's rule may follow an
+    /// interpretation: `{ leaders: { interpretation: leader_stacking, choices: { tier: best, stack: all } } }`.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, GroupDef>")]
+    pub groups: Entries<Spanned<String>, GroupDef>,
     pub modifiers: Vec<ModifierDef>,
+}
+
+/// Which of a group's applicable modifiers count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Pick {
+    /// All of them add up.
+    All,
+    /// Only the largest value.
+    Best,
+    /// Only the smallest (most negative) value.
+    Worst,
+}
+
+/// A group's rule as written.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum GroupDef {
+    Fixed(Pick),
+    ByInterpretation {
+        #[schemars(with = "String")]
+        interpretation: Spanned<String>,
+        choices: std::collections::BTreeMap<String, Pick>,
+    },
+}
+
+/// A group's rule, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupRule {
+    Fixed(Pick),
+    ByInterpretation { interpretation: String, choices: std::collections::BTreeMap<String, Pick> },
 }
 
 /// One modifier as written. Exactly one of `value`, `halve` and `double`.
@@ -53,6 +90,10 @@ pub struct ModifierDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub when: Option<Spanned<String>>,
+    /// The group it belongs to (see the list's `groups`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub group: Option<Spanned<String>>,
     /// Only while this option is on.
     #[serde(default)]
     #[schemars(with = "Option<String>")]
@@ -102,6 +143,7 @@ pub struct Modifier {
     pub when: Option<String>,
     pub option: Option<String>,
     pub interpretation: Vec<(String, String)>,
+    pub group: Option<String>,
     pub text: String,
     pub source: Source,
     /// Where the condition is written, for errors at run time.
@@ -122,5 +164,6 @@ pub struct ModifierList {
     pub title: String,
     pub source: Source,
     pub table: Option<String>,
+    pub groups: std::collections::BTreeMap<String, GroupRule>,
     pub modifiers: Vec<Modifier>,
 }

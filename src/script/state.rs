@@ -35,6 +35,8 @@ pub struct State {
     pub trace: Trace,
     /// Whether steps are recorded (off in bulk runs and while enumerating).
     pub tracing: bool,
+    /// The ruleset's modifier lists, shared so a call does not copy them.
+    pub lists: HashMap<String, Rc<crate::rules::ModifierList>>,
     /// Compiled `when:` conditions by (modifier list, modifier id).
     pub conditions: HashMap<(String, String), Rc<AST>>,
     /// Dice expressions already parsed, by their text.
@@ -51,7 +53,9 @@ pub type Shared = Rc<RefCell<State>>;
 
 impl State {
     pub fn new(ruleset: Ruleset) -> Self {
+        let lists = ruleset.modifiers.iter().map(|(id, list)| (id.clone(), Rc::new(list.clone()))).collect();
         State {
+            lists,
             ruleset,
             dice: DiceMode::Source(Box::new(Seeded::new(0))),
             trace: Trace::default(),

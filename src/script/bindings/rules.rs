@@ -6,7 +6,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map, NativeC
 
 use super::fail;
 use super::unit::marker_from;
-use crate::rules::{Effects, LookupValue, ModEffect, Reading, RowKey};
+use crate::rules::{Effects, GroupRule, LookupValue, ModEffect, ModifierList, Pick, Reading, RowKey};
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::state::Shared;
 use crate::script::trace::Step;
@@ -56,6 +56,15 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         st.borrow_mut().record(|| Step::Note { text: text.to_string() });
     });
 
+    // has_any(situation.cover, ["woods", "hedge"]): a word, or any word of a list, among the given words.
+    engine.register_fn("has_any", |value: Dynamic, words: Array| -> bool {
+        let wanted: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        if value.is_array() {
+            value.cast::<Array>().iter().any(|v| v.is_string() && wanted.contains(&v.to_string()))
+        } else {
+            value.is_string() && wanted.contains(&value.to_string())
+        }
+    });
     register_lookup(engine, state);
     register_table_result(engine, state);
     register_modifiers(engine, state);
@@ -201,31 +210,22 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
     FuncRegistration::new("modifiers").with_volatility(true).register_into_engine(
         engine,
         move |ctx: NativeCallContext, list: &str, vars: Map| -> Result<Mods, Box<EvalAltResult>> {
-            let (modifiers, settings) = {
+            let modifiers = {
                 let st = st.borrow();
-                let Some(found) = st.ruleset.modifiers.get(list) else {
+                let Some(found) = st.lists.get(list) else {
                     let hint = crate::rules::did_you_mean(list, st.ruleset.modifiers.keys().map(String::as_str));
                     return fail(format!("ruleset `{}` has no modifier list `{list}`{hint}", st.ruleset.id));
                 };
-                (found.clone(), st.ruleset.settings.clone())
+                found.clone()
             };
             let mut scope = Scope::new();
             for name in CONDITION_NAMES {
                 scope.push_constant_dynamic(name, vars.get(name).cloned().unwrap_or(Dynamic::UNIT));
             }
-            let mut mods = Mods { list: list.to_string(), ..Mods::default() };
+            // First which modifiers apply on their own; then each group keeps what its rule allows.
+            let mut verdicts: Vec<(bool, Option<String>)> = Vec::with_capacity(modifiers.modifiers.len());
             for m in &modifiers.modifiers {
-                let mut why_not = None;
-                if let Some(option) = &m.option
-                    && !settings.options.get(option).copied().unwrap_or(false)
-                {
-                    why_not = Some(format!("option {option} is off"));
-                }
-                for (name, choice) in &m.interpretation {
-                    if why_not.is_none() && settings.interpretations.get(name) != Some(choice) {
-                        why_not = Some(format!("{name} is not {choice}"));
-                    }
-                }
+                let why_not = gate(&st.borrow().ruleset.settings, m);
                 let applies = match (&why_not, &m.when) {
                     (Some(_), _) => false,
                     (None, None) => true,
@@ -237,18 +237,21 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
                         let value = ctx.engine().eval_ast_with_scope::<Dynamic>(&mut scope, &ast).map_err(|e| {
                             format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text())
                         })?;
-                        match value.as_bool() {
-                            Ok(b) => b,
-                            Err(kind) => {
-                                return fail(format!(
-                                    "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
-                                    m.id,
-                                    m.origin_text()
-                                ));
-                            }
-                        }
+                        value.as_bool().map_err(|kind| {
+                            format!(
+                                "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
+                                m.id,
+                                m.origin_text()
+                            )
+                        })?
                     }
                 };
+                verdicts.push((applies, why_not));
+            }
+            apply_groups(&st.borrow().ruleset.settings, &modifiers, &mut verdicts);
+
+            let mut mods = Mods { list: list.to_string(), ..Mods::default() };
+            for (m, (applies, why_not)) in modifiers.modifiers.iter().zip(verdicts) {
                 if applies {
                     mods.applied.push(m.id.clone());
                     match &m.effect {
@@ -270,6 +273,60 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
             Ok(mods)
         },
     );
+}
+
+/// Why an option or interpretation keeps a modifier out, if one does.
+fn gate(settings: &crate::rules::Settings, m: &crate::rules::Modifier) -> Option<String> {
+    if let Some(option) = &m.option
+        && !settings.options.get(option).copied().unwrap_or(false)
+    {
+        return Some(format!("option {option} is off"));
+    }
+    m.interpretation
+        .iter()
+        .find(|(name, choice)| settings.interpretations.get(name) != Some(choice))
+        .map(|(name, choice)| format!("{name} is not {choice}"))
+}
+
+/// Keeps, in each group whose rule is `best` or `worst`, only the one
+/// applicable modifier with the largest (or smallest) value; the first listed wins a tie.
+fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts: &mut [(bool, Option<String>)]) {
+    for (group, rule) in &list.groups {
+        let pick = match rule {
+            GroupRule::Fixed(pick) => *pick,
+            GroupRule::ByInterpretation { interpretation, choices } => settings
+                .interpretations
+                .get(interpretation)
+                .and_then(|choice| choices.get(choice))
+                .copied()
+                .unwrap_or(Pick::All),
+        };
+        if pick == Pick::All {
+            continue;
+        }
+        let members: Vec<(usize, i64)> = list
+            .modifiers
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| m.group.as_deref() == Some(group.as_str()) && verdicts[*i].0)
+            .filter_map(|(i, m)| match m.effect {
+                ModEffect::Add(n) => Some((i, n)),
+                _ => None,
+            })
+            .collect();
+        let keep = match pick {
+            Pick::Best => members.iter().copied().reduce(|a, b| if b.1 > a.1 { b } else { a }),
+            _ => members.iter().copied().reduce(|a, b| if b.1 < a.1 { b } else { a }),
+        };
+        let Some((kept, _)) = keep else { continue };
+        let word = if pick == Pick::Best { "best" } else { "worst" };
+        for (i, _) in members {
+            if i != kept {
+                verdicts[i] =
+                    (false, Some(format!("only the {word} of group {group} counts: {}", list.modifiers[kept].id)));
+            }
+        }
+    }
 }
 
 impl crate::rules::Modifier {
