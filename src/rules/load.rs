@@ -560,7 +560,18 @@ impl Loader {
             }
             group => group.map(|g| g.value),
         };
+        if let (Some(per), false) = (&def.per, matches!(effect, ModEffect::Add(_))) {
+            let message = format!("modifier `{}` has `per:`, which only goes with `value:`", def.id.value);
+            self.problems
+                .push(Problem::error("rules::modifier_effect", message, file, span_of(file, per)).with_label("here"));
+            return None;
+        }
+        let per = def.per.map(|p| {
+            let origin = Origin { file: file.clone(), span: span_of(file, &p) };
+            (p.value, origin)
+        });
         Some(Modifier {
+            per,
             id: def.id.value,
             effect,
             when: def.when.map(|w| w.value),

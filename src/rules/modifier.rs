@@ -90,6 +90,11 @@ pub struct ModifierDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub when: Option<Spanned<String>>,
+    /// With `value`: a Rhai expression giving how many times the value counts,
+    /// e.g. `situation.stands_lost` for "-1 for each stand lost".
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub per: Option<Spanned<String>>,
     /// The group it belongs to (see the list's `groups`).
     #[serde(default)]
     #[schemars(with = "Option<String>")]
@@ -144,6 +149,8 @@ pub struct Modifier {
     pub option: Option<String>,
     pub interpretation: Vec<(String, String)>,
     pub group: Option<String>,
+    /// How many times the value counts, as written (`situation.stands_lost`), and where.
+    pub per: Option<(String, Origin)>,
     pub text: String,
     pub source: Source,
     /// Where the condition is written, for errors at run time.

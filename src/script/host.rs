@@ -104,31 +104,41 @@ impl Host {
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
         for list in lists {
             for m in &list.modifiers {
-                let Some(text) = &m.when else { continue };
-                let at = |message: String, position: rhai::Position| {
-                    Problem::error("script::condition", message, &m.origin.file, condition_span(m, text, position))
-                };
-                match self.engine.compile_expression_with_scope(&scope, text) {
-                    Ok(ast) => {
-                        for call in calls(&ast) {
-                            if !known.contains(&call.name) {
-                                let hint = crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
-                                let message = format!(
-                                    "the condition of modifier `{}` calls `{}`, which does not exist{hint}",
-                                    m.id, call.name
-                                );
-                                problems.push(at(message, call.position).with_label("not a function"));
+                let expressions = [
+                    m.when.as_ref().map(|text| ("condition", text, &m.origin, m.id.clone())),
+                    m.per.as_ref().map(|(text, origin)| ("`per:` count", text, origin, format!("{}#per", m.id))),
+                ];
+                for (what, text, origin, key) in expressions.into_iter().flatten() {
+                    let at = |message: String, position: rhai::Position| {
+                        Problem::error(
+                            "script::condition",
+                            message,
+                            &origin.file,
+                            expression_span(origin, text, position),
+                        )
+                    };
+                    match self.engine.compile_expression_with_scope(&scope, text) {
+                        Ok(ast) => {
+                            for call in calls(&ast) {
+                                if !known.contains(&call.name) {
+                                    let hint = crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
+                                    let message = format!(
+                                        "the {what} of modifier `{}` calls `{}`, which does not exist{hint}",
+                                        m.id, call.name
+                                    );
+                                    problems.push(at(message, call.position).with_label("not a function"));
+                                }
                             }
+                            self.state.borrow_mut().conditions.insert((list.id.clone(), key), Rc::new(ast));
                         }
-                        self.state.borrow_mut().conditions.insert((list.id.clone(), m.id.clone()), Rc::new(ast));
-                    }
-                    Err(err) => {
-                        let names = CONDITION_NAMES.join(", ");
-                        problems.push(
-                            at(format!("the condition of modifier `{}` does not compile: {}", m.id, err.0), err.1)
-                                .with_label("here")
-                                .with_help(format!("a condition is one Rhai expression over {names}")),
-                        );
+                        Err(err) => {
+                            let names = CONDITION_NAMES.join(", ");
+                            problems.push(
+                                at(format!("the {what} of modifier `{}` does not compile: {}", m.id, err.0), err.1)
+                                    .with_label("here")
+                                    .with_help(format!("it is one Rhai expression over {names}")),
+                            );
+                        }
                     }
                 }
             }
@@ -378,12 +388,12 @@ impl Host {
     }
 }
 
-/// Where in its YAML file a position inside a condition falls. A condition
+/// Where in its YAML file a position inside a condition (or `per:`) falls. One
 /// written on one line as a plain scalar maps exactly; otherwise (quoted with
-/// escapes, folded over lines) the whole condition is underlined.
-fn condition_span(m: &crate::rules::Modifier, text: &str, position: rhai::Position) -> miette::SourceSpan {
-    let span = m.origin.span;
-    let in_file = m.origin.file.inner().get(span.offset()..).unwrap_or("");
+/// escapes, folded over lines) the whole expression is underlined.
+fn expression_span(origin: &crate::rules::Origin, text: &str, position: rhai::Position) -> miette::SourceSpan {
+    let span = origin.span;
+    let in_file = origin.file.inner().get(span.offset()..).unwrap_or("");
     if position.is_none() || text.contains('\n') || !in_file.starts_with(text) {
         return span;
     }

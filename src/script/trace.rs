@@ -28,6 +28,9 @@ pub enum Step {
         list: String,
         id: String,
         effect: ModEffect,
+        /// How many times the value counted (`per:`), when it says.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        times: Option<i64>,
         applied: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         why_not: Option<String>,
@@ -72,8 +75,11 @@ impl fmt::Display for Step {
                 Some(label) => write!(f, "roll    {label}, {roll}"),
                 None => write!(f, "roll    {roll}"),
             },
-            Step::Modifier { list, id, effect, applied, why_not, text, source } => {
-                let effect = effect.to_string();
+            Step::Modifier { list, id, effect, times, applied, why_not, text, source } => {
+                let effect = match times {
+                    Some(n) => format!("{effect} x{n}"),
+                    None => effect.to_string(),
+                };
                 if *applied {
                     write!(f, "mod     yes {effect:<17} {text}  ({list}.{id}; {source})")
                 } else {

@@ -13,8 +13,8 @@ use crate::script::trace::Step;
 use crate::unit::Marker;
 
 /// The names a `when:` condition may use; each is `()` unless the caller gives it.
-pub const CONDITION_NAMES: [&str; 8] =
-    ["firer", "target", "attacker", "defender", "unit", "leader", "situation", "roll"];
+pub const CONDITION_NAMES: [&str; 9] =
+    ["firer", "target", "attacker", "defender", "unit", "enemy", "leader", "situation", "roll"];
 
 /// What a modifier list came to: the sum of added values and the halvings and doublings of each quantity.
 #[derive(Clone, Debug, Default)]
@@ -251,11 +251,20 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
             apply_groups(&st.borrow().ruleset.settings, &modifiers, &mut verdicts);
 
             let mut mods = Mods { list: list.to_string(), ..Mods::default() };
-            for (m, (applies, why_not)) in modifiers.modifiers.iter().zip(verdicts) {
+            for (m, (mut applies, mut why_not)) in modifiers.modifiers.iter().zip(verdicts) {
+                let mut times = None;
+                if let (true, Some(_)) = (applies, &m.per) {
+                    let n = count(&ctx, &st, list, m, &mut scope)?;
+                    times = Some(n);
+                    if n == 0 {
+                        applies = false;
+                        why_not = Some("counts 0 times".to_string());
+                    }
+                }
                 if applies {
                     mods.applied.push(m.id.clone());
                     match &m.effect {
-                        ModEffect::Add(n) => mods.total += n,
+                        ModEffect::Add(n) => mods.total += n * times.unwrap_or(1),
                         ModEffect::Halve(q) => *mods.halve.entry(q.clone()).or_default() += 1,
                         ModEffect::Double(q) => *mods.double.entry(q.clone()).or_default() += 1,
                     }
@@ -264,6 +273,7 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
                     list: list.to_string(),
                     id: m.id.clone(),
                     effect: m.effect.clone(),
+                    times,
                     applied: applies,
                     why_not,
                     text: m.text.clone(),
@@ -273,6 +283,35 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
             Ok(mods)
         },
     );
+}
+
+/// How many times a modifier with `per:` counts: a whole number, 0 or more.
+fn count(
+    ctx: &NativeCallContext,
+    st: &Shared,
+    list: &str,
+    m: &crate::rules::Modifier,
+    scope: &mut Scope,
+) -> Result<i64, Box<EvalAltResult>> {
+    let ast = st.borrow().conditions.get(&(list.to_string(), format!("{}#per", m.id))).cloned();
+    let Some(ast) = ast else {
+        return fail(format!("the `per:` of modifier {list}.{} was not compiled", m.id));
+    };
+    let place = || {
+        m.per.as_ref().map(|(_, o)| crate::rules::Problem::error("", "", &o.file, o.span).place()).unwrap_or_default()
+    };
+    let value = ctx
+        .engine()
+        .eval_ast_with_scope::<Dynamic>(scope, &ast)
+        .map_err(|e| format!("in the `per:` of modifier {list}.{} ({}): {e}", m.id, place()))?;
+    let n = if value.is_unit() { Ok(0) } else { value.as_int() };
+    match n {
+        Ok(n) if n >= 0 => Ok(n),
+        Ok(n) => fail(format!("the `per:` of modifier {list}.{} ({}) gave {n}, not 0 or more", m.id, place())),
+        Err(kind) => {
+            fail(format!("the `per:` of modifier {list}.{} ({}) gave {kind}, not a whole number", m.id, place()))
+        }
+    }
 }
 
 /// Why an option or interpretation keeps a modifier out, if one does.
