@@ -34,8 +34,11 @@ pub struct OddsArgs {
     #[command(flatten)]
     pub rules: RulesFlags,
     /// Most dice outcomes to walk before sampling instead.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 200_000)]
     pub max_outcomes: u64,
+    /// Most dice in one outcome; a loop that rolls more is cut off and its chance shown as residual.
+    #[arg(long, default_value_t = 64)]
+    pub max_depth: usize,
     /// Trials to sample when there are too many outcomes to walk.
     #[arg(long, default_value_t = 100_000)]
     pub samples: u64,
@@ -187,7 +190,7 @@ fn bar(p: f64, biggest: f64) -> String {
 fn run_procedure(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let (ruleset, _warnings) = args.rules.load()?;
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
-    let limits = EnumLimits { max_outcomes: args.max_outcomes, ..EnumLimits::default() };
+    let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
     let odds = host.odds(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed))?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&procedure_json(&args.expr, &odds)).expect("json"))?;
@@ -214,8 +217,9 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
         s += &format!("{outcome:<name_w$}  {chance:>chance_w$}  {:>8}  {}\n", percent(p), bar(to_f64(p), biggest));
     }
     if !dist.residual().is_zero() {
+        let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
         s += &format!(
-            "\ncut off (a loop ran past the depth limit): {} ({})\n",
+            "\ncut off{depth} (a loop that goes on): {} ({})\n",
             fraction(&dist.residual()),
             percent(&dist.residual())
         );
@@ -236,6 +240,7 @@ pub fn procedure_json(label: &str, odds: &ProcedureOdds) -> Value {
         "runs": odds.runs,
         "sampled": odds.sampled,
         "residual": fraction(&dist.residual()),
+        "cut_off_at": odds.cut_off_at,
         "distribution": rows,
     })
 }

@@ -267,17 +267,61 @@ impl Host {
     ) -> Result<ProcedureOdds, ScriptError> {
         let ast = self.compile(scope, code)?;
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
-        let saved =
-            std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(limits.max_depth)));
-        let result = self.walk(scope, &ast, code, limits);
+        let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
+        let result = self.deepen(scope, &ast, code, limits);
         let result = match result {
-            Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => self.sample(scope, &ast, code, sample, limits),
-            other => other,
+            Ok(Some(odds)) => Ok(odds),
+            Ok(None) => self.sample(scope, &ast, code, sample, limits),
+            Err(err) => Err(err),
         };
         let mut st = self.state.borrow_mut();
         st.dice = saved;
         st.tracing = saved_tracing;
         result
+    }
+
+    /// Walks the outcomes cut off at 2 dice, then 4, 6... until nothing is cut
+    /// off, the depth limit is reached, or the next walk would pass the outcome
+    /// limit; returns the deepest walk that finished (none when even the first
+    /// had too many outcomes). A loop such as "fight again on a tie" so ends
+    /// with the exact odds of every outcome within the depth, and the rest as residual.
+    fn deepen(
+        &self,
+        scope: &Scope,
+        ast: &AST,
+        code: &str,
+        limits: EnumLimits,
+    ) -> Result<Option<ProcedureOdds>, ScriptError> {
+        let mut best: Option<ProcedureOdds> = None;
+        let mut depth = limits.max_depth.min(2);
+        loop {
+            self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(depth));
+            let attempt = EnumLimits { max_depth: depth, ..limits };
+            let previous_runs = best.as_ref().map(|b| b.runs);
+            match self.walk(scope, ast, code, attempt) {
+                Ok(mut odds) => {
+                    let complete = num_traits::Zero::is_zero(&odds.distribution.residual());
+                    if !complete {
+                        odds.cut_off_at = Some(depth);
+                    }
+                    let runs = odds.runs;
+                    best = Some(odds);
+                    if complete || depth >= limits.max_depth {
+                        return Ok(best);
+                    }
+                    // Each deeper walk costs about as many times more as the last one did.
+                    if let Some(previous) = previous_runs {
+                        let growth = runs as f64 / previous.max(1) as f64;
+                        if runs as f64 * growth > limits.max_outcomes as f64 {
+                            return Ok(best);
+                        }
+                    }
+                    depth = (depth + 2).min(limits.max_depth);
+                }
+                Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => return Ok(best),
+                Err(err) => return Err(err),
+            }
+        }
     }
 
     fn walk(&self, scope: &Scope, ast: &AST, code: &str, limits: EnumLimits) -> Result<ProcedureOdds, ScriptError> {
@@ -304,7 +348,7 @@ impl Host {
                 DiceMode::Source(_) => false,
             };
             if !more {
-                return Ok(ProcedureOdds { distribution: dist, exact: true, runs, sampled: None });
+                return Ok(ProcedureOdds { distribution: dist, exact: true, runs, sampled: None, cut_off_at: None });
             }
             if runs >= limits.max_outcomes {
                 return Err(DiceError::TooManyOutcomes { limit: limits.max_outcomes }.into());
@@ -336,6 +380,7 @@ impl Host {
             exact: false,
             runs: trials,
             sampled: Some(note),
+            cut_off_at: None,
         })
     }
 

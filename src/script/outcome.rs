@@ -62,4 +62,7 @@ pub struct ProcedureOdds {
     pub runs: u64,
     /// Why and how it was sampled, when it was.
     pub sampled: Option<String>,
+    /// The number of dice after which outcomes were cut off (their chance is
+    /// the distribution's residual), when some were.
+    pub cut_off_at: Option<usize>,
 }

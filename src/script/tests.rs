@@ -499,3 +499,18 @@ fn overlays_stack_in_order() {
         assert_eq!(reading.result.unwrap().id, "deadly");
     }
 }
+
+#[test]
+fn a_loop_is_walked_as_deep_as_the_outcome_limit_allows() {
+    let host = host(&[&fixture("sandbox")]);
+    // Ties go on: 2 dice walk 36 outcomes, 4 dice 246, 6 dice 1,506; 8 dice would pass 5,000.
+    let limits = EnumLimits { max_outcomes: 5_000, max_depth: 64 };
+    let odds = host.odds(&Scope::new(), "duel()", limits, (100, 1)).unwrap();
+    assert!(odds.exact);
+    assert_eq!(odds.cut_off_at, Some(6));
+    assert_eq!(odds.runs, 1_506);
+    assert_eq!(odds.distribution.residual(), ratio(1, 216));
+    // A computation with no loop is walked once, completely.
+    let odds = host.odds(&Scope::new(), r#"roll("2d6").total"#, limits, (100, 1)).unwrap();
+    assert_eq!((odds.cut_off_at, odds.runs), (None, 36));
+}
