@@ -1,3 +1,4 @@
 //! Fire & Fury Napoleonic (seed 004).
 
+mod rule_notes;
 mod tables;
