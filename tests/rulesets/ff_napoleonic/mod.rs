@@ -2,3 +2,4 @@
 
 mod rule_notes;
 mod tables;
+mod sequence;
