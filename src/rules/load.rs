@@ -929,7 +929,10 @@ impl<'a> TableBuilder<'a> {
             }
         }
         for (label, cells) in t.rows.iter().flat_map(|r| &r.0) {
-            let band = if label.value.contains('/') { None } else { self.band(label) };
+            // A row label is a band of the row key (`6,7`, `51+`), or a plain
+            // label: a word (`excellent`) or a fraction (`1/2`).
+            let plain = label.value.contains('/') || label.value.starts_with(|c: char| c.is_alphabetic());
+            let band = if plain { None } else { self.band(label) };
             if cells.len() != columns.len() {
                 let message = format!(
                     "row `{}` of grid `{}` has {} cells for {} columns",
