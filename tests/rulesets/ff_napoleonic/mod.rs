@@ -1,5 +1,7 @@
 //! Fire & Fury Napoleonic (seed 004).
 
+mod fire;
+mod melee;
 mod rule_notes;
-mod tables;
 mod sequence;
+mod tables;

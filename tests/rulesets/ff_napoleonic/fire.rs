@@ -1,0 +1,199 @@
+//! The fire procedure: fire points from the range table, the modifiers, the
+//! fallen-leader check, and exact odds against an independent count.
+
+use std::collections::BTreeMap;
+
+use grognard::dice::{EnumLimits, Supplied};
+use grognard::rules::{LookupValue, Switches};
+use grognard::script::{Host, LeaderRef, Outcome};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rhai::Scope;
+
+use crate::{host, ruleset};
+
+fn ratio(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+/// Seed 004, MUSKETRY AND CANNONADE TABLE, typed here for the rows these tests read:
+/// (lowest total of lively, telling, deadly, withering), none where the row has no such column.
+fn musketry_columns(fire_points: i64) -> [Option<i64>; 4] {
+    match fire_points {
+        4 => [Some(8), Some(11), None, None],
+        6 | 7 => [Some(6), Some(9), None, None],
+        8 | 9 => [Some(6), Some(9), Some(12), None],
+        12..=14 => [Some(4), Some(7), Some(10), None],
+        _ => panic!("row {fire_points} is not typed here"),
+    }
+}
+
+fn musketry_result(fire_points: i64, total: i64) -> &'static str {
+    let names = ["lively", "telling", "deadly", "withering"];
+    let mut result = "desultory";
+    for (name, low) in names.iter().zip(musketry_columns(fire_points)) {
+        if low.is_some_and(|low| total >= low) {
+            result = name;
+        }
+    }
+    result
+}
+
+fn fire_value(host: &Host, code: &str) -> rhai::Map {
+    host.eval(&mut Scope::new(), code).unwrap().value.cast::<rhai::Map>()
+}
+
+#[test]
+fn fire_points_come_from_the_range_table() {
+    let host = host(&["ff-napoleonic"]);
+    let fire = |firer: &str, range: &str| -> f64 {
+        host.set_dice(Box::new(Supplied::new([1])));
+        let code = format!(
+            r#"fire({firer}, unit(#{{name: "T", arm: "infantry", stands: 6, formation: "line"}}), #{{ {range} }})"#
+        );
+        fire_value(&host, &code)["fire_points"].as_float().unwrap_or(0.0)
+    };
+    let line = r#"unit(#{name: "L", arm: "infantry", stands: 6, formation: "line"})"#;
+    let column = r#"unit(#{name: "C", arm: "infantry", stands: 6, formation: "column"})"#;
+    let light = r#"unit(#{name: "V", arm: "infantry", type: "light", stands: 4, formation: "line"})"#;
+    let heavy = r#"unit(#{name: "12-pdr", arm: "artillery", type: "heavy", stands: 1, formation: "unlimbered"})"#;
+    let horse = r#"unit(#{name: "6-pdr", arm: "artillery", type: "horse", stands: 2, formation: "unlimbered"})"#;
+    // Infantry: contact 2 per stand, out to 2" 1 per stand; every stand in line, the front 2 in column.
+    assert_eq!(fire(line, "range: 0"), 12.0);
+    assert_eq!(fire(line, "range: 2.0"), 6.0);
+    assert_eq!(fire(column, "range: 1"), 2.0);
+    assert_eq!(fire(column, "range: 1, firing_stands: 3"), 3.0);
+    // Light infantry reach 3".
+    assert_eq!(fire(light, "range: 3"), 4.0);
+    // Heavy artillery: contact to 2" = 12, 2"+ to 8" = 4, 8"+ to 12" = 2, 12"+ to 16" = 1.
+    assert_eq!(fire(heavy, "range: 2"), 12.0);
+    assert_eq!(fire(heavy, "range: 2.1"), 4.0);
+    assert_eq!(fire(heavy, "range: 12"), 2.0);
+    assert_eq!(fire(heavy, "range: 16"), 1.0);
+    // Horse artillery: per battery model.
+    assert_eq!(fire(horse, "range: 5"), 6.0);
+    // Out of range, and mounted cavalry, do not fire.
+    host.set_dice(Box::new(Supplied::new([])));
+    let out = format!(
+        r#"fire({line}, unit(#{{name: "T", arm: "infantry", stands: 6, formation: "line"}}), #{{ range: 2.5 }})"#
+    );
+    assert_eq!(fire_value(&host, &out)["result"].to_string(), "no_fire");
+    let cavalry = r#"fire(unit(#{name: "H", arm: "cavalry", stands: 4, formation: "line"}), unit(#{name: "T", arm: "infantry", stands: 6, formation: "line"}), #{ range: 1 })"#;
+    assert_eq!(fire_value(&host, cavalry)["result"].to_string(), "no_fire");
+}
+
+#[test]
+fn exact_odds_of_fire_at_several_ranges_against_an_independent_count() {
+    let host = host(&["ff-napoleonic"]);
+    // (firer, range, fire points, die modifier)
+    let cases = [
+        (r#"unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line"})"#, "0", 12, 0),
+        (r#"unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line"})"#, "1.5", 6, 0),
+        (r#"unit(#{name: "B", nation: "britain", arm: "infantry", stands: 7, formation: "line"})"#, "2", 7, 1),
+        (
+            r#"unit(#{name: "12-pdr", nation: "france", arm: "artillery", type: "heavy", stands: 1, formation: "unlimbered"})"#,
+            "6",
+            4,
+            2,
+        ),
+        (
+            r#"unit(#{name: "12-pdr", nation: "austria", arm: "artillery", type: "heavy", stands: 2, formation: "unlimbered"})"#,
+            "10",
+            4,
+            0,
+        ),
+    ];
+    for (firer, range, fire_points, modifier) in cases {
+        let code = format!(
+            r#"fire({firer}, unit(#{{name: "T", arm: "infantry", stands: 6, formation: "line"}}), #{{ range: {range} }}).result"#
+        );
+        let odds = host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+        assert!(odds.exact && odds.cut_off_at.is_none());
+        let mut expected: BTreeMap<&str, i64> = BTreeMap::new();
+        for face in 1..=10 {
+            *expected.entry(musketry_result(fire_points, face + modifier)).or_default() += 1;
+        }
+        assert_eq!(odds.distribution.len(), expected.len(), "{firer} at {range}");
+        for (result, ways) in expected {
+            assert_eq!(
+                odds.distribution.probability(&Outcome::Word(result.into())),
+                ratio(ways, 10),
+                "{firer} at {range}: {result}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_fallen_leader_check_follows_the_trigger_interpretation() {
+    let code = r#"let t = unit(#{name: "T", arm: "infantry", stands: 6, formation: "line"});
+        let g = leader(#{name: "General"}); t.attach(g);
+        fire(unit(#{name: "F", arm: "infantry", stands: 6, formation: "line"}), t, #{ range: 2 }); g"#;
+    let run = |choice: &str, faces: Vec<i64>| -> (LeaderRef, Vec<String>) {
+        let mut rs = ruleset(&["ff-napoleonic"]);
+        rs.apply(&Switches { set: vec![("fallen_leader_trigger".into(), choice.into())], ..Switches::default() })
+            .unwrap();
+        let host = Host::new(rs).unwrap();
+        host.set_dice(Box::new(Supplied::new(faces)));
+        let eval = host.eval(&mut Scope::new(), code).unwrap();
+        (eval.value.cast::<LeaderRef>(), eval.trace.lines())
+    };
+    // A natural 10 triggers; 2d6 of 2 fells him.
+    let (g, lines) = run("natural_10", vec![10, 1, 1]);
+    assert!(g.0.borrow().has_marker("killed"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l == "roll    fallen leader: General, 2d6: [1 1] = 2"));
+    // A 9 does not.
+    let (g, lines) = run("natural_10", vec![9]);
+    assert!(g.0.borrow().markers.is_empty(), "{lines:#?}");
+    // With the 2d6 musketry die, only 12 triggers.
+    let (g, _) = run("musketry_2d6", vec![6, 6, 3, 4]);
+    assert!(g.0.borrow().has_marker("killed"));
+}
+
+#[test]
+fn the_2d6_musketry_die_changes_every_chance() {
+    let mut rs = ruleset(&["ff-napoleonic"]);
+    rs.set_interpretation("fallen_leader_trigger", "musketry_2d6").unwrap();
+    let code = r#"fire(unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line"}),
+        unit(#{name: "T", arm: "infantry", stands: 6, formation: "line"}), #{ range: 1 }).result"#;
+    let odds = Host::new(rs).unwrap().odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap();
+    let mut expected: BTreeMap<&str, i64> = BTreeMap::new();
+    for a in 1..=6 {
+        for b in 1..=6 {
+            *expected.entry(musketry_result(6, a + b)).or_default() += 1;
+        }
+    }
+    for (result, ways) in expected {
+        assert_eq!(odds.distribution.probability(&Outcome::Word(result.into())), ratio(ways, 36), "{result}");
+    }
+}
+
+#[test]
+fn cover_counts_once_unless_switched() {
+    let code = r#"fire(unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line"}),
+        unit(#{name: "T", arm: "infantry", stands: 6, formation: "line"}), #{ range: 1, cover: ["woods", "stone_wall"] }).total"#;
+    for (choice, total) in [("worst", 8), ("cumulative", 7)] {
+        let mut rs = ruleset(&["ff-napoleonic"]);
+        rs.set_interpretation("fire_cover_stacking", choice).unwrap();
+        let host = Host::new(rs).unwrap();
+        host.set_dice(Box::new(Supplied::new([10])));
+        assert_eq!(host.eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap(), total, "{choice}");
+    }
+}
+
+#[test]
+fn the_british_fire_modifier_agrees_with_the_national_table() {
+    let rs = ruleset(&["ff-napoleonic"]);
+    let table = &rs.tables["national_modifiers"];
+    let LookupValue::Map(nations) = table.read_lookup(&[]).unwrap() else { panic!("a lookup") };
+    for (nation, arms) in nations {
+        let LookupValue::Map(arms) = arms else { panic!("{nation}") };
+        for arm in arms.keys() {
+            let fire = table.read_lookup(&[nation.clone(), arm.clone(), "fire".into()]).unwrap();
+            let expected = if nation == "britain" && arm == "infantry" { 1 } else { 0 };
+            assert_eq!(fire, &LookupValue::Int(expected), "{nation} {arm}");
+        }
+    }
+    let modifier = rs.modifiers["fire_modifiers"].modifiers.iter().find(|m| m.id == "british_infantry_fire").unwrap();
+    assert_eq!(modifier.effect, grognard::rules::ModEffect::Add(1));
+}

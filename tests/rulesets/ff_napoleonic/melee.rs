@@ -1,0 +1,193 @@
+//! The melee procedure: results against the seed's bands, effects on both
+//! sides, desperate struggles, and exact odds against an independent count.
+
+use std::collections::BTreeMap;
+
+use grognard::dice::{EnumLimits, Supplied};
+use grognard::rules::Switches;
+use grognard::script::{Host, LeaderRef, Outcome, UnitRef};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rhai::Scope;
+
+use crate::{host, ruleset};
+
+fn ratio(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+/// Seed 004, MELEE TABLE, typed here: the result of a differential.
+fn melee_result(differential: i64) -> &'static str {
+    match differential {
+        7.. => "swept",
+        4..=6 => "driven_back",
+        1..=3 => "hard_pressed",
+        0 => "desperate_struggle",
+        -3..=-1 => "assault_checked",
+        -6..=-4 => "assault_falters",
+        _ => "charge_repulsed",
+    }
+}
+
+/// Two equal line battalions: no modifier on either side, in every round.
+const EQUAL: &str = r#"let a = unit(#{name: "A", nation: "minor", arm: "infantry", stands: 6, formation: "line"});
+    let d = unit(#{name: "D", nation: "minor", arm: "infantry", stands: 6, formation: "line"});"#;
+
+#[test]
+fn exact_odds_of_an_even_melee_against_an_independent_count() {
+    let limits = EnumLimits { max_depth: 4, max_outcomes: 100_000 };
+    let odds =
+        host(&["ff-napoleonic"]).odds(&Scope::new(), &format!("{EQUAL} melee(a, d, #{{}})"), limits, (100, 1)).unwrap();
+    assert!(odds.exact);
+    assert_eq!(odds.cut_off_at, Some(4));
+    // One round: each differential of two d10s, none modified. A tie is fought again
+    // with both sides disordered (-2 each) and a stand down (-1 each): still even.
+    let mut round: BTreeMap<&str, i64> = BTreeMap::new();
+    for a in 1..=10 {
+        for d in 1..=10 {
+            *round.entry(melee_result(a - d)).or_default() += 1;
+        }
+    }
+    let tie = ratio(round["desperate_struggle"], 100);
+    for (result, ways) in &round {
+        if *result == "desperate_struggle" {
+            continue;
+        }
+        // Decided in the first round, or in the second after a tie; a third round is cut off.
+        let expected = ratio(*ways, 100) * (ratio(1, 1) + tie.clone());
+        assert_eq!(odds.distribution.probability(&Outcome::Word(result.to_string())), expected, "{result}");
+    }
+    assert_eq!(odds.distribution.residual(), tie.clone() * tie);
+}
+
+#[test]
+fn the_modifiers_move_the_differential() {
+    // 4e Ligne in column (+2 French national melee in column) against 4 stands of
+    // Austrians in line with a leader (+1), outnumbered 6 to 4 (-1 for 3:2):
+    // 8 + 2 - (3 + 1 - 1) = 7, swept.
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([8, 3])));
+    let mut scope = Scope::new();
+    let code = r#"let a = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"});
+        let d = unit(#{name: "IR 4", nation: "austria", arm: "infantry", stands: 4, formation: "line"});
+        let k = leader(#{name: "Kolowrat"}); d.attach(k);
+        melee(a, d, #{})"#;
+    let eval = host.eval(&mut scope, code).unwrap();
+    let value = eval.value.cast::<rhai::Map>();
+    assert_eq!(value["differential"].as_int().unwrap(), 7);
+    assert_eq!(value["result"].to_string(), "swept");
+    let lines = eval.trace.lines();
+    assert!(
+        lines.iter().any(|l| l.contains("national melee modifier for 4e Ligne (france infantry, column): 2")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("mod     yes -1") && l.contains("Outnumbered 3:2")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("mod     yes +1") && l.contains("Attached leader")), "{lines:#?}");
+    // Swept: the defender disordered, retreating a full move, two stands down, its leader captured.
+    let d = scope.get_value::<UnitRef>("d").unwrap();
+    let d = d.0.borrow();
+    assert_eq!((d.stands, d.order.as_str()), (2, "disordered"));
+    assert_eq!(d.markers.get("retreat"), Some(&grognard::unit::Marker::Text("full move".into())));
+    assert!(scope.get_value::<LeaderRef>("k").unwrap().0.borrow().has_marker("captured"));
+    let a = scope.get_value::<UnitRef>("a").unwrap();
+    assert_eq!((a.0.borrow().stands, a.0.borrow().order.as_str()), (6, "good_order"));
+}
+
+#[test]
+fn a_desperate_struggle_is_fought_again_with_new_modifiers() {
+    let host = host(&["ff-napoleonic"]);
+    // Round 1: 5 - 5, a tie. Round 2: 9 - 2 = 7, swept.
+    host.set_dice(Box::new(Supplied::new([5, 5, 9, 2])));
+    let mut scope = Scope::new();
+    let value = host.eval(&mut scope, &format!("{EQUAL} melee(a, d, #{{}})")).unwrap().value.cast::<rhai::Map>();
+    assert_eq!(value["rounds"].as_int().unwrap(), 2);
+    assert_eq!(value["result"].to_string(), "swept");
+    // The tie cost each side a stand; the sweep two more to the defender.
+    assert_eq!(value["attacker_lost"].as_int().unwrap(), 1);
+    assert_eq!(value["defender_lost"].as_int().unwrap(), 3);
+}
+
+#[test]
+fn extra_stands_over_ten_follow_the_interpretation() {
+    // 10 + 4 (fresh +2, breakthrough +2) - 1 = 13: 2 stands, and 3 more over 10 (or 6 over 7).
+    let code = r#"let a = unit(#{name: "A", nation: "minor", arm: "infantry", stands: 12, formation: "line", markers: #{fresh: true, breakthrough: true}});
+        let d = unit(#{name: "D", nation: "minor", arm: "infantry", stands: 12, formation: "line"});
+        melee(a, d, #{}).defender_lost"#;
+    for (choice, lost) in [("over_10", 5), ("over_7", 8)] {
+        let mut rs = ruleset(&["ff-napoleonic"]);
+        rs.apply(&Switches { set: vec![("melee_extra_stands".into(), choice.into())], ..Switches::default() }).unwrap();
+        let host = Host::new(rs).unwrap();
+        host.set_dice(Box::new(Supplied::new([10, 1])));
+        assert_eq!(host.eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap(), lost, "{choice}");
+    }
+}
+
+#[test]
+fn cavalry_against_a_square_loses_no_more_than_one_stand() {
+    // Cavalry charging a square: 1 + 2 (mounted) + 2 (in line) - 4 (vs square) = 1;
+    // the square 10 + 4 (square vs cavalry) = 14: -13, charge repulsed (2 stands), capped at 1.
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([1, 10])));
+    let mut scope = Scope::new();
+    let code = r#"let c = unit(#{name: "Hussars", nation: "minor", arm: "cavalry", stands: 4, formation: "line"});
+        let s = unit(#{name: "Square", nation: "minor", arm: "infantry", stands: 6, formation: "square"});
+        melee(c, s, #{})"#;
+    let eval = host.eval(&mut scope, code).unwrap();
+    let value = eval.value.cast::<rhai::Map>();
+    assert_eq!(value["result"].to_string(), "charge_repulsed");
+    assert_eq!(value["attacker_lost"].as_int().unwrap(), 1);
+    assert!(eval.trace.lines().iter().any(|l| l.contains("cavalry against a square loses no more than one stand")));
+}
+
+#[test]
+fn reacting_cavalry_may_not_break_through() {
+    // 6 + 2 (mounted) - (4 - 2 for infantry in the open against cavalry) = 6: driven back.
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([6, 4])));
+    let code = r#"let c = unit(#{name: "Uhlans", nation: "austria", arm: "cavalry", stands: 4, formation: "column"});
+        let i = unit(#{name: "Voltigeurs", nation: "france", arm: "infantry", type: "light", stands: 4, formation: "column"});
+        melee(c, i, #{reacting: true})"#;
+    let eval = host.eval(&mut Scope::new(), code).unwrap();
+    let lines = eval.trace.lines();
+    assert_eq!(eval.value.cast::<rhai::Map>()["result"].to_string(), "driven_back", "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("reacting cavalry may not break through")), "{lines:#?}");
+}
+
+#[test]
+fn melee_in_woods_and_into_a_town_disorders() {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([6, 5])));
+    let mut scope = Scope::new();
+    let code = format!("{EQUAL} melee(a, d, #{{ cover: \"town\" }})");
+    host.eval(&mut scope, &code).unwrap();
+    // 6 - (5 + 2 for the town) = -1: assault checked, and the attacker went into a town.
+    let a = scope.get_value::<UnitRef>("a").unwrap();
+    assert_eq!(a.0.borrow().order, "disordered");
+    host.set_dice(Box::new(Supplied::new([9, 2])));
+    let mut scope = Scope::new();
+    host.eval(&mut scope, &format!("{EQUAL} melee(a, d, #{{ woods: true }})")).unwrap();
+    for name in ["a", "d"] {
+        assert_eq!(scope.get_value::<UnitRef>(name).unwrap().0.borrow().order, "disordered", "{name}");
+    }
+}
+
+#[test]
+fn prussian_national_modifiers_need_the_date() {
+    let code = |year: &str| {
+        format!(
+            r#"let a = unit(#{{name: "IR 2", nation: "prussia", arm: "infantry", stands: 6, formation: "column"}});
+            let d = unit(#{{name: "D", nation: "minor", arm: "infantry", stands: 6, formation: "line"}});
+            melee(a, d, #{{ {year} }}).differential"#
+        )
+    };
+    let host = host(&["ff-napoleonic"]);
+    let err = host.eval(&mut Scope::new(), &code("")).unwrap_err().to_string();
+    assert!(err.contains("give situation.year"), "{err}");
+    // Column melee: 0 for 1792-1808, +1 from 1809; the dice alone give 1.
+    for (year, differential) in [("year: 1806", 1), ("year: 1813", 2)] {
+        host.set_dice(Box::new(Supplied::new([6, 5])));
+        let value = host.eval(&mut Scope::new(), &code(year)).unwrap().value;
+        let first = value.as_int().unwrap();
+        assert_eq!(first, differential, "{year}");
+    }
+}
