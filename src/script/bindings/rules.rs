@@ -65,6 +65,18 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             value.is_string() && wanted.contains(&value.to_string())
         }
     });
+    // any_marker(unit.leaders, "exceptional"): whether any unit or leader of a list carries a marker.
+    engine.register_fn("any_marker", |items: Array, marker: &str| -> bool {
+        items.iter().any(|item| {
+            if let Some(unit) = item.clone().try_cast::<UnitRef>() {
+                unit.0.borrow().has_marker(marker)
+            } else if let Some(leader) = item.clone().try_cast::<LeaderRef>() {
+                leader.0.borrow().has_marker(marker)
+            } else {
+                false
+            }
+        })
+    });
     register_lookup(engine, state);
     register_table_result(engine, state);
     register_modifiers(engine, state);
@@ -382,6 +394,9 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
         engine,
         move |unit: UnitRef, cell: Reading| {
             let Some(result) = &cell.result else { return };
+            if result.effects.is_empty() {
+                return;
+            }
             apply_to_unit(&unit, &result.effects);
             let (subject, effects) = (unit.name(), result.effects.describe());
             st.borrow_mut().record(|| Step::Effect { subject, effects });
@@ -391,7 +406,7 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
     FuncRegistration::new("apply").with_volatility(true).register_into_engine(
         engine,
         move |leader: LeaderRef, cell: Reading| {
-            let Some(result) = &cell.result else { return };
+            let Some(result) = cell.result.as_ref().filter(|r| !r.effects.is_empty()) else { return };
             {
                 let mut l = leader.0.borrow_mut();
                 for (name, value) in &result.effects.markers {
