@@ -197,3 +197,19 @@ fn the_british_fire_modifier_agrees_with_the_national_table() {
     let modifier = rs.modifiers["fire_modifiers"].modifiers.iter().find(|m| m.id == "british_infantry_fire").unwrap();
     assert_eq!(modifier.effect, grognard::rules::ModEffect::Add(1));
 }
+
+#[test]
+fn a_modified_twelve_can_be_the_trigger_instead() {
+    let code = r#"let t = unit(#{name: "T", arm: "infantry", stands: 6, formation: "march_column"});
+        let g = leader(#{name: "General"}); t.attach(g);
+        fire(unit(#{name: "F", nation: "britain", arm: "infantry", stands: 6, formation: "line"}), t, #{ range: 2 }); g"#;
+    let mut rs = ruleset(&["ff-napoleonic"]);
+    rs.set_interpretation("fallen_leader_trigger", "modified_12").unwrap();
+    let host = Host::new(rs).unwrap();
+    // 10 + 1 (British) + 1 (march column) = 12: the check; 2d6 of 2 fells him.
+    host.set_dice(Box::new(Supplied::new([10, 1, 1])));
+    assert!(host.eval(&mut Scope::new(), code).unwrap().value.cast::<LeaderRef>().0.borrow().has_marker("killed"));
+    // 9 + 2 = 11: no check, whatever the die.
+    host.set_dice(Box::new(Supplied::new([9])));
+    assert!(host.eval(&mut Scope::new(), code).unwrap().value.cast::<LeaderRef>().0.borrow().markers.is_empty());
+}

@@ -191,3 +191,45 @@ fn prussian_national_modifiers_need_the_date() {
         assert_eq!(first, differential, "{year}");
     }
 }
+
+/// The attacker's total modifier in a first round, under an interpretation.
+fn first_differential(choice: (&str, &str), code: &str, dice: [i64; 2]) -> i64 {
+    let mut rs = ruleset(&["ff-napoleonic"]);
+    rs.apply(&Switches { set: vec![(choice.0.into(), choice.1.into())], ..Switches::default() }).unwrap();
+    let host = Host::new(rs).unwrap();
+    host.set_dice(Box::new(Supplied::new(dice)));
+    host.eval(&mut Scope::new(), code).unwrap().value.cast::<rhai::Map>()["differential"].as_int().unwrap()
+}
+
+#[test]
+fn the_lost_leader_value_is_one_or_two() {
+    let code = format!("{EQUAL} a.attach(leader(#{{name: \"Col.\"}})); melee(a, d, #{{}})");
+    assert_eq!(first_differential(("melee_leader_value", "plus_one"), &code, [5, 4]), 2);
+    assert_eq!(first_differential(("melee_leader_value", "plus_two"), &code, [5, 4]), 3);
+}
+
+#[test]
+fn armour_and_heavy_cavalry_stack_unless_switched() {
+    // Cuirassiers in column: mounted +2, heavy +2, armoured +2 (or one of the last two).
+    let code = r#"let a = unit(#{name: "Cuirassiers", nation: "minor", arm: "cavalry", type: "heavy", stands: 4, formation: "column", markers: #{armoured: true}});
+        let d = unit(#{name: "Dragoons", nation: "minor", arm: "cavalry", stands: 4, formation: "column"});
+        melee(a, d, #{})"#;
+    // The defenders are mounted too (+2): 5 + 6 - (4 + 2) = 5, or 3.
+    assert_eq!(first_differential(("melee_cavalry_stacking", "cumulative"), code, [5, 4]), 5);
+    assert_eq!(first_differential(("melee_cavalry_stacking", "armour_replaces_heavy"), code, [5, 4]), 3);
+}
+
+#[test]
+fn a_repulse_by_more_than_ten_costs_more_only_when_mirrored() {
+    // 1 - (10 + 2 fresh + 2 breakthrough) = -13: repulsed; 2 stands, or 2 + 3 mirrored.
+    let code = r#"let a = unit(#{name: "A", nation: "minor", arm: "infantry", stands: 12, formation: "line"});
+        let d = unit(#{name: "D", nation: "minor", arm: "infantry", stands: 12, formation: "line", markers: #{fresh: true, breakthrough: true}});
+        melee(a, d, #{}).attacker_lost"#;
+    for (choice, lost) in [("as_printed", 2), ("mirror", 5)] {
+        let mut rs = ruleset(&["ff-napoleonic"]);
+        rs.set_interpretation("melee_repulse_mirror", choice).unwrap();
+        let host = Host::new(rs).unwrap();
+        host.set_dice(Box::new(Supplied::new([1, 10])));
+        assert_eq!(host.eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap(), lost, "{choice}");
+    }
+}
