@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod error;
 pub mod kernel;
+pub mod repl;
 pub mod report;
 pub mod rules;
 pub mod script;

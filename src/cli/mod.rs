@@ -4,7 +4,8 @@ pub mod check;
 mod eval;
 pub mod json;
 pub mod odds;
-mod roll;
+mod repl;
+pub(crate) mod roll;
 pub mod rules_flags;
 mod schema;
 pub mod show;
@@ -20,6 +21,7 @@ use crate::error::Error;
 pub use check::CheckArgs;
 pub use eval::EvalArgs;
 pub use odds::OddsArgs;
+pub use repl::ReplArgs;
 pub use roll::RollArgs;
 pub use schema::{SchemaArgs, SchemaKind, schema_text};
 pub use show::ShowArgs;
@@ -28,8 +30,9 @@ pub use show::ShowArgs;
 #[derive(Debug, Parser)]
 #[command(name = "grognard", version, about, long_about = None)]
 pub struct Cli {
+    /// Without a command in a terminal: the REPL.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -52,6 +55,9 @@ pub enum Command {
     /// Print the JSON Schema of a kind of rule file, for editors.
     #[command(after_help = schema::EXAMPLES)]
     Schema(SchemaArgs),
+    /// Resolve fires and melees at the table, one line at a time.
+    #[command(after_help = repl::EXAMPLES)]
+    Repl(ReplArgs),
 }
 
 /// How dice are read, shared by every command that takes dice notation.
@@ -77,13 +83,17 @@ pub struct Io<'a> {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return repl::run(&ReplArgs::default());
+    };
+    match command {
         Command::Roll(args) => roll::run(&args, io.out),
         Command::Odds(args) => odds::run(&args, io.out),
         Command::Check(args) => check::run(&args, io.out, io.err, io.fancy),
         Command::Eval(args) => eval::run(&args, io.out),
         Command::Show(args) => show::run(&args, io.out),
         Command::Schema(args) => schema::run(&args, io.out),
+        Command::Repl(args) => repl::run(&args),
     }
 }
 

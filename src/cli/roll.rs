@@ -74,7 +74,7 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
 }
 
 /// A seed from the clock and the process id, shown to the player so the roll can be repeated.
-pub(super) fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
 }

@@ -24,3 +24,4 @@ pub use source::{SeedRef, Source};
 pub use table::{
     Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };
+pub use yaml::parse as parse_yaml;

@@ -90,6 +90,25 @@ pub struct Switches {
 }
 
 impl Ruleset {
+    /// A ruleset with nothing in it: dice, units and leaders only (a REPL started without rules).
+    pub fn empty() -> Self {
+        Ruleset {
+            id: "none".into(),
+            title: "no ruleset".into(),
+            source: Source::House,
+            layers: Vec::new(),
+            dice: DiceConventions::default(),
+            scale: Scale::table_only(),
+            vocabulary: Vocabulary::default(),
+            options: BTreeMap::new(),
+            interpretations: BTreeMap::new(),
+            settings: Settings::default(),
+            tables: BTreeMap::new(),
+            modifiers: BTreeMap::new(),
+            procedures: Vec::new(),
+        }
+    }
+
     /// Whether an option is on.
     pub fn option(&self, name: &str) -> Result<bool, String> {
         self.settings.options.get(name).copied().ok_or_else(|| self.unknown("option", name, self.options.keys()))

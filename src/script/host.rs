@@ -192,6 +192,11 @@ impl Host {
         known
     }
 
+    /// The functions the ruleset's procedures define.
+    pub fn procedure_names(&self) -> Vec<String> {
+        self.procedures.iter_functions().map(|f| f.name.to_string()).collect()
+    }
+
     /// The ruleset, to read.
     pub fn ruleset(&self) -> Ref<'_, Ruleset> {
         Ref::map(self.state.borrow(), |s| &s.ruleset)

@@ -21,8 +21,12 @@ pub enum DiceMode {
 
 impl RollSource for DiceMode {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        self.face_for(die, "")
+    }
+
+    fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
         match self {
-            DiceMode::Source(source) => source.face(die),
+            DiceMode::Source(source) => source.face_for(die, what),
             DiceMode::Walk(walk) => walk.face(die),
         }
     }

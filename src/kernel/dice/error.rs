@@ -64,6 +64,14 @@ pub enum DiceError {
     #[diagnostic(code(dice::bad_face), help("supplied face number {position} was {face}"))]
     BadFace { face: i64, die: String, position: usize },
 
+    /// The player asked for a die gave none (Ctrl-C or end of input).
+    #[error("no face was given for a {die}: the roll was cancelled")]
+    #[diagnostic(
+        code(dice::cancelled),
+        help("nothing was changed by the cancelled resolution's last roll; type the line again to roll again")
+    )]
+    Cancelled { die: String },
+
     /// Walking every outcome would visit more outcomes than allowed.
     #[error("more than {limit} dice outcomes to walk for an exact distribution")]
     #[diagnostic(

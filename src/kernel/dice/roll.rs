@@ -70,6 +70,15 @@ impl DiceExpr {
     /// assert_eq!(roll.total, 9);
     /// ```
     pub fn roll(&self, source: &mut dyn RollSource) -> Result<Roll, DiceError> {
+        self.roll_for(source, "")
+    }
+
+    /// Rolls the expression, telling the source what the dice are for (`musketry`),
+    /// so that a player asked for real dice knows which to roll.
+    pub fn roll_for(&self, source: &mut dyn RollSource, what: &str) -> Result<Roll, DiceError> {
+        let count: u32 = self.pools().map(|p| p.count).sum();
+        let mut asker = Labelled { source, what, count, asked: 0 };
+        let source: &mut dyn RollSource = &mut asker;
         let mut dice = Vec::new();
         let mut layout = Vec::new();
         let total = roll_sum(&self.left, source, &mut dice, &mut layout)?;
@@ -92,6 +101,27 @@ impl DiceExpr {
             Some((op, right)) => Ok(i64::from(op.holds(total, sum_value(right, source)?))),
             None => Ok(total),
         }
+    }
+}
+
+/// Passes each die on with what it is for: "musketry" or "melee, die 2 of 2".
+struct Labelled<'a> {
+    source: &'a mut dyn RollSource,
+    what: &'a str,
+    count: u32,
+    asked: u32,
+}
+
+impl RollSource for Labelled<'_> {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        self.asked += 1;
+        let what = match (self.what.is_empty(), self.count) {
+            (true, 1) => String::new(),
+            (true, n) => format!("die {} of {n}", self.asked),
+            (false, 1) => self.what.to_string(),
+            (false, n) => format!("{}, die {} of {n}", self.what, self.asked),
+        };
+        self.source.face_for(die, &what)
     }
 }
 

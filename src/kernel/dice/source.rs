@@ -12,11 +12,21 @@ use super::error::DiceError;
 pub trait RollSource {
     /// The natural face of one roll of `die`, within `die.min_face()..=die.max_face()`.
     fn face(&mut self, die: Die) -> Result<i64, DiceError>;
+
+    /// The same, saying what the die is for ("musketry, die 1 of 2"): a source
+    /// that asks a player for real dice shows it; the others ignore it.
+    fn face_for(&mut self, die: Die, _what: &str) -> Result<i64, DiceError> {
+        self.face(die)
+    }
 }
 
 impl<S: RollSource + ?Sized> RollSource for &mut S {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         (**self).face(die)
+    }
+
+    fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
+        (**self).face_for(die, what)
     }
 }
 

@@ -26,7 +26,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
                 Ok(parsed) => parsed,
                 Err(err) => return dice_failure(&mut st, err),
             };
-            let rolled = parsed.roll(&mut st.dice as &mut dyn RollSource);
+            let rolled = parsed.roll_for(&mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
             match rolled {
                 Ok(roll) => {
                     let label = label.map(str::to_string);

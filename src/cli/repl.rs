@@ -1,0 +1,35 @@
+//! `grognard repl` (and `grognard` alone in a terminal): the REPL.
+
+use std::io::IsTerminal;
+
+use clap::Args;
+
+use super::rules_flags::RulesFlags;
+use crate::error::Error;
+use crate::repl::{Session, run_terminal};
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard repl --rules ff-napoleonic
+  grognard repl --rules ff-house-example --set musketry_below_zero=clamp
+Then, at the prompt:
+  let a = unit(#{name: \"54th Foot\", nation: \"britain\", arm: \"infantry\", stands: 6, formation: \"line\"})
+  :dice manual
+  fire(a, b, #{range: 2})
+  :why";
+
+#[derive(Debug, Args, Default)]
+pub struct ReplArgs {
+    #[command(flatten)]
+    pub rules: RulesFlags,
+}
+
+pub(super) fn run(args: &ReplArgs) -> Result<(), Error> {
+    if !std::io::stdin().is_terminal() {
+        return Err(Error::Input(
+            "the REPL needs a terminal; for scripts use `grognard eval` (or `grognard --help`)".into(),
+        ));
+    }
+    let fancy = std::io::stderr().is_terminal();
+    let session = Session::new(&args.rules.rules, args.rules.switches(), None, fancy)?;
+    run_terminal(session).map_err(|e| Error::Input(format!("cannot run the terminal: {e}")))
+}

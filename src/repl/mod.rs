@@ -1,0 +1,12 @@
+//! The REPL: a session for resolving combats at the table and trying rules, and its terminal.
+
+mod manual_dice;
+mod session;
+mod terminal;
+
+pub use manual_dice::{Ask, Manual};
+pub use session::{COMMANDS, DiceSetting, Reply, Session};
+pub use terminal::run_terminal;
+
+#[cfg(test)]
+mod tests;

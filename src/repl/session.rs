@@ -1,0 +1,520 @@
+//! `Session`: the REPL's state and its commands, testable without a terminal.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use rhai::{Dynamic, Scope};
+use serde::{Deserialize, Serialize};
+
+use super::manual_dice::{Ask, Manual};
+use crate::cli::json::display;
+use crate::cli::odds::{render_odds, render_procedure};
+use crate::cli::show;
+use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
+use crate::report;
+use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
+use crate::script::{Evaluation, Host, LeaderRef, Step, UnitRef};
+use crate::unit::{Leader, Unit};
+
+/// What a line produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// Text to show (possibly empty).
+    Output(String),
+    /// A diagnostic to show; the session goes on unchanged.
+    Error(String),
+    /// The player asked to leave.
+    Quit,
+}
+
+/// How dice are rolled in the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceSetting {
+    /// By the seeded generator.
+    Auto,
+    /// Asked of the player, face by face.
+    Manual,
+}
+
+/// The REPL's state: the rulesets and switches, the Rhai scope with the
+/// player's units, the dice, and the last result for `:why`.
+pub struct Session {
+    specs: Vec<String>,
+    switches: Switches,
+    rules_dir: PathBuf,
+    host: Host,
+    scope: Scope<'static>,
+    seed: u64,
+    dice: DiceSetting,
+    tracing: bool,
+    fancy: bool,
+    last: Option<Evaluation>,
+    ask: Ask,
+}
+
+/// A session saved to a file: enough to carry on another day.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Saved {
+    rules: Vec<String>,
+    #[serde(default)]
+    with: Vec<String>,
+    #[serde(default)]
+    without: Vec<String>,
+    #[serde(default)]
+    set: BTreeMap<String, String>,
+    seed: u64,
+    dice: DiceSetting,
+    trace: bool,
+    #[serde(default)]
+    units: BTreeMap<String, Unit>,
+    #[serde(default)]
+    leaders: BTreeMap<String, Leader>,
+}
+
+const HELP: &str = "\
+Type Rhai to resolve things against the rules, e.g.
+  let a = unit(#{name: \"54th Foot\", nation: \"britain\", arm: \"infantry\", stands: 6, formation: \"line\"});
+  fire(a, b, #{range: 2})
+Commands:
+  :help                     this text
+  :rules                    the rulesets loaded and those available
+  :use ID|DIR ...           load other rulesets (overlays stack in order); units are kept
+  :show [NAME ...]          a table as its chart, a modifier list, options, interpretations
+  :options                  the options and interpretations as set
+  :with OPTION              switch an optional rule on
+  :without OPTION           switch it off
+  :set NAME=CHOICE          choose an interpretation
+  :seed N                   roll with the generator seeded N (and dice auto)
+  :dice auto|manual         roll by the generator, or ask for each die rolled at the table
+  :trace on|off             show the trace after each result
+  :why                      the whole trace of the last result, every modifier considered
+  :odds EXPR                exact odds of a dice expression or a procedure call
+  :reload                   read the rule files again, keeping units (errors keep the old rules)
+  :units                    the units and leaders in the session
+  :save FILE / :load FILE   keep the session in a YAML file, or take it back
+  :quit                     leave (Ctrl-D too)";
+
+/// The meta commands, for completion.
+pub const COMMANDS: [&str; 18] = [
+    ":help", ":rules", ":use", ":show", ":options", ":with", ":without", ":set", ":seed", ":dice", ":trace", ":why",
+    ":odds", ":reload", ":units", ":save", ":load", ":quit",
+];
+
+impl Session {
+    /// A session on the rulesets `specs` (none: a session with dice and units only).
+    pub fn new(
+        specs: &[String],
+        switches: Switches,
+        rules_dir: Option<PathBuf>,
+        fancy: bool,
+    ) -> Result<Session, crate::error::Error> {
+        let rules_dir = rules_dir.unwrap_or_else(default_rules_dir);
+        let host = build_host(specs, &switches, &rules_dir)?;
+        let seed = crate::cli::roll::fresh_seed();
+        host.set_dice(Box::new(Seeded::new(seed)));
+        let refused: Ask = Rc::new(RefCell::new(|_: &str| None::<String>));
+        Ok(Session {
+            specs: specs.to_vec(),
+            switches,
+            rules_dir,
+            host,
+            scope: Scope::new(),
+            seed,
+            dice: DiceSetting::Auto,
+            tracing: true,
+            fancy,
+            last: None,
+            ask: refused,
+        })
+    }
+
+    /// How the session asks for manual dice (the terminal prompts; a test answers from a list).
+    pub fn set_asker(&mut self, ask: Ask) {
+        self.ask = ask;
+        if self.dice == DiceSetting::Manual {
+            self.host.set_dice(Box::new(Manual::new(self.ask.clone())));
+        }
+    }
+
+    /// A greeting: what is loaded and how to get help.
+    pub fn banner(&self) -> String {
+        let rules =
+            if self.specs.is_empty() { "no ruleset (:use ID to load one)".to_string() } else { self.ruleset_line() };
+        format!("grognard {}: {rules}; seed {}; :help for commands", env!("CARGO_PKG_VERSION"), self.seed)
+    }
+
+    fn ruleset_line(&self) -> String {
+        let rs = self.host.ruleset();
+        let layers: Vec<&str> = rs.layers.iter().map(|l| l.id.as_str()).collect();
+        format!("{} ({})", rs.title, layers.join(" + "))
+    }
+
+    /// Handles one line (which may span several lines of input).
+    pub fn handle(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        if line.is_empty() {
+            return Reply::Output(String::new());
+        }
+        match line.strip_prefix(':') {
+            Some(command) => self.command(command),
+            None => self.evaluate(line),
+        }
+    }
+
+    fn command(&mut self, command: &str) -> Reply {
+        let (name, rest) = command.split_once(char::is_whitespace).unwrap_or((command, ""));
+        let rest = rest.trim();
+        match name {
+            "help" | "h" | "?" => Reply::Output(HELP.to_string()),
+            "quit" | "q" | "exit" => Reply::Quit,
+            "rules" => Reply::Output(self.rules_listing()),
+            "use" => self.use_rules(rest.split_whitespace().map(str::to_string).collect()),
+            "show" => self.show(rest),
+            "options" => self.show("options interpretations"),
+            "with" | "without" => self.switch_option(rest, name == "with"),
+            "set" => self.set_interpretation(rest),
+            "seed" => match rest.parse::<u64>() {
+                Ok(seed) => {
+                    self.seed = seed;
+                    self.dice = DiceSetting::Auto;
+                    self.host.set_dice(Box::new(Seeded::new(seed)));
+                    Reply::Output(format!("dice: auto, seed {seed}"))
+                }
+                Err(_) => Reply::Error(format!("`:seed` takes a whole number, not `{rest}`")),
+            },
+            "dice" => match rest {
+                "auto" => {
+                    self.dice = DiceSetting::Auto;
+                    self.host.set_dice(Box::new(Seeded::new(self.seed)));
+                    Reply::Output(format!("dice: auto, seed {}", self.seed))
+                }
+                "manual" => {
+                    self.dice = DiceSetting::Manual;
+                    self.host.set_dice(Box::new(Manual::new(self.ask.clone())));
+                    Reply::Output("dice: manual; you will be asked for every die".into())
+                }
+                _ => Reply::Error(format!("`:dice` is `auto` or `manual`, not `{rest}`")),
+            },
+            "trace" => match rest {
+                "on" | "off" => {
+                    self.tracing = rest == "on";
+                    Reply::Output(format!("trace {rest}"))
+                }
+                _ => Reply::Error(format!("`:trace` is `on` or `off`, not `{rest}`")),
+            },
+            "why" => match &self.last {
+                Some(eval) if !eval.trace.is_empty() => Reply::Output(eval.trace.to_string().trim_end().to_string()),
+                Some(_) => Reply::Output("the last result rolled nothing and read no table".into()),
+                None => Reply::Output("nothing has been resolved yet".into()),
+            },
+            "odds" => self.odds(rest),
+            "reload" => self.reload(),
+            "units" => Reply::Output(self.units_listing()),
+            "save" => self.save(rest),
+            "load" => self.load(rest),
+            other => {
+                let hint = crate::rules::did_you_mean(&format!(":{other}"), COMMANDS.iter().copied());
+                Reply::Error(format!("`:{other}` is not a command{hint}; :help lists them"))
+            }
+        }
+    }
+
+    fn evaluate(&mut self, code: &str) -> Reply {
+        match self.host.eval(&mut self.scope, code) {
+            Ok(eval) => {
+                let mut text = String::new();
+                if self.tracing {
+                    for step in &eval.trace.steps {
+                        // The modifiers that did not apply are for `:why`.
+                        if !matches!(step, Step::Modifier { applied: false, .. }) {
+                            text += &format!("{step}\n");
+                        }
+                    }
+                }
+                if !eval.value.is_unit() {
+                    text += &format!("= {}", display(&eval.value));
+                }
+                self.last = Some(eval);
+                Reply::Output(text.trim_end().to_string())
+            }
+            Err(err) => Reply::Error(render(&err, self.fancy)),
+        }
+    }
+
+    fn rules_listing(&self) -> String {
+        let mut text = if self.specs.is_empty() {
+            "loaded: none\n".to_string()
+        } else {
+            format!("loaded: {}\n", self.ruleset_line())
+        };
+        text += &format!("available in {}:", self.rules_dir.display());
+        for id in available(&self.rules_dir) {
+            text += &format!("\n  {id}");
+        }
+        text
+    }
+
+    fn use_rules(&mut self, specs: Vec<String>) -> Reply {
+        if specs.is_empty() {
+            return Reply::Error("`:use` takes ruleset ids or folders: `:use ff-napoleonic`".into());
+        }
+        // A new ruleset starts with its own defaults.
+        match build_host(&specs, &Switches::default(), &self.rules_dir) {
+            Ok(host) => {
+                self.host = host;
+                self.specs = specs;
+                self.switches = Switches::default();
+                self.restore_dice();
+                Reply::Output(format!("using {}", self.ruleset_line()))
+            }
+            Err(err) => Reply::Error(render(&err, self.fancy)),
+        }
+    }
+
+    fn reload(&mut self) -> Reply {
+        match build_host(&self.specs, &self.switches, &self.rules_dir) {
+            Ok(host) => {
+                self.host = host;
+                self.restore_dice();
+                Reply::Output(format!("reloaded {}", self.ruleset_line()))
+            }
+            Err(err) => Reply::Error(format!("{}the rules were not changed", render(&err, self.fancy))),
+        }
+    }
+
+    fn restore_dice(&mut self) {
+        match self.dice {
+            DiceSetting::Auto => self.host.set_dice(Box::new(Seeded::new(self.seed))),
+            DiceSetting::Manual => self.host.set_dice(Box::new(Manual::new(self.ask.clone()))),
+        }
+    }
+
+    fn show(&self, names: &str) -> Reply {
+        let rs = self.host.ruleset();
+        if names.is_empty() {
+            return Reply::Output(show::summary(&rs).trim_end().to_string());
+        }
+        let mut parts = Vec::new();
+        for name in names.split_whitespace() {
+            match show::render(&rs, name) {
+                Ok(text) => parts.push(text.trim_end().to_string()),
+                Err(err) => return Reply::Error(err.to_string()),
+            }
+        }
+        Reply::Output(parts.join("\n\n"))
+    }
+
+    fn switch_option(&mut self, name: &str, on: bool) -> Reply {
+        let result = self.host.ruleset_mut().set_option(name, on);
+        match result {
+            Ok(()) => {
+                let list = if on { &mut self.switches.with } else { &mut self.switches.without };
+                list.push(name.to_string());
+                Reply::Output(format!("{name}: {}", if on { "on" } else { "off" }))
+            }
+            Err(message) => Reply::Error(message),
+        }
+    }
+
+    fn set_interpretation(&mut self, text: &str) -> Reply {
+        let Some((name, choice)) = text.split_once('=') else {
+            return Reply::Error(format!("`:set` takes NAME=CHOICE, not `{text}`"));
+        };
+        let (name, choice) = (name.trim(), choice.trim());
+        let result = self.host.ruleset_mut().set_interpretation(name, choice);
+        match result {
+            Ok(()) => {
+                self.switches.set.push((name.to_string(), choice.to_string()));
+                Reply::Output(format!("{name} = {choice}"))
+            }
+            Err(message) => Reply::Error(message),
+        }
+    }
+
+    fn odds(&mut self, expr: &str) -> Reply {
+        if expr.is_empty() {
+            return Reply::Error("`:odds` takes a dice expression (`2d6 >= 8`) or a procedure call".into());
+        }
+        let conventions = self.host.ruleset().dice;
+        if let Ok(dice) = parse_with(expr, &conventions, &DiceLimits::default()) {
+            return match exact_odds(&dice, &DiceLimits::default()) {
+                Ok(odds) => Reply::Output(render_odds(&dice.to_string(), &odds).trim_end().to_string()),
+                Err(err) => Reply::Error(render(&err, self.fancy)),
+            };
+        }
+        let limits = EnumLimits { max_outcomes: 200_000, max_depth: 64 };
+        match self.host.odds(&self.scope, expr, limits, (20_000, self.seed)) {
+            Ok(odds) => Reply::Output(render_procedure(expr, &odds).trim_end().to_string()),
+            Err(err) => Reply::Error(render(&err, self.fancy)),
+        }
+    }
+
+    /// The scope's units and leaders, by variable name.
+    fn handles(&self) -> (BTreeMap<String, UnitRef>, BTreeMap<String, LeaderRef>) {
+        let mut units = BTreeMap::new();
+        let mut leaders = BTreeMap::new();
+        for (name, _, value) in self.scope.iter() {
+            if let Some(unit) = value.clone().try_cast::<UnitRef>() {
+                units.insert(name.to_string(), unit);
+            } else if let Some(leader) = value.try_cast::<LeaderRef>() {
+                leaders.insert(name.to_string(), leader);
+            }
+        }
+        (units, leaders)
+    }
+
+    fn units_listing(&self) -> String {
+        let (units, leaders) = self.handles();
+        if units.is_empty() && leaders.is_empty() {
+            return "no units yet: let a = unit(#{name: \"...\", arm: \"infantry\", stands: 6, formation: \"line\"})"
+                .into();
+        }
+        let mut lines: Vec<String> = units.iter().map(|(name, u)| format!("{name}: {u}")).collect();
+        lines.extend(leaders.iter().map(|(name, l)| format!("{name}: {l}")));
+        lines.join("\n")
+    }
+
+    fn save(&self, path: &str) -> Reply {
+        if path.is_empty() {
+            return Reply::Error("`:save` takes a file name: `:save battle.yaml`".into());
+        }
+        let (units, leaders) = self.handles();
+        let rs = self.host.ruleset();
+        let saved = Saved {
+            rules: self.specs.clone(),
+            with: rs
+                .settings
+                .options
+                .iter()
+                .filter(|(n, on)| **on && !rs.options[*n].default)
+                .map(|(n, _)| n.clone())
+                .collect(),
+            without: rs
+                .settings
+                .options
+                .iter()
+                .filter(|(n, on)| !**on && rs.options[*n].default)
+                .map(|(n, _)| n.clone())
+                .collect(),
+            set: rs
+                .settings
+                .interpretations
+                .iter()
+                .filter(|(n, c)| rs.interpretations[*n].default != **c)
+                .map(|(n, c)| (n.clone(), c.clone()))
+                .collect(),
+            seed: self.seed,
+            dice: self.dice,
+            trace: self.tracing,
+            units: units.iter().map(|(k, u)| (k.clone(), u.0.borrow().clone())).collect(),
+            leaders: leaders.iter().map(|(k, l)| (k.clone(), l.0.borrow().clone())).collect(),
+        };
+        let text = match serde_saphyr::to_string(&saved) {
+            Ok(text) => text,
+            Err(err) => return Reply::Error(format!("cannot write the session: {err}")),
+        };
+        match crate::cli::write_atomically(Path::new(path), &text) {
+            Ok(()) => Reply::Output(format!("saved {} units and {} leaders to {path}", units.len(), leaders.len())),
+            Err(err) => Reply::Error(format!("cannot save to {path}: {err}")),
+        }
+    }
+
+    fn load(&mut self, path: &str) -> Reply {
+        if path.is_empty() {
+            return Reply::Error("`:load` takes a file name: `:load battle.yaml`".into());
+        }
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(err) => return Reply::Error(format!("cannot read {path}: {err}")),
+        };
+        let file = crate::rules::source_file(path, text);
+        let saved: Saved = match crate::rules::parse_yaml(&file) {
+            Ok(saved) => saved,
+            Err(problem) => return Reply::Error(render(&*problem, self.fancy)),
+        };
+        let switches = Switches {
+            with: saved.with.clone(),
+            without: saved.without.clone(),
+            set: saved.set.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        };
+        // Build everything first, so a bad file changes nothing.
+        let host = match build_host(&saved.rules, &switches, &self.rules_dir) {
+            Ok(host) => host,
+            Err(err) => return Reply::Error(render(&err, self.fancy)),
+        };
+        let mut scope = Scope::new();
+        for (name, unit) in saved.units {
+            scope.push(name, UnitRef::new(unit));
+        }
+        for (name, leader) in saved.leaders {
+            scope.push(name, LeaderRef::new(leader));
+        }
+        self.host = host;
+        self.scope = scope;
+        self.specs = saved.rules;
+        self.switches = switches;
+        self.seed = saved.seed;
+        self.dice = saved.dice;
+        self.tracing = saved.trace;
+        self.restore_dice();
+        Reply::Output(format!("loaded {path}: {}", self.units_listing()))
+    }
+
+    /// Words that complete `prefix`: commands, procedures, tables, modifier
+    /// lists, options, interpretations and the session's variables.
+    pub fn completions(&self, prefix: &str) -> Vec<String> {
+        let mut words: Vec<String> = COMMANDS.iter().map(|c| c.to_string()).collect();
+        let rs = self.host.ruleset();
+        words.extend(rs.tables.keys().cloned());
+        words.extend(rs.modifiers.keys().cloned());
+        words.extend(rs.options.keys().cloned());
+        words.extend(rs.interpretations.keys().cloned());
+        words.extend(self.host.procedure_names());
+        words.extend(self.scope.iter().map(|(name, _, _)| name.to_string()));
+        words.extend(
+            ["unit", "leader", "roll", "lookup", "modifiers", "apply", "option", "interpretation"].map(String::from),
+        );
+        words.sort();
+        words.dedup();
+        words.into_iter().filter(|w| w.starts_with(prefix) && w != prefix).collect()
+    }
+
+    /// A variable of the session, for tests and the terminal.
+    pub fn variable(&self, name: &str) -> Option<Dynamic> {
+        self.scope.get_value::<Dynamic>(name)
+    }
+
+    /// The current dice setting.
+    pub fn dice(&self) -> DiceSetting {
+        self.dice
+    }
+}
+
+fn build_host(specs: &[String], switches: &Switches, rules_dir: &Path) -> Result<Host, crate::error::Error> {
+    let mut ruleset = if specs.is_empty() { Ruleset::empty() } else { load(specs, rules_dir)?.ruleset };
+    ruleset.apply(switches).map_err(Problems)?;
+    Ok(Host::new(ruleset).map_err(Problems)?)
+}
+
+/// Every ruleset id in the rules folder.
+fn available(rules_dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(rules_dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().join("ruleset.yaml").is_file())
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+fn render(err: &dyn miette::Diagnostic, fancy: bool) -> String {
+    if fancy { report::render_for_terminal(err) } else { report::render_plain(err) }
+}

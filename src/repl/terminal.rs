@@ -1,0 +1,150 @@
+//! The REPL in a terminal: rustyline with history, completion, hints, bracket highlighting and multi-line input.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::{CmdKind, Highlighter, MatchingBracketHighlighter};
+use rustyline::hint::{Hinter, HistoryHinter};
+use rustyline::history::DefaultHistory;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Config, Context, DefaultEditor, Editor, Helper};
+
+use super::session::{Reply, Session};
+
+/// Completion from the session's words, history hints, bracket matching, and
+/// input that goes on while a brace, bracket or parenthesis is open.
+struct ReplHelper {
+    words: Vec<String>,
+    hinter: HistoryHinter,
+    brackets: MatchingBracketHighlighter,
+}
+
+impl Completer for ReplHelper {
+    type Candidate = Pair;
+
+    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let start = line[..pos].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+        let prefix = &line[start..pos];
+        let pairs = self
+            .words
+            .iter()
+            .filter(|w| w.starts_with(prefix))
+            .map(|w| Pair { display: w.clone(), replacement: w.clone() })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        self.hinter.hint(line, pos, ctx)
+    }
+}
+
+impl Highlighter for ReplHelper {
+    fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
+        self.brackets.highlight(line, pos)
+    }
+
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        // Hints in grey, so they read as suggestions.
+        Cow::Owned(format!("\x1b[90m{hint}\x1b[0m"))
+    }
+
+    fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
+        self.brackets.highlight_char(line, pos, kind)
+    }
+}
+
+impl Validator for ReplHelper {
+    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
+        Ok(if open_brackets(ctx.input()) > 0 { ValidationResult::Incomplete } else { ValidationResult::Valid(None) })
+    }
+}
+
+impl Helper for ReplHelper {}
+
+/// How many brackets are still open, outside strings.
+pub fn open_brackets(text: &str) -> i64 {
+    let mut depth = 0i64;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in text.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '`' | '\'' => quote = Some(c),
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => depth -= 1,
+                _ => {}
+            },
+        }
+    }
+    depth
+}
+
+/// Where the history is kept between sessions: `$GROGNARD_HISTORY`, else
+/// `~/.grognard_history`.
+fn history_file() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("GROGNARD_HISTORY") {
+        return Some(PathBuf::from(path));
+    }
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".grognard_history"))
+}
+
+/// Runs the REPL on the terminal until `:quit` or Ctrl-D.
+pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
+    let config = Config::builder().auto_add_history(true).max_history_size(5_000)?.build();
+    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
+    let history = history_file();
+    if let Some(path) = &history {
+        let _ = editor.load_history(path);
+    }
+    // Manual dice are asked on a plain line editor of their own.
+    let asker = Rc::new(RefCell::new(DefaultEditor::new()?));
+    session.set_asker(Rc::new(RefCell::new(move |prompt: &str| asker.borrow_mut().readline(prompt).ok())));
+    println!("{}", session.banner());
+    loop {
+        editor.set_helper(Some(ReplHelper {
+            words: session.completions(""),
+            hinter: HistoryHinter::new(),
+            brackets: MatchingBracketHighlighter::new(),
+        }));
+        match editor.readline("grognard> ") {
+            Ok(line) => match session.handle(&line) {
+                Reply::Output(text) if text.is_empty() => {}
+                Reply::Output(text) => println!("{text}"),
+                Reply::Error(text) => eprint!("{}", if text.ends_with('\n') { text } else { text + "\n" }),
+                Reply::Quit => break,
+            },
+            // Ctrl-C drops the line being typed; the session goes on.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(err) => {
+                eprintln!("cannot read the terminal: {err}");
+                break;
+            }
+        }
+        if let Some(path) = &history {
+            let _ = editor.save_history(path);
+        }
+    }
+    if let Some(path) = &history {
+        let _ = editor.save_history(path);
+    }
+    Ok(())
+}

@@ -1,0 +1,242 @@
+//! Tests of the REPL session without a terminal: every command, manual dice,
+//! reload after a broken edit, save and load, and errors that keep the state.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::*;
+use crate::rules::Switches;
+use crate::script::UnitRef;
+
+fn rules_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+fn session(specs: &[&str]) -> Session {
+    let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    Session::new(&specs, Switches::default(), Some(rules_dir()), false).unwrap()
+}
+
+fn output(reply: Reply) -> String {
+    match reply {
+        Reply::Output(text) => text,
+        other => panic!("expected output, got {other:?}"),
+    }
+}
+
+fn error(reply: Reply) -> String {
+    match reply {
+        Reply::Error(text) => text,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+/// A folder of its own under the system's temporary folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grognard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+const UNITS: &str = r#"let a = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"});
+let b = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"});"#;
+
+#[test]
+fn a_fire_prints_its_trace_and_result() {
+    let mut s = session(&["ff-napoleonic"]);
+    assert!(s.banner().contains("Fire & Fury Napoleonic"));
+    output(s.handle(UNITS));
+    output(s.handle(":seed 3"));
+    let text = output(s.handle("fire(a, b, #{range: 1})"));
+    assert!(text.contains("roll    musketry, 1d10:"), "{text}");
+    assert!(text.contains("table   Musketry and Cannonade Table"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("= #{"), "{text}");
+    // Modifiers that did not apply wait for :why.
+    assert!(!text.contains("mod     no"), "{text}");
+    let why = output(s.handle(":why"));
+    assert!(why.contains("mod     no"), "{why}");
+    assert_eq!(why.lines().filter(|l| l.starts_with("mod ")).count(), 17);
+}
+
+#[test]
+fn manual_dice_ask_for_every_die_and_check_it() {
+    let mut s = session(&["ff-napoleonic"]);
+    let answers: Rc<RefCell<VecDeque<&str>>> = Rc::new(RefCell::new(VecDeque::from(["11", "x", "8"])));
+    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (a, p) = (answers.clone(), prompts.clone());
+    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
+        p.borrow_mut().push(prompt.to_string());
+        a.borrow_mut().pop_front().map(str::to_string)
+    })));
+    assert_eq!(output(s.handle(":dice manual")), "dice: manual; you will be asked for every die");
+    assert_eq!(s.dice(), DiceSetting::Manual);
+    output(s.handle(UNITS));
+    let text = output(s.handle("fire(a, b, #{range: 1})"));
+    assert!(text.contains("roll    musketry, 1d10: [8] = 8"), "{text}");
+    assert_eq!(
+        *prompts.borrow(),
+        [
+            "roll a d10 (1-10) for musketry: ",
+            "11 is not on a d10 (1-10); roll a d10 for musketry: ",
+            "`x` is not a face; roll a d10 (1-10) for musketry: ",
+        ]
+    );
+    // No more answers: the roll is cancelled with a clear message, and the units are as they were.
+    let err = error(s.handle("fire(a, b, #{range: 1})"));
+    assert!(err.contains("the roll was cancelled"), "{err}");
+    let b = s.variable("b").unwrap().cast::<UnitRef>();
+    assert_eq!(b.0.borrow().stands, 5);
+}
+
+#[test]
+fn switches_change_the_rules_and_are_checked() {
+    let mut s = session(&["ff-napoleonic"]);
+    assert_eq!(output(s.handle(":set musketry_below_zero=desultory")), "musketry_below_zero = desultory");
+    let options = output(s.handle(":options"));
+    assert!(options.contains("musketry_below_zero = desultory"), "{options}");
+    let err = error(s.handle(":set musketry_below_zero=zero"));
+    assert!(err.contains("has no choice `zero`"), "{err}");
+    let err = error(s.handle(":with attrition_die"));
+    assert!(err.contains("has no option `attrition_die`"), "{err}");
+    let mut s = session(&["republique"]);
+    assert_eq!(output(s.handle(":with attached_artillery")), "attached_artillery: on");
+    assert_eq!(output(s.handle(":without attached_artillery")), "attached_artillery: off");
+}
+
+#[test]
+fn show_rules_and_use() {
+    let mut s = session(&[]);
+    assert!(s.banner().contains("no ruleset"));
+    let rules = output(s.handle(":rules"));
+    assert!(rules.contains("loaded: none") && rules.contains("  ff-napoleonic"), "{rules}");
+    assert!(output(s.handle(":use linear-warfare")).starts_with("using Linear Warfare"));
+    let chart = output(s.handle(":show fallen_leader"));
+    assert!(chart.contains("Fatal Wound: Leader dies"), "{chart}");
+    let err = error(s.handle(":use no-such-rules"));
+    assert!(err.contains("no ruleset folder"), "{err}");
+    // The old rules are still there.
+    assert!(output(s.handle(":show")).contains("Fallen Leader Table"));
+    assert!(error(s.handle(":show nothing")).contains("no table or modifier list `nothing`"));
+}
+
+#[test]
+fn odds_of_dice_and_of_a_procedure() {
+    let mut s = session(&["linear-warfare"]);
+    let text = output(s.handle(":odds 2d6 >= 8"));
+    assert!(text.starts_with("2d6 >= 8: chance 5/12"), "{text}");
+    let text = output(s.handle(r#":odds fallen_leader(leader(#{name: "K"}), #{}).result"#));
+    assert!(text.contains("exact odds over 10 dice outcomes"), "{text}");
+    assert!(text.contains("fatal_wound") && text.contains("2/5"), "{text}");
+    assert!(error(s.handle(":odds")).contains("takes a dice expression"));
+}
+
+#[test]
+fn errors_keep_the_session() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    assert!(error(s.handle("fire(a, b")).contains("script::compile"));
+    assert!(error(s.handle("lookup(\"musketri\", 6, 5)")).contains("musketry"));
+    assert!(error(s.handle(":dice sometimes")).contains("`auto` or `manual`"));
+    assert!(error(s.handle(":seed x")).contains("whole number"));
+    assert!(error(s.handle(":bogus")).contains("not a command"));
+    assert!(error(s.handle(":trace maybe")).contains("`on` or `off`"));
+    // Still there.
+    let units = output(s.handle(":units"));
+    assert!(units.contains("a: 54th Foot") && units.contains("b: 4e Ligne"), "{units}");
+    assert_eq!(s.handle(":quit"), Reply::Quit);
+}
+
+#[test]
+fn a_rule_that_loops_forever_ends_with_an_error_and_the_session_goes_on() {
+    let mut s = session(&[&format!("{}/tests/fixtures/rules/sandbox", env!("CARGO_MANIFEST_DIR"))]);
+    let err = error(s.handle("forever()"));
+    assert!(err.contains("stopped after"), "{err}");
+    assert_eq!(output(s.handle("1 + 1")), "= 2");
+}
+
+#[test]
+fn trace_off_prints_the_result_only() {
+    let mut s = session(&["linear-warfare"]);
+    output(s.handle(":trace off"));
+    output(s.handle(":seed 1"));
+    let text = output(s.handle(r#"fallen_leader(leader(#{name: "K"}), #{}).result"#));
+    assert!(text.starts_with("= \""), "{text}");
+    assert!(!output(s.handle(":why")).is_empty());
+}
+
+#[test]
+fn reload_after_a_broken_edit_keeps_the_old_rules() {
+    let dir = scratch("reload");
+    copy_dir(&rules_dir().join("linear-warfare"), &dir.join("linear-warfare"));
+    let table = dir.join("linear-warfare/tables/fallen_leader.yaml");
+    let mut s = Session::new(&["linear-warfare".into()], Switches::default(), Some(dir.clone()), false).unwrap();
+    output(s.handle(r#"let k = leader(#{name: "Kleist"});"#));
+    let good = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(&table, good.replace("\"5\": wounded_two_turns", "\"5\": wounded_to_turns")).unwrap();
+    let err = error(s.handle(":reload"));
+    assert!(err.contains("wounded_to_turns") && err.contains("the rules were not changed"), "{err}");
+    // The old rules still work, and the leader is still there.
+    output(s.handle(":seed 2"));
+    assert!(output(s.handle("fallen_leader(k, #{})")).contains("result"));
+    // Fixed: the edit is taken.
+    std::fs::write(&table, good.replace("Fatal Wound: Leader dies", "Fatal Wound: he dies")).unwrap();
+    assert!(output(s.handle(":reload")).starts_with("reloaded"));
+    assert!(output(s.handle(":show fallen_leader")).contains("Fatal Wound: he dies"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = scratch("save");
+    let file = dir.join("battle.yaml");
+    let file = file.to_str().unwrap();
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(r#"let g = leader(#{name: "Brennier"}); b.attach(g); b.lose_stands(2);"#));
+    output(s.handle(":set musketry_below_zero=desultory"));
+    output(s.handle(":seed 77"));
+    assert_eq!(output(s.handle(&format!(":save {file}"))), format!("saved 2 units and 1 leaders to {file}"));
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains("musketry_below_zero: desultory"), "{text}");
+
+    let mut t = session(&[]);
+    let loaded = output(t.handle(&format!(":load {file}")));
+    assert!(loaded.contains("b: 4e Ligne (infantry, column, good order, 4 stands of 6)"), "{loaded}");
+    let options = output(t.handle(":options"));
+    assert!(options.contains("musketry_below_zero = desultory"), "{options}");
+    assert_eq!(t.variable("b").unwrap().cast::<UnitRef>().0.borrow().leaders, ["brennier"]);
+    // A broken file changes nothing.
+    std::fs::write(dir.join("bad.yaml"), "rules: [ff-napoleonic]\nseed: x\n").unwrap();
+    let err = error(t.handle(&format!(":load {}", dir.join("bad.yaml").display())));
+    assert!(err.contains("bad.yaml"), "{err}");
+    assert!(output(t.handle(":units")).contains("b: 4e Ligne"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn completion_offers_commands_procedures_tables_and_variables() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    assert_eq!(s.completions(":w"), [":why", ":with", ":without"]);
+    assert!(s.completions("mel").contains(&"melee".to_string()));
+    assert!(s.completions("mus").contains(&"musketry".to_string()));
+    assert!(s.completions("fire_").contains(&"fire_modifiers".to_string()));
+    // The session's variables complete too.
+    let all = s.completions("");
+    assert!(all.contains(&"a".to_string()) && all.contains(&"b".to_string()));
+}

@@ -1,0 +1,89 @@
+//! The REPL in a real pseudo-terminal: a short game with manual dice.
+
+use std::process::Command;
+
+use rexpect::session::spawn_command;
+
+/// The prompt, as the line editor shows it.
+const PROMPT: &str = "grognard> ";
+
+#[test]
+fn a_short_game_at_the_table() {
+    let history = std::env::temp_dir().join(format!("grognard-repl-history-{}", std::process::id()));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command.args(["repl", "--rules", "ff-napoleonic"]).env("GROGNARD_HISTORY", &history).env("NO_COLOR", "1");
+    let mut p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");
+
+    p.exp_string("Fire & Fury Napoleonic (Rebel Yell No. 16 variant) (ff-napoleonic)").unwrap();
+    p.exp_string(":help for commands").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    // Each step waits for what it prints, then for the next prompt: the line
+    // editor redraws the prompt as a line is typed, so the prompt alone says nothing.
+
+    // Two units.
+    p.send_line(r#"let brits = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"}); brits"#).unwrap();
+    p.exp_string("= 54th Foot (infantry, line, good order, 6 stands)").unwrap();
+    p.exp_string(PROMPT).unwrap();
+    p.send_line(r#"let french = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"}); french"#).unwrap();
+    p.exp_string("= 4e Ligne (infantry, column, good order, 6 stands)").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    // Dice rolled at the table.
+    p.send_line(":dice manual").unwrap();
+    p.exp_string("you will be asked for every die").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    // A fire: the player is asked for the musketry die; 12 is refused, 8 taken.
+    p.send_line("fire(brits, french, #{range: 1})").unwrap();
+    p.exp_string("roll a d10 (1-10) for musketry: ").unwrap();
+    p.send_line("12").unwrap();
+    p.exp_string("12 is not on a d10 (1-10); roll a d10 for musketry: ").unwrap();
+    p.send_line("8").unwrap();
+    p.exp_string("roll    musketry, 1d10: [8] = 8").unwrap();
+    p.exp_string("telling").unwrap();
+    p.exp_string("effect  4e Ligne: disordered, loses 1 stand").unwrap();
+    p.exp_string("= #{").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    // A melee, typed over two lines (the line goes on while a parenthesis is open).
+    p.send_line("melee(french, brits,").unwrap();
+    p.send_line("#{})").unwrap();
+    p.exp_string("roll a d10 (1-10) for 4e Ligne (attacker): ").unwrap();
+    p.send_line("9").unwrap();
+    p.exp_string("roll a d10 (1-10) for 54th Foot (defender): ").unwrap();
+    p.send_line("2").unwrap();
+    p.exp_string("table   Melee Table").unwrap();
+    p.exp_string("rounds: 1").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    // The whole explanation, every modifier considered.
+    p.send_line(":why").unwrap();
+    p.exp_string("mod     no ").unwrap();
+    p.exp_string("note    differential:").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    // Exact odds.
+    p.send_line(":odds 1d10 > 1d10").unwrap();
+    p.exp_string("1d10 > 1d10: chance 9/20 (45.00%)").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    p.send_line(":units").unwrap();
+    p.exp_string("french: 4e Ligne (infantry, column, disordered").unwrap();
+    p.exp_string(PROMPT).unwrap();
+
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
+
+    // The history was kept for the next session.
+    let kept = std::fs::read_to_string(&history).unwrap();
+    assert!(kept.contains(":dice manual"), "{kept}");
+    let _ = std::fs::remove_file(history);
+}
+
+#[test]
+fn without_a_terminal_the_repl_says_what_to_use() {
+    let out = super::grognard(&["repl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(super::stderr(&out).contains("the REPL needs a terminal"), "{}", super::stderr(&out));
+}
