@@ -471,6 +471,7 @@ impl Session {
         let rs = self.host.ruleset();
         words.extend(rs.tables.keys().cloned());
         words.extend(rs.modifiers.keys().cloned());
+        words.extend(rs.modifiers.values().flat_map(|list| list.modifiers.iter().map(|m| m.id.clone())));
         words.extend(rs.options.keys().cloned());
         words.extend(rs.interpretations.keys().cloned());
         words.extend(self.host.procedure_names());

@@ -236,6 +236,8 @@ fn completion_offers_commands_procedures_tables_and_variables() {
     assert!(s.completions("mel").contains(&"melee".to_string()));
     assert!(s.completions("mus").contains(&"musketry".to_string()));
     assert!(s.completions("fire_").contains(&"fire_modifiers".to_string()));
+    assert!(s.completions("target_m").contains(&"target_march_column".to_string()));
+    assert!(s.completions("musketry_b").contains(&"musketry_below_zero".to_string()));
     // The session's variables complete too.
     let all = s.completions("");
     assert!(all.contains(&"a".to_string()) && all.contains(&"b".to_string()));
