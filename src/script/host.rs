@@ -31,6 +31,9 @@ pub struct Host {
     procedures: AST,
     /// Procedure files by the source name their ASTs carry, for error reports.
     sources: HashMap<String, SourceFile>,
+    /// The file that defines each procedure function (the last layer's, when overridden):
+    /// merged ASTs lose track of which file a function came from.
+    function_files: HashMap<String, SourceFile>,
     limits: Limits,
 }
 
@@ -54,7 +57,14 @@ impl Host {
         engine.on_debug(move |text, _, _| st.borrow_mut().record(|| Step::Note { text: text.to_string() }));
         bindings::register(&mut engine, &state);
 
-        let mut host = Host { engine, state, procedures: AST::empty(), sources: HashMap::new(), limits };
+        let mut host = Host {
+            engine,
+            state,
+            procedures: AST::empty(),
+            sources: HashMap::new(),
+            function_files: HashMap::new(),
+            limits,
+        };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems);
         host.compile_conditions(&mut problems);
@@ -69,6 +79,9 @@ impl Host {
                 Ok(mut ast) => {
                     ast.set_source(file.name());
                     self.sources.insert(file.name().to_string(), file.clone());
+                    for function in ast.iter_functions() {
+                        self.function_files.insert(function.name.to_string(), file.clone());
+                    }
                     compiled.push((file, ast));
                 }
                 Err(err) => problems.push(parse_problem(&file, &err)),
@@ -400,7 +413,12 @@ impl Host {
             source = src.clone();
             inner = next;
         }
-        let file = self.sources.get(&source).cloned().unwrap_or_else(|| expression_source(code));
+        let file = chain
+            .last()
+            .and_then(|name| self.function_files.get(name))
+            .or_else(|| self.sources.get(&source))
+            .cloned()
+            .unwrap_or_else(|| expression_source(code));
         let (code_name, message, help) = match inner {
             EvalAltResult::ErrorTooManyOperations(_) => (
                 "script::limit",

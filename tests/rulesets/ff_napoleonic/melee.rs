@@ -181,8 +181,11 @@ fn prussian_national_modifiers_need_the_date() {
         )
     };
     let host = host(&["ff-napoleonic"]);
-    let err = host.eval(&mut Scope::new(), &code("")).unwrap_err().to_string();
-    assert!(err.contains("give situation.year"), "{err}");
+    let err = host.eval(&mut Scope::new(), &code("")).unwrap_err();
+    assert!(err.to_string().contains("give situation.year"), "{err}");
+    // The error points at the `throw` in melee.rhai, not at another procedure file.
+    let grognard::script::ScriptError::At(problem) = err else { panic!("a located error") };
+    assert!(problem.place().contains("procedures/melee.rhai:"), "{}", problem.place());
     // Column melee: 0 for 1792-1808, +1 from 1809; the dice alone give 1.
     for (year, differential) in [("year: 1806", 1), ("year: 1813", 2)] {
         host.set_dice(Box::new(Supplied::new([6, 5])));
