@@ -135,6 +135,29 @@ impl Footprint {
         Footprint { stands }
     }
 
+    /// `count` stands in rows of `wide` side by side, the front row's front edge
+    /// centred on `front_centre`, rows one behind another: a line is one row,
+    /// a column of two stands' frontage is `wide = 2`. Listed front row first,
+    /// left to right. A last row with fewer stands is centred.
+    pub fn block(count: usize, wide: usize, front_centre: Point, facing: f64, frontage: f64, depth: f64) -> Self {
+        let wide = wide.max(1);
+        let back = mul(forward(facing), -depth);
+        let mut stands = Vec::with_capacity(count);
+        let mut row = 0;
+        while stands.len() < count {
+            let in_row = wide.min(count - stands.len());
+            let centre = add(front_centre, mul(back, row as f64));
+            stands.extend(Footprint::line(in_row, centre, facing, frontage, depth).stands);
+            row += 1;
+        }
+        Footprint { stands }
+    }
+
+    /// The front `n` stands (the first row of a block).
+    pub fn front(&self, n: usize) -> Footprint {
+        Footprint { stands: self.stands.iter().take(n).copied().collect() }
+    }
+
     /// The mean of the stands' centres; `None` when there are no stands.
     pub fn centre(&self) -> Option<Point> {
         if self.stands.is_empty() {

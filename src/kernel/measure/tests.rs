@@ -421,3 +421,17 @@ fn a_range_band_includes_its_limit() {
     assert!(within(distance(&us, &them), 6.0));
     assert!(!within(distance(&us, &them), 5.99));
 }
+
+#[test]
+fn a_block_is_rows_of_stands_front_row_first() {
+    // Five stands two wide, facing up the table from (0, 0): rows at y = 0, -1, -2.
+    let block = Footprint::block(5, 2, Point::new(0.0, 0.0), 0.0, 1.0, 1.0);
+    let fronts: Vec<(f64, f64)> = block.stands.iter().map(|s| (s.position.x, s.position.y)).collect();
+    assert_eq!(fronts, [(-0.5, 0.0), (0.5, 0.0), (-0.5, -1.0), (0.5, -1.0), (0.0, -2.0)]);
+    assert_eq!(block.front(2).stands.len(), 2);
+    // One row is a line.
+    assert_eq!(
+        Footprint::block(3, 3, Point::new(0.0, 0.0), 90.0, 1.0, 0.5),
+        Footprint::line(3, Point::new(0.0, 0.0), 90.0, 1.0, 0.5)
+    );
+}

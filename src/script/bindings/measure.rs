@@ -1,8 +1,10 @@
-//! Lengths for Rhai: `length("1-1/2\"")` in inches, on the table at the ruleset's figure scale.
+//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`.
 
-use rhai::{Engine, EvalAltResult};
+use rhai::{Array, Dynamic, Engine, EvalAltResult};
 
-use crate::measure::{parse_length, within};
+use super::fail;
+use crate::measure::{Footprint, Point, aspect, distance, in_arc, parse_length, within};
+use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 
 pub fn register(engine: &mut Engine, state: &Shared) {
@@ -19,4 +21,59 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     engine.register_fn("within", |distance: f64, limit: f64| within(distance, limit));
     engine.register_fn("within", |distance: i64, limit: i64| within(distance as f64, limit as f64));
     engine.register_fn("within", |distance: f64, limit: i64| within(distance, limit as f64));
+
+    engine
+        .register_type_with_name::<Footprint>("Footprint")
+        .register_get("count", |f: &mut Footprint| f.stands.len() as i64)
+        .register_fn("to_string", |f: &mut Footprint| format!("{} stand(s)", f.stands.len()));
+    engine.register_get("placed", |u: &mut UnitRef| u.0.borrow().placement.is_some());
+
+    // footprint(unit, frontage, depth, wide): the unit's stands as laid out on the
+    // table, from its placement (the centre of its front edge, and its facing), in
+    // rows of `wide` stands of `frontage` by `depth` inches.
+    engine.register_fn(
+        "footprint",
+        |unit: UnitRef, frontage: f64, depth: f64, wide: i64| -> Result<Footprint, Box<EvalAltResult>> {
+            let u = unit.0.borrow();
+            let Some(place) = u.placement else {
+                return fail(format!("{} has no placement on the table: give it placement: #{{x: .., y: .., facing: ..}}", u.name));
+            };
+            if !(frontage > 0.0 && depth > 0.0) || wide < 1 {
+                return fail(format!("a stand is some inches wide and deep, and a row at least 1 stand: not {frontage} x {depth}, {wide} wide"));
+            }
+            let front = Point::new(place.x, place.y);
+            Ok(Footprint::block(u.stands as usize, wide as usize, front, place.facing, frontage, depth))
+        },
+    );
+    engine.register_fn("stands", |f: Footprint| -> Array {
+        f.stands.iter().map(|s| Dynamic::from(Footprint::new(vec![*s]))).collect()
+    });
+    engine.register_fn("front", |f: Footprint, n: i64| f.front(n.max(0) as usize));
+    engine.register_fn("distance", |a: Footprint, b: Footprint| distance(&a, &b));
+    // in_arc(stand, degrees, target): whether the target lies in the arc projected from the
+    // stand's front edge (the first stand of `stand`).
+    engine.register_fn(
+        "in_arc",
+        |stand: Footprint, degrees: f64, target: Footprint| -> Result<bool, Box<EvalAltResult>> {
+            match stand.stands.first() {
+                Some(base) => Ok(in_arc(base, degrees, &target)),
+                None => fail("in_arc needs a stand to fire from"),
+            }
+        },
+    );
+    engine.register_fn(
+        "in_arc",
+        |stand: Footprint, degrees: i64, target: Footprint| -> Result<bool, Box<EvalAltResult>> {
+            match stand.stands.first() {
+                Some(base) => Ok(in_arc(base, degrees as f64, &target)),
+                None => fail("in_arc needs a stand to fire from"),
+            }
+        },
+    );
+    // aspect(target, viewer): "front", "left_flank", "right_flank" or "rear" of the target as the viewer sees it.
+    engine.register_fn("aspect", |target: Footprint, viewer: Footprint| -> Result<String, Box<EvalAltResult>> {
+        let Some(first) = target.stands.first() else { return fail("aspect needs a target with stands") };
+        let seen = aspect(&target, first.facing, &viewer);
+        Ok(serde_json::to_value(seen).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default())
+    });
 }

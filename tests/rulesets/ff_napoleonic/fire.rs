@@ -213,3 +213,61 @@ fn a_modified_twelve_can_be_the_trigger_instead() {
     host.set_dice(Box::new(Supplied::new([9])));
     assert!(host.eval(&mut Scope::new(), code).unwrap().value.cast::<LeaderRef>().0.borrow().markers.is_empty());
 }
+
+/// Fire between two placed units: the fire points and range worked out on the table.
+fn fire_on_table(firer: &str, target: &str) -> rhai::Map {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([1])));
+    fire_value(&host, &format!("fire({firer}, {target}, #{{}})"))
+}
+
+#[test]
+fn on_the_table_each_stand_measures_in_its_own_arc() {
+    // Six stands 1" wide in line along y = 0, facing up the table; a column two stands
+    // wide, 2" ahead, facing them. The outer stands' nearest corners are sqrt(1 + 4) =
+    // 2.24" away (3" rounded up: out of range); the other four are 2" away: 1 point each.
+    let line = r#"unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}})"#;
+    let column = r#"unit(#{name: "C", arm: "infantry", stands: 6, formation: "column", placement: #{x: 0.0, y: 2.0, facing: 180.0}})"#;
+    let value = fire_on_table(line, column);
+    assert_eq!(
+        value["fire_points"].as_int().or_else(|_| value["fire_points"].as_float().map(|f| f as i64)).unwrap(),
+        4
+    );
+    // The same column at contact: every stand whose arc holds it fires at 2 points.
+    let touching = r#"unit(#{name: "C", arm: "infantry", stands: 6, formation: "column", placement: #{x: 0.0, y: 0.0, facing: 180.0}})"#;
+    let value = fire_on_table(line, touching);
+    let points = value["fire_points"].as_float().unwrap();
+    // The two stands in front of the column touch it (2 each); the next on each side are
+    // in arc at 0" from the corner too (they touch its corner): 2 each; the outer two are
+    // 1" off to the side and in arc: 1 each.
+    assert_eq!(points, 2.0 * 4.0 + 2.0);
+}
+
+#[test]
+fn a_target_outside_every_arc_is_not_fired_on() {
+    let line = r#"unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}})"#;
+    let aside = r#"unit(#{name: "C", arm: "infantry", stands: 4, formation: "line", placement: #{x: 10.0, y: 1.0, facing: 270.0}})"#;
+    assert_eq!(fire_on_table(line, aside)["result"].to_string(), "no_fire");
+}
+
+#[test]
+fn only_a_columns_front_stands_fire() {
+    let column = r#"unit(#{name: "C", nation: "minor", arm: "infantry", stands: 6, formation: "column", placement: #{x: 0.0, y: 0.0, facing: 0.0}})"#;
+    let target = r#"unit(#{name: "T", arm: "infantry", stands: 6, formation: "line", placement: #{x: 0.0, y: 1.0, facing: 180.0}})"#;
+    // Two front stands, each 1" from a 6" line: 1 point each.
+    assert_eq!(fire_on_table(column, target)["fire_points"].as_float().unwrap(), 2.0);
+}
+
+#[test]
+fn artillery_fires_in_a_narrower_arc_and_its_range_counts_for_the_modifiers() {
+    let battery = r#"unit(#{name: "12-pdr", nation: "france", arm: "artillery", type: "heavy", stands: 1, formation: "unlimbered", placement: #{x: 0.0, y: 0.0, facing: 0.0}})"#;
+    // 6" ahead and 3" to the side: the angle off the gun's front-left corner is about
+    // 21 degrees, inside 30; 4" to the side, with the gun 1" wide, it is outside.
+    let near = r#"unit(#{name: "T", arm: "infantry", stands: 1, formation: "line", placement: #{x: 3.5, y: 6.0, facing: 180.0}})"#;
+    let value = fire_on_table(battery, near);
+    assert_eq!(value["fire_points"].as_float().unwrap(), 4.0);
+    // French heavy artillery out to 8": +2 on the die (1 + 2 = 3).
+    assert_eq!(value["total"].as_int().unwrap(), 3);
+    let wide = r#"unit(#{name: "T", arm: "infantry", stands: 1, formation: "line", placement: #{x: 5.5, y: 6.0, facing: 180.0}})"#;
+    assert_eq!(fire_on_table(battery, wide)["result"].to_string(), "no_fire");
+}
