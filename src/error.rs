@@ -27,6 +27,11 @@ pub enum Error {
     #[diagnostic(code(rules::check_failed))]
     CheckFailed(usize),
 
+    /// A run that failed, its report already written out in full.
+    #[error("{0}")]
+    #[diagnostic(code(run::failed))]
+    Failed(String),
+
     /// A flag's value could not be used (a bad `--dice` list...).
     #[error("{0}")]
     #[diagnostic(code(cli::input))]

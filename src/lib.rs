@@ -10,6 +10,7 @@ pub mod kernel;
 pub mod repl;
 pub mod report;
 pub mod rules;
+pub mod run;
 pub mod script;
 
 pub use kernel::dice;

@@ -21,6 +21,11 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, fancy }) {
         Ok(()) => ExitCode::SUCCESS,
+        // A failed run's report is already written out in full.
+        Err(grognard::error::Error::Failed(text)) => {
+            eprint!("{text}");
+            ExitCode::from(1)
+        }
         Err(err) => {
             let text = if fancy { report::render_for_terminal(&err) } else { report::render_plain(&err) };
             eprint!("{text}");

@@ -7,6 +7,7 @@ pub mod odds;
 mod repl;
 pub(crate) mod roll;
 pub mod rules_flags;
+mod run;
 mod schema;
 pub mod show;
 
@@ -23,6 +24,7 @@ pub use eval::EvalArgs;
 pub use odds::OddsArgs;
 pub use repl::ReplArgs;
 pub use roll::RollArgs;
+pub use run::RunArgs;
 pub use schema::{SchemaArgs, SchemaKind, schema_text};
 pub use show::ShowArgs;
 
@@ -55,6 +57,9 @@ pub enum Command {
     /// Print the JSON Schema of a kind of rule file, for editors.
     #[command(after_help = schema::EXAMPLES)]
     Schema(SchemaArgs),
+    /// Run a scenario script headless: one trial, or a study of thousands.
+    #[command(after_help = run::EXAMPLES)]
+    Run(RunArgs),
     /// Resolve fires and melees at the table, one line at a time.
     #[command(after_help = repl::EXAMPLES)]
     Repl(ReplArgs),
@@ -94,6 +99,7 @@ pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
         Command::Show(args) => show::run(&args, io.out),
         Command::Schema(args) => schema::run(&args, io.out),
         Command::Repl(args) => repl::run(&args),
+        Command::Run(args) => run::run(&args, io.out),
     }
 }
 

@@ -82,6 +82,6 @@ pub fn message_of(err: &EvalAltResult) -> String {
 }
 
 /// A source name for an expression typed by the user.
-pub fn expression_source(code: &str) -> SourceFile {
-    std::sync::Arc::new(NamedSource::new("expression", code.to_string()).with_language("rhai"))
+pub fn expression_source(name: &str, code: &str) -> SourceFile {
+    std::sync::Arc::new(NamedSource::new(name, code.to_string()).with_language("rhai"))
 }

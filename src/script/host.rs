@@ -11,7 +11,7 @@ use super::error::{ScriptError, expression_source, message_of, parse_problem, sp
 use super::handles::{LeaderRef, UnitRef};
 use super::outcome::{Outcome, ProcedureOdds};
 use super::sandbox::{self, Limits};
-use super::state::{DiceMode, Shared, State};
+use super::state::{DiceMode, Observations, Shared, State};
 use super::trace::{Step, Trace};
 use crate::dice::{DiceError, Distribution, EnumLimits, Enumerator, RollSource, Seeded};
 use crate::rules::{Problem, Ruleset, SourceFile};
@@ -35,6 +35,8 @@ pub struct Host {
     /// merged ASTs lose track of which file a function came from.
     function_files: HashMap<String, SourceFile>,
     limits: Limits,
+    /// What the code given to `eval` or `compile` is called in error reports: "expression", or a script's path.
+    code_name: RefCell<String>,
 }
 
 impl Host {
@@ -64,6 +66,7 @@ impl Host {
             sources: HashMap::new(),
             function_files: HashMap::new(),
             limits,
+            code_name: RefCell::new("expression".into()),
         };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems);
@@ -205,6 +208,11 @@ impl Host {
         known
     }
 
+    /// Names the code given from now on in error reports (a script's path).
+    pub fn name_code(&self, name: &str) {
+        *self.code_name.borrow_mut() = name.to_string();
+    }
+
     /// The functions the ruleset's procedures define.
     pub fn procedure_names(&self) -> Vec<String> {
         self.procedures.iter_functions().map(|f| f.name.to_string()).collect()
@@ -230,6 +238,11 @@ impl Host {
         self.state.borrow_mut().tracing = on;
     }
 
+    /// What the last runs counted with `tally` and `record`, taken out.
+    pub fn take_observations(&self) -> Observations {
+        std::mem::take(&mut self.state.borrow_mut().observations)
+    }
+
     /// Units created so far, by id.
     pub fn units(&self) -> Vec<UnitRef> {
         self.state.borrow().units.values().cloned().collect()
@@ -242,8 +255,10 @@ impl Host {
 
     /// Compiles a user's expression or statements against `scope`.
     pub fn compile(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
-        let ast =
-            self.engine.compile_with_scope(scope, code).map_err(|err| parse_problem(&expression_source(code), &err))?;
+        let ast = self
+            .engine
+            .compile_with_scope(scope, code)
+            .map_err(|err| parse_problem(&expression_source(&self.code_name.borrow(), code), &err))?;
         Ok(self.procedures.merge(&ast))
     }
 
@@ -418,7 +433,7 @@ impl Host {
             .and_then(|name| self.function_files.get(name))
             .or_else(|| self.sources.get(&source))
             .cloned()
-            .unwrap_or_else(|| expression_source(code));
+            .unwrap_or_else(|| expression_source(&self.code_name.borrow(), code));
         let (code_name, message, help) = match inner {
             EvalAltResult::ErrorTooManyOperations(_) => (
                 "script::limit",

@@ -24,6 +24,7 @@ pub use handles::{LeaderRef, UnitRef};
 pub use host::{Evaluation, Host};
 pub use outcome::{Outcome, ProcedureOdds};
 pub use sandbox::Limits;
+pub use state::Observations;
 pub use trace::{Step, Trace};
 
 #[cfg(test)]

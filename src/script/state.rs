@@ -47,9 +47,20 @@ pub struct State {
     pub dice_cache: HashMap<String, DiceExpr>,
     /// The last dice error a binding hit, kept whole for the report.
     pub dice_error: Option<DiceError>,
+    /// What a study counts in the current trial: `tally(key, value)` and `record(key, number)`.
+    pub observations: Observations,
     /// Units and leaders created in this session, by id.
     pub units: BTreeMap<String, UnitRef>,
     pub leaders: BTreeMap<String, LeaderRef>,
+}
+
+/// What one trial of a study counted, in the order it was counted.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Observations {
+    /// `tally("result", r.result)`: one outcome of a key.
+    pub tallies: Vec<(String, String)>,
+    /// `record("stands_lost", n)`: one number of a key.
+    pub records: Vec<(String, f64)>,
 }
 
 /// The state as the bindings hold it.
@@ -67,6 +78,7 @@ impl State {
             conditions: HashMap::new(),
             dice_cache: HashMap::new(),
             dice_error: None,
+            observations: Observations::default(),
             units: BTreeMap::new(),
             leaders: BTreeMap::new(),
         }

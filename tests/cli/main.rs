@@ -4,6 +4,7 @@ mod odds;
 mod repl;
 mod roll;
 mod rules;
+mod run;
 
 use std::process::{Command, Output};
 

@@ -3,6 +3,7 @@
 mod dice;
 mod measure;
 pub mod rules;
+mod study;
 mod unit;
 
 use rhai::{Engine, EvalAltResult};
@@ -15,6 +16,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     rules::register(engine, state);
     unit::register(engine, state);
     measure::register(engine, state);
+    study::register(engine, state);
 }
 
 /// A runtime error for Rhai with `message`.

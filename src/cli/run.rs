@@ -1,0 +1,143 @@
+//! `grognard run`: a scenario script without a terminal, for one trial or a study of thousands.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::rules_flags::RulesFlags;
+use crate::dice::EnumLimits;
+use crate::error::Error;
+use crate::rules::Problems;
+use crate::run::{self, Study, StudyError, Summary};
+use crate::script::Host;
+
+pub(super) const EXAMPLES: &str = "Examples:
+  grognard run scripts/ff_melee_study.rhai --trials 10000 --seed 7
+  grognard run scripts/ff_melee_study.rhai --trials 10000 --jobs 2 --json
+  grognard run scripts/ff_battery_study.rhai --csv
+  grognard run scripts/ff_engagement.rhai --trials 1
+  grognard run scripts/ff_melee_study.rhai --exact        # walk every dice outcome instead
+A script names its rulesets in its first lines (`//! rules: ff-napoleonic`), or --rules does.";
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The scenario script (Rhai).
+    pub script: PathBuf,
+    #[command(flatten)]
+    pub rules: RulesFlags,
+    /// Seed of the study: trial i rolls with a generator seeded from (seed, i).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How many trials to run.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub trials: u64,
+    /// Run only this trial (to replay one that failed).
+    #[arg(long, conflicts_with = "exact")]
+    pub trial: Option<u64>,
+    /// Worker threads (the machine's cores by default); the output is the same whatever it is.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: Option<u64>,
+    /// The summary as JSON.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// The summary as CSV.
+    #[arg(long)]
+    pub csv: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Walk every dice outcome of the script for the exact distribution of its value, instead of sampling.
+    #[arg(long)]
+    pub exact: bool,
+}
+
+pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
+    let script = std::fs::read_to_string(&args.script)
+        .map_err(|e| Error::Input(format!("cannot read the script {}: {e}", args.script.display())))?;
+    let mut flags = args.rules.clone();
+    if flags.rules.is_empty() {
+        flags.rules = run::script_rules(&script);
+    }
+    if flags.rules.is_empty() {
+        return Err(Error::Input(format!(
+            "{} names no ruleset: add `//! rules: ff-napoleonic` at its top, or `--rules ID`",
+            args.script.display()
+        )));
+    }
+    let (ruleset, _warnings) = flags.load()?;
+    let seed = args.seed.unwrap_or_else(super::roll::fresh_seed);
+    let name = args.script.display().to_string();
+
+    if args.exact {
+        let host = Host::new(ruleset).map_err(Problems)?;
+        let odds = host.odds(
+            &rhai::Scope::new(),
+            &script,
+            EnumLimits { max_outcomes: 200_000, max_depth: 64 },
+            (args.trials, seed),
+        )?;
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&super::odds::procedure_json(&name, &odds)).expect("json")
+            )?;
+        } else {
+            out.write_all(super::odds::render_procedure(&name, &odds).as_bytes())?;
+        }
+        return Ok(());
+    }
+
+    let (first, count) = match args.trial {
+        Some(trial) => (trial, 1),
+        None => (0, args.trials),
+    };
+    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
+    let study = Study { script: &script, name: &name, ruleset: &ruleset, seed, first, count, jobs };
+    let bar = (!args.quiet && count > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(count);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} trials, {per_sec}, eta {eta}")
+                .expect("a valid template"),
+        );
+        bar
+    });
+    let progress = |done: u64| {
+        if let Some(bar) = &bar {
+            bar.set_position(done);
+        }
+    };
+    let result = run::run(&study, &progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(StudyError::Setup(report)) => return Err(Error::Failed(report)),
+        Err(StudyError::Trial(failure)) => {
+            return Err(Error::Failed(format!(
+                "{}trial {} of {name} failed (study seed {}); replay it alone with\n  grognard run {name} --seed {} --trial {}\n",
+                failure.report, failure.trial, failure.seed, failure.seed, failure.trial
+            )));
+        }
+    };
+    let summary = Summary::of(&outcome.trials);
+    if args.json {
+        let value = serde_json::json!({ "script": name, "seed": seed, "first_trial": first, "summary": summary });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
+    } else if args.csv {
+        out.write_all(summary.csv().as_bytes())?;
+    } else {
+        if let Some(trace) = &outcome.trace {
+            out.write_all(trace.as_bytes())?;
+        }
+        if let (1, Some(value)) = (count, &outcome.last_value) {
+            writeln!(out, "= {value}")?;
+        }
+        if count > 1 {
+            write!(out, "{name}, seed {seed}: {}", summary.render())?;
+        }
+    }
+    Ok(())
+}

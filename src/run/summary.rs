@@ -1,0 +1,250 @@
+//! The summary of a study: counts and percentages with 95% intervals for tallies, mean and spread for records.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::script::Observations;
+
+/// The 95% two-sided normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Width of the longest bar, in characters.
+const BAR_WIDTH: usize = 30;
+
+/// What the trials counted, key by key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub trials: u64,
+    pub tallies: BTreeMap<String, Tally>,
+    pub records: BTreeMap<String, Record>,
+}
+
+/// The outcomes tallied under one key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tally {
+    /// Observations of the key, all outcomes together.
+    pub n: u64,
+    pub outcomes: Vec<TallyRow>,
+}
+
+/// One outcome of a tally.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TallyRow {
+    pub value: String,
+    pub count: u64,
+    pub percent: f64,
+    /// The 95% Wilson interval of the percentage.
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The numbers recorded under one key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Record {
+    pub n: u64,
+    pub mean: f64,
+    /// The sample standard deviation (0 for one number).
+    pub sd: f64,
+    pub min: f64,
+    pub max: f64,
+    /// The 95% interval of the mean.
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Summary {
+    /// Sums the trials in trial order (so a summary never depends on how trials were shared out).
+    pub fn of(trials: &[Observations]) -> Summary {
+        let mut counts: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+        let mut numbers: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for trial in trials {
+            for (key, value) in &trial.tallies {
+                *counts.entry(key.clone()).or_default().entry(value.clone()).or_default() += 1;
+            }
+            for (key, value) in &trial.records {
+                numbers.entry(key.clone()).or_default().push(*value);
+            }
+        }
+        let tallies = counts
+            .into_iter()
+            .map(|(key, outcomes)| {
+                let n: u64 = outcomes.values().sum();
+                let rows = outcomes
+                    .into_iter()
+                    .map(|(value, count)| {
+                        let (low, high) = wilson(count, n);
+                        TallyRow { value, count, percent: 100.0 * count as f64 / n as f64, low, high }
+                    })
+                    .collect();
+                (key, Tally { n, outcomes: rows })
+            })
+            .collect();
+        let records = numbers.into_iter().map(|(key, values)| (key, record(&values))).collect();
+        Summary { trials: trials.len() as u64, tallies, records }
+    }
+
+    /// The summary as tables a player reads.
+    pub fn render(&self) -> String {
+        let mut s = format!("{} trials\n", self.trials);
+        for (key, tally) in &self.tallies {
+            let _ = write!(s, "\n{key} ({} observed)\n", tally.n);
+            let width = tally.outcomes.iter().map(|r| r.value.chars().count()).max().unwrap_or(0).max(7);
+            let biggest = tally.outcomes.iter().map(|r| r.count).max().unwrap_or(1).max(1);
+            let _ = writeln!(s, "  {:<width$}  {:>8}  {:>7}  {:>17}", "outcome", "count", "percent", "95% interval");
+            for row in &tally.outcomes {
+                let bar = "█".repeat(((row.count as f64 / biggest as f64) * BAR_WIDTH as f64).round() as usize);
+                let interval = format!("{:.1}%-{:.1}%", row.low, row.high);
+                let _ = writeln!(
+                    s,
+                    "  {:<width$}  {:>8}  {:>6.1}%  {:>17}  {bar}",
+                    row.value, row.count, row.percent, interval
+                );
+            }
+        }
+        for (key, r) in &self.records {
+            let _ = write!(
+                s,
+                "\n{key} ({} recorded)\n  mean {:.3} (95% {:.3} to {:.3}), sd {:.3}, min {}, max {}\n",
+                r.n,
+                r.mean,
+                r.low,
+                r.high,
+                r.sd,
+                number(r.min),
+                number(r.max)
+            );
+        }
+        s
+    }
+
+    /// The summary as CSV: one row per tally outcome, then one per record.
+    pub fn csv(&self) -> String {
+        let mut s = String::from("kind,key,value,count,percent,low,high,n,mean,sd,min,max\n");
+        for (key, tally) in &self.tallies {
+            for r in &tally.outcomes {
+                let _ = writeln!(
+                    s,
+                    "tally,{},{},{},{:.4},{:.4},{:.4},{},,,,",
+                    csv_field(key),
+                    csv_field(&r.value),
+                    r.count,
+                    r.percent,
+                    r.low,
+                    r.high,
+                    tally.n
+                );
+            }
+        }
+        for (key, r) in &self.records {
+            let _ = writeln!(
+                s,
+                "record,{},,,,{:.4},{:.4},{},{:.6},{:.6},{},{}",
+                csv_field(key),
+                r.low,
+                r.high,
+                r.n,
+                r.mean,
+                r.sd,
+                number(r.min),
+                number(r.max)
+            );
+        }
+        s
+    }
+}
+
+/// The 95% Wilson score interval of `count` out of `n`, as percentages.
+pub fn wilson(count: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (n, p) = (n as f64, count as f64 / n as f64);
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    (100.0 * (centre - half).max(0.0), 100.0 * (centre + half).min(1.0))
+}
+
+fn record(values: &[f64]) -> Record {
+    // Welford's running mean and variance, in order.
+    let (mut n, mut mean, mut m2) = (0u64, 0.0f64, 0.0f64);
+    let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+    for &x in values {
+        n += 1;
+        let delta = x - mean;
+        mean += delta / n as f64;
+        m2 += delta * (x - mean);
+        min = min.min(x);
+        max = max.max(x);
+    }
+    let sd = if n > 1 { (m2 / (n - 1) as f64).sqrt() } else { 0.0 };
+    let half = Z95 * sd / (n as f64).sqrt();
+    Record { n, mean, sd, min, max, low: mean - half, high: mean + half }
+}
+
+/// `3` rather than `3.0` for whole numbers.
+fn number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") }
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observed(tallies: &[(&str, &str)], records: &[(&str, f64)]) -> Observations {
+        Observations {
+            tallies: tallies.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            records: records.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        }
+    }
+
+    #[test]
+    fn wilson_intervals_match_the_formula() {
+        // 50 of 100: p = 0.5, z = 1.96; centre 0.5, half-width
+        // 1.96 * sqrt(0.0025 + 1.96^2 / 40000) / (1 + 1.96^2 / 100) = 0.09617.
+        let (low, high) = wilson(50, 100);
+        assert!((low - 40.383).abs() < 0.01 && (high - 59.617).abs() < 0.01, "{low} {high}");
+        // None and all of them stay within 0-100%.
+        assert_eq!(wilson(0, 10).0, 0.0);
+        assert!((wilson(10, 10).1 - 100.0).abs() < 1e-9);
+        assert!(wilson(10, 10).0 > 65.0);
+        assert_eq!(wilson(0, 0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn tallies_count_every_observation_of_a_key() {
+        let trials = [
+            observed(&[("result", "swept"), ("round", "1")], &[("lost", 1.0)]),
+            observed(&[("result", "checked")], &[("lost", 2.0)]),
+            observed(&[("result", "swept"), ("round", "1"), ("round", "2")], &[("lost", 3.0), ("lost", 4.0)]),
+        ];
+        let s = Summary::of(&trials);
+        assert_eq!(s.trials, 3);
+        let result = &s.tallies["result"];
+        assert_eq!(result.n, 3);
+        let counts: Vec<(&str, u64)> = result.outcomes.iter().map(|r| (r.value.as_str(), r.count)).collect();
+        assert_eq!(counts, [("checked", 1), ("swept", 2)]);
+        assert!((result.outcomes[1].percent - 200.0 / 3.0).abs() < 1e-9);
+        assert_eq!(s.tallies["round"].n, 3);
+        // 1, 2, 3, 4: mean 2.5, sample sd sqrt(5/3).
+        let lost = &s.records["lost"];
+        assert_eq!((lost.n, lost.min, lost.max), (4, 1.0, 4.0));
+        assert!((lost.mean - 2.5).abs() < 1e-12);
+        assert!((lost.sd - (5.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        let half = Z95 * lost.sd / 2.0;
+        assert!((lost.low - (2.5 - half)).abs() < 1e-12 && (lost.high - (2.5 + half)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        let s = Summary::of(&[observed(&[("at 2\"", "a, b")], &[])]);
+        let csv = s.csv();
+        assert!(csv.contains("tally,\"at 2\"\"\",\"a, b\",1,100.0000"), "{csv}");
+    }
+}

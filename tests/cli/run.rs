@@ -1,0 +1,143 @@
+//! `grognard run` as a process: shipped scripts, determinism, output shapes, failures.
+
+use serde_json::Value;
+
+use super::{grognard, stderr, stdout};
+
+#[test]
+fn every_shipped_script_runs() {
+    for script in std::fs::read_dir("scripts").unwrap().flatten().map(|e| e.path()) {
+        if script.extension().is_none_or(|e| e != "rhai") {
+            continue;
+        }
+        let path = script.display().to_string();
+        let out = grognard(&["run", &path, "--trials", "20", "--seed", "1", "--quiet"]);
+        assert_eq!(out.status.code(), Some(0), "{path}: {}", stderr(&out));
+        assert!(stdout(&out).contains("20 trials"), "{path}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_study_whatever_the_jobs() {
+    let run = |jobs: &str| {
+        stdout(&grognard(&[
+            "run",
+            "scripts/ff_melee_study.rhai",
+            "--trials",
+            "300",
+            "--seed",
+            "11",
+            "--jobs",
+            jobs,
+            "--json",
+        ]))
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+    let v: Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["seed"], 11);
+    assert_eq!(v["summary"]["trials"], 300);
+}
+
+#[test]
+fn json_and_csv_have_every_number() {
+    let out =
+        stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--trials", "400", "--seed", "5", "--json"]));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let coin = &v["summary"]["tallies"]["coin"];
+    assert_eq!(coin["n"], 400);
+    let rows = coin["outcomes"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    let heads = rows[0]["count"].as_u64().unwrap();
+    assert_eq!(heads + rows[1]["count"].as_u64().unwrap(), 400);
+    assert!(rows[0]["low"].as_f64().unwrap() < rows[0]["percent"].as_f64().unwrap());
+    let die = &v["summary"]["records"]["die"];
+    assert_eq!(die["n"], 400);
+    assert!((die["mean"].as_f64().unwrap() - 5.5).abs() < 0.5);
+    assert!(die["min"].as_f64().unwrap() >= 1.0 && die["max"].as_f64().unwrap() <= 10.0);
+
+    let csv =
+        stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--trials", "400", "--seed", "5", "--csv"]));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "kind,key,value,count,percent,low,high,n,mean,sd,min,max");
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[1].starts_with(&format!("tally,coin,heads,{heads},")), "{csv}");
+    assert!(lines[3].starts_with("record,die,"), "{csv}");
+}
+
+#[test]
+fn a_failing_trial_is_named_with_how_to_replay_it() {
+    for jobs in ["1", "3"] {
+        let out = grognard(&[
+            "run",
+            "tests/fixtures/scripts/fails_on_trial_7.rhai",
+            "--trials",
+            "20",
+            "--seed",
+            "4",
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(err.contains("trial 7 cannot go on"), "{err}");
+        assert!(err.contains("trial 7 of tests/fixtures/scripts/fails_on_trial_7.rhai failed (study seed 4)"), "{err}");
+        assert!(err.contains("grognard run tests/fixtures/scripts/fails_on_trial_7.rhai --seed 4 --trial 7"), "{err}");
+    }
+    // Replayed alone, it fails the same way; the trial before it does not.
+    let out = grognard(&["run", "tests/fixtures/scripts/fails_on_trial_7.rhai", "--seed", "4", "--trial", "7"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = grognard(&["run", "tests/fixtures/scripts/fails_on_trial_7.rhai", "--seed", "4", "--trial", "6"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn one_trial_replays_the_same_dice_as_in_the_study() {
+    let study =
+        stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--trials", "10", "--seed", "9", "--csv"]));
+    let mut dice = Vec::new();
+    for trial in 0..10 {
+        let out = stdout(&grognard(&[
+            "run",
+            "tests/fixtures/scripts/coin.rhai",
+            "--seed",
+            "9",
+            "--trial",
+            &trial.to_string(),
+        ]));
+        let last = out.lines().last().unwrap().to_string();
+        dice.push(last.trim_start_matches("= ").parse::<f64>().unwrap());
+    }
+    let mean: f64 = dice.iter().sum::<f64>() / 10.0;
+    let record = study.lines().find(|l| l.starts_with("record,die,")).unwrap();
+    let fields: Vec<&str> = record.split(',').collect();
+    assert!((fields[8].parse::<f64>().unwrap() - mean).abs() < 1e-9, "{record} vs {dice:?}");
+}
+
+#[test]
+fn exact_walks_every_outcome_instead_of_sampling() {
+    let out = stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--exact"]));
+    assert!(out.contains("exact odds over 10 dice outcomes"), "{out}");
+    assert!(out.contains("1/10"), "{out}");
+}
+
+#[test]
+fn a_script_must_name_its_rules_and_exist() {
+    let out = grognard(&["run", "tests/fixtures/scripts/no_rules.rhai"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("names no ruleset"), "{}", stderr(&out));
+    let out = grognard(&[
+        "run",
+        "tests/fixtures/scripts/no_rules.rhai",
+        "--rules",
+        "linear-warfare",
+        "--trials",
+        "3",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = grognard(&["run", "no/such/script.rhai"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot read the script"), "{}", stderr(&out));
+}
