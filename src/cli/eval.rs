@@ -43,6 +43,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
     }
     let (ruleset, _warnings) = args.rules.load()?;
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
+    host.allow_scenarios_from(std::path::Path::new("."));
     let seed = match &args.dice {
         Some(list) => {
             host.set_dice(Box::new(Supplied::parse_list(list).map_err(Error::Input)?));

@@ -71,6 +71,9 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
 
     if args.exact {
         let host = Host::new(ruleset).map_err(Problems)?;
+        host.allow_scenarios_from(
+            args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")),
+        );
         let odds = host.odds(
             &rhai::Scope::new(),
             &script,
@@ -94,7 +97,8 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         None => (0, args.trials),
     };
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
-    let study = Study { script: &script, name: &name, ruleset: &ruleset, seed, first, count, jobs };
+    let folder = args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let study = Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs };
     let bar = (!args.quiet && count > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(count);
         bar.set_style(

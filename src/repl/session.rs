@@ -498,7 +498,9 @@ impl Session {
 fn build_host(specs: &[String], switches: &Switches, rules_dir: &Path) -> Result<Host, crate::error::Error> {
     let mut ruleset = if specs.is_empty() { Ruleset::empty() } else { load(specs, rules_dir)?.ruleset };
     ruleset.apply(switches).map_err(Problems)?;
-    Ok(Host::new(ruleset).map_err(Problems)?)
+    let host = Host::new(ruleset).map_err(Problems)?;
+    host.allow_scenarios_from(Path::new("."));
+    Ok(host)
 }
 
 /// Every ruleset id in the rules folder.

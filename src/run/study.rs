@@ -16,6 +16,8 @@ pub struct Study<'a> {
     pub name: &'a str,
     pub ruleset: &'a Ruleset,
     pub seed: u64,
+    /// Where the script may read orders of battle from (its own folder).
+    pub folder: &'a std::path::Path,
     /// Trials to run: `first..first + count`.
     pub first: u64,
     pub count: u64,
@@ -55,6 +57,7 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
     // Compile once up front, so that a mistake is reported once and not by every worker.
     let probe = Host::new(study.ruleset.clone()).map_err(|p| StudyError::Setup(render_problems(p)))?;
     probe.name_code(study.name);
+    probe.allow_scenarios_from(study.folder);
     probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(report::render_plain(&e)))?;
     drop(probe);
 
@@ -123,6 +126,7 @@ fn work(
         }
     };
     host.name_code(study.name);
+    host.allow_scenarios_from(study.folder);
     // A study's trials are not explained one by one; a single trial is.
     host.set_tracing(study.count == 1);
     let ast = match host.compile(&trial_scope(study.first), study.script) {

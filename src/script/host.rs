@@ -208,6 +208,11 @@ impl Host {
         known
     }
 
+    /// Lets scripts read orders of battle from files inside `folder`.
+    pub fn allow_scenarios_from(&self, folder: &std::path::Path) {
+        self.state.borrow_mut().data_folder = Some(folder.to_path_buf());
+    }
+
     /// Names the code given from now on in error reports (a script's path).
     pub fn name_code(&self, name: &str) {
         *self.code_name.borrow_mut() = name.to_string();
@@ -275,15 +280,17 @@ impl Host {
             let mut st = self.state.borrow_mut();
             st.trace = Trace::default();
             st.dice_error = None;
+            st.scenario_problems = None;
         }
         let result = self.engine.eval_ast_with_scope::<Dynamic>(scope, ast);
         let mut st = self.state.borrow_mut();
         let trace = std::mem::take(&mut st.trace);
         match result {
             Ok(value) => Ok(Evaluation { value, trace }),
-            Err(err) => Err(match st.dice_error.take() {
-                Some(dice) => ScriptError::Dice(dice),
-                None => self.locate(&err, code),
+            Err(err) => Err(match (st.dice_error.take(), st.scenario_problems.take()) {
+                (Some(dice), _) => ScriptError::Dice(dice),
+                (None, Some(problems)) => ScriptError::Rules(problems),
+                (None, None) => self.locate(&err, code),
             }),
         }
     }

@@ -49,6 +49,10 @@ pub struct State {
     pub dice_error: Option<DiceError>,
     /// What a study counts in the current trial: `tally(key, value)` and `record(key, number)`.
     pub observations: Observations,
+    /// The problems of the last order of battle that did not load, kept whole for the report.
+    pub scenario_problems: Option<crate::rules::Problems>,
+    /// Where `order_of_battle(...)` may read scenario files from (none: nowhere).
+    pub data_folder: Option<std::path::PathBuf>,
     /// Units and leaders created in this session, by id.
     pub units: BTreeMap<String, UnitRef>,
     pub leaders: BTreeMap<String, LeaderRef>,
@@ -79,6 +83,8 @@ impl State {
             dice_cache: HashMap::new(),
             dice_error: None,
             observations: Observations::default(),
+            data_folder: None,
+            scenario_problems: None,
             units: BTreeMap::new(),
             leaders: BTreeMap::new(),
         }

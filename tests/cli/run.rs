@@ -141,3 +141,26 @@ fn a_script_must_name_its_rules_and_exist() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot read the script"), "{}", stderr(&out));
 }
+
+#[test]
+fn an_order_of_battle_is_checked_with_its_mistakes_underlined() {
+    let out = grognard(&["run", "tests/fixtures/scripts/broken_scenario.rhai", "--trials", "1", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("unit `ligne` has arm `infantery`, which this ruleset does not know"), "{err}");
+    assert!(err.contains("did you mean `infantry`?"), "{err}");
+    assert!(err.contains("╭─[scenarios/broken.yaml:6:69]"), "{err}");
+    assert!(err.contains("unit `voltigeurs` names command `brigade_z`, which does not exist"), "{err}");
+    let out = grognard(&["run", "tests/fixtures/scripts/escaping_scenario.rhai", "--trials", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is outside the scenario folder"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_engagement_reads_its_order_of_battle() {
+    let out = grognard(&["run", "scripts/ff_engagement.rhai", "--trials", "1", "--seed", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("note    turn 1: the French are"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("= \"the "), "{text}");
+}

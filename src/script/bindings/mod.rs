@@ -3,6 +3,7 @@
 mod dice;
 mod measure;
 pub mod rules;
+mod scenario;
 mod study;
 mod unit;
 
@@ -17,6 +18,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     unit::register(engine, state);
     measure::register(engine, state);
     study::register(engine, state);
+    scenario::register(engine, state);
 }
 
 /// A runtime error for Rhai with `message`.

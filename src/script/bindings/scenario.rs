@@ -1,0 +1,129 @@
+//! Orders of battle for scripts: `order_of_battle("hedge.yaml")` reads a scenario's sides, commands, leaders and units.
+
+use std::path::{Path, PathBuf};
+
+use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
+
+use super::fail;
+use crate::rules::{Problem, Problems, parse_yaml, source_file};
+use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::state::Shared;
+use crate::unit::{OrderOfBattle, UnitError};
+
+pub fn register(engine: &mut Engine, state: &Shared) {
+    let st = state.clone();
+    FuncRegistration::new("order_of_battle").with_volatility(true).register_into_engine(
+        engine,
+        move |path: &str| -> Result<Map, Box<EvalAltResult>> {
+            let Some(folder) = st.borrow().data_folder.clone() else {
+                return fail("order_of_battle: there is no scenario folder to read from here");
+            };
+            let file = confined(&folder, path)?;
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let source = source_file(path, text);
+            let problems = match parse_yaml::<OrderOfBattle>(&source) {
+                Ok(oob) => {
+                    let errors = oob.check(&st.borrow().ruleset.vocabulary);
+                    if errors.is_empty() {
+                        Ok(oob)
+                    } else {
+                        Err(errors.iter().map(|e| locate(&source, e)).collect::<Vec<_>>())
+                    }
+                }
+                Err(problem) => Err(vec![*problem]),
+            };
+            let oob = match problems {
+                Ok(oob) => oob,
+                Err(problems) => {
+                    let count = problems.len();
+                    st.borrow_mut().scenario_problems = Some(Problems(problems));
+                    return fail(format!("the order of battle {path} has {count} problem(s)"));
+                }
+            };
+            let mut units = Map::new();
+            let mut leaders = Map::new();
+            let mut st = st.borrow_mut();
+            for leader in oob.leaders {
+                let handle = LeaderRef::new(leader);
+                let id = handle.0.borrow().id.clone();
+                st.leaders.insert(id.clone(), handle.clone());
+                leaders.insert(id.into(), Dynamic::from(handle));
+            }
+            for unit in oob.units {
+                let handle = UnitRef::new(unit);
+                let id = handle.0.borrow().id.clone();
+                st.units.insert(id.clone(), handle.clone());
+                units.insert(id.into(), Dynamic::from(handle));
+            }
+            let sides: rhai::Array = oob.sides.iter().map(|s| Dynamic::from(s.id.clone())).collect();
+            let commands: Map = oob
+                .commands
+                .iter()
+                .map(|c| {
+                    let mut command = Map::new();
+                    command.insert("name".into(), Dynamic::from(c.name.clone()));
+                    command.insert("side".into(), Dynamic::from(c.side.clone()));
+                    command.insert("level".into(), Dynamic::from(c.level.clone()));
+                    command.insert("parent".into(), c.parent.clone().map_or(Dynamic::UNIT, Dynamic::from));
+                    (c.id.clone().into(), Dynamic::from_map(command))
+                })
+                .collect();
+            let mut map = Map::new();
+            map.insert("units".into(), Dynamic::from_map(units));
+            map.insert("leaders".into(), Dynamic::from_map(leaders));
+            map.insert("sides".into(), Dynamic::from_array(sides));
+            map.insert("commands".into(), Dynamic::from_map(commands));
+            Ok(map)
+        },
+    );
+}
+
+/// `path` inside `folder`: no absolute paths, no `..` out of it, no links out of it.
+fn confined(folder: &Path, path: &str) -> Result<PathBuf, Box<EvalAltResult>> {
+    if Path::new(path).is_absolute() {
+        return fail(format!(
+            "order_of_battle(\"{path}\"): give a path inside the scenario folder {}",
+            folder.display()
+        ));
+    }
+    let root = folder.canonicalize().map_err(|e| format!("the scenario folder {}: {e}", folder.display()))?;
+    let file = root.join(path).canonicalize().map_err(|_| format!("there is no {path} in {}", folder.display()))?;
+    if !file.starts_with(&root) {
+        return fail(format!("order_of_battle(\"{path}\") is outside the scenario folder {}", folder.display()));
+    }
+    Ok(file)
+}
+
+/// A problem of the order of battle, underlining the word or id it is about.
+fn locate(source: &crate::rules::SourceFile, error: &UnitError) -> Problem {
+    let (word, help) = match error {
+        UnitError::UnknownWord { word, help, .. } => (word.clone(), help.clone()),
+        UnitError::UnknownReference { target, .. } => (target.clone(), None),
+        UnitError::DuplicateId { id, .. } | UnitError::CommandCycle { id, .. } | UnitError::Stands { id, .. } => {
+            (id.clone(), None)
+        }
+    };
+    let code = match error {
+        UnitError::UnknownWord { .. } => "scenario::unknown_word",
+        UnitError::UnknownReference { .. } => "scenario::unknown_reference",
+        UnitError::DuplicateId { .. } => "scenario::duplicate_id",
+        UnitError::CommandCycle { .. } => "scenario::command_cycle",
+        UnitError::Stands { .. } => "scenario::stands",
+    };
+    let text = source.inner();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    // The last mention of a duplicate id is the one in the way; otherwise the first.
+    let mut places = text.match_indices(word.as_str()).filter(|(at, _)| {
+        !text[..*at].chars().next_back().is_some_and(is_word)
+            && !text[at + word.len()..].chars().next().is_some_and(is_word)
+    });
+    let place = if matches!(error, UnitError::DuplicateId { .. }) { places.last() } else { places.next() };
+    let mut problem = match place {
+        Some((at, _)) => Problem::error(code, error.to_string(), source, (at, word.len()).into()).with_label("here"),
+        None => Problem::general(code, error.to_string()),
+    };
+    if let Some(help) = help {
+        problem = problem.with_help(help);
+    }
+    problem
+}
