@@ -40,7 +40,7 @@ pub struct OddsArgs {
     #[arg(long, default_value_t = 64)]
     pub max_depth: usize,
     /// Trials to sample when there are too many outcomes to walk.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub samples: u64,
     /// Seed for sampling.
     #[arg(long, default_value_t = 1)]

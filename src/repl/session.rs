@@ -266,6 +266,7 @@ impl Session {
         match build_host(&specs, &Switches::default(), &self.rules_dir) {
             Ok(host) => {
                 self.host = host;
+                self.adopt();
                 self.specs = specs;
                 self.switches = Switches::default();
                 self.restore_dice();
@@ -279,11 +280,18 @@ impl Session {
         match build_host(&self.specs, &self.switches, &self.rules_dir) {
             Ok(host) => {
                 self.host = host;
+                self.adopt();
                 self.restore_dice();
                 Reply::Output(format!("reloaded {}", self.ruleset_line()))
             }
             Err(err) => Reply::Error(format!("{}the rules were not changed", render(&err, self.fancy))),
         }
+    }
+
+    /// Tells the current host about the scope's units and leaders (after new rules).
+    fn adopt(&mut self) {
+        let (units, leaders) = self.handles();
+        self.host.adopt(units.into_values(), leaders.into_values());
     }
 
     fn restore_dice(&mut self) {
@@ -455,6 +463,7 @@ impl Session {
         }
         self.host = host;
         self.scope = scope;
+        self.adopt();
         self.specs = saved.rules;
         self.switches = switches;
         self.seed = saved.seed;

@@ -242,3 +242,13 @@ fn completion_offers_commands_procedures_tables_and_variables() {
     let all = s.completions("");
     assert!(all.contains(&"a".to_string()) && all.contains(&"b".to_string()));
 }
+
+#[test]
+fn reload_keeps_leaders_attached() {
+    let mut s = session(&["linear-warfare"]);
+    output(s.handle(r#"let u = unit(#{name: "IR 15", arm: "infantry", stands: 6, formation: "line"}); let k = leader(#{name: "Kleist"}); u.attach(k);"#));
+    output(s.handle(":reload"));
+    assert_eq!(output(s.handle("u.leaders.len()")), "= 1");
+    output(s.handle(":use linear-warfare"));
+    assert_eq!(output(s.handle("u.leaders[0].name")), "= \"Kleist\"");
+}

@@ -777,6 +777,7 @@ impl<'a> TableBuilder<'a> {
             title,
             source,
             roll: None,
+            reach: None,
             below: Edge::Error,
             above: Edge::Error,
             body: TableBody::Bands(Vec::new()),
@@ -833,7 +834,8 @@ impl<'a> TableBuilder<'a> {
         if let Some(above) = t.above {
             table.above = above;
         }
-        let mut reach: Option<(i64, i64)> = None;
+        // A patch that says no roll or reach keeps the table's.
+        let mut reach: Option<(i64, i64)> = table.reach;
         if let Some(roll) = &t.roll {
             match parse_with(&roll.value, &self.dice, &Default::default()) {
                 Ok(expr) => {
@@ -870,7 +872,14 @@ impl<'a> TableBuilder<'a> {
                 if let Some(band) = self.band(band_text) {
                     self.spans.insert((None, band.to_string()), span_of(self.file, band_text));
                     used.push(result);
-                    match rows.iter().position(|(b, _)| *b == band) {
+                    let written = rows.iter().position(|(b, _)| *b == band);
+                    if let (Some(_), None) = (written, &self.row_source) {
+                        // Outside a patch, the same band twice is a mistake, not a change.
+                        let message = format!("table `{}` has the band `{band}` twice", table.id);
+                        self.error("rules::band_overlap", message, span_of(self.file, band_text), "written again here");
+                        continue;
+                    }
+                    match written {
                         Some(i) => rows[i].1 = result.value.clone(),
                         None => rows.push((band, result.value.clone())),
                     }
@@ -894,6 +903,7 @@ impl<'a> TableBuilder<'a> {
                 self.error("rules::unknown_result", message, span_of(self.file, result), "no such result");
             }
         }
+        table.reach = reach;
         self.check_coverage(table, reach);
     }
 
@@ -992,6 +1002,35 @@ impl<'a> TableBuilder<'a> {
 
     /// Gaps, overlaps, unreachable bands and unstated edges.
     fn check_coverage(&mut self, table: &Table, reach: Option<(i64, i64)>) {
+        if let TableBody::Grid { rows, columns, .. } = &table.body {
+            // A patch may change the columns: every row must still fit them.
+            for row in rows.iter().filter(|r| r.cells.len() != columns.len()) {
+                let message = format!(
+                    "row `{}` of grid `{}` has {} cells for {} columns",
+                    row.label,
+                    table.id,
+                    row.cells.len(),
+                    columns.len()
+                );
+                self.push(Problem::general("rules::row_length", message));
+            }
+            // Row labels that are bands must not overlap: a row key would read two rows.
+            let labels: Vec<Option<&Band>> = rows.iter().map(|r| r.band.as_ref()).collect();
+            for (i, j, low, high) in check_bands(&labels, (i64::MIN, i64::MAX)).overlaps {
+                let values = if low == high { format!("{low}") } else { format!("{low} to {high}") };
+                let message = format!(
+                    "rows `{}` and `{}` of grid `{}` both hold {} = {values}",
+                    rows[i].label,
+                    rows[j].label,
+                    table.id,
+                    match &table.body {
+                        TableBody::Grid { row_key, .. } => row_key.as_str(),
+                        _ => "the key",
+                    }
+                );
+                self.push(Problem::general("rules::band_overlap", message));
+            }
+        }
         let full = reach.unwrap_or((i64::MIN, i64::MAX));
         let rows: Vec<BandRow<'_>> = match &table.body {
             TableBody::Bands(bands) => vec![(
@@ -1035,9 +1074,11 @@ impl<'a> TableBuilder<'a> {
                 let values = if low == high { format!("{low}") } else { format!("{low} to {high}") };
                 let message = format!(
                     "table `{}` reads both `{}` and `{}` for {values}{at}: bands overlap",
-                    table.id, names[i], names[j]
+                    table.id,
+                    names.get(i).unwrap_or(&"?"),
+                    names.get(j).unwrap_or(&"?")
                 );
-                let label = format!("overlaps the band of `{}`", names[i]);
+                let label = format!("overlaps the band of `{}`", names.get(i).unwrap_or(&"?"));
                 problems.push(self.at(bands[j].and_then(&span_of_band), "rules::band_overlap", message, &label));
             }
             for i in check.unreachable {
@@ -1045,7 +1086,8 @@ impl<'a> TableBuilder<'a> {
                     let (low, high) = full;
                     let message = format!(
                         "no roll can reach band `{band}` (`{}`) of table `{}`{at}: totals run from {low} to {high}",
-                        names[i], table.id
+                        names.get(i).unwrap_or(&"?"),
+                        table.id
                     );
                     problems
                         .push(self.at(span_of_band(band), "rules::band_unreachable", message, "never read").warning());

@@ -137,6 +137,8 @@ pub struct Table {
     pub source: Source,
     /// The dice rolled on it, as written (`1d10`).
     pub roll: Option<String>,
+    /// The totals a modified roll can reach (the file's `reach`, or the roll's own range).
+    pub reach: Option<(i64, i64)>,
     pub below: Edge,
     pub above: Edge,
     pub body: TableBody,
@@ -292,7 +294,14 @@ impl Table {
         };
         let mut at = values;
         for (i, key) in keys.iter().enumerate() {
-            let LookupValue::Map(map) = at else { break };
+            let LookupValue::Map(map) = at else {
+                return Err(ReadError::NoEntry {
+                    table: self.id.clone(),
+                    name: format!("key {}", i + 1),
+                    key: key.clone(),
+                    known: format!("only {} key(s): {}", names.len(), names.join(", ")),
+                });
+            };
             at = map.get(key).ok_or_else(|| ReadError::NoEntry {
                 table: self.id.clone(),
                 name: names.get(i).cloned().unwrap_or_else(|| format!("key {}", i + 1)),

@@ -20,12 +20,6 @@ impl UnitRef {
         UnitRef(Rc::new(RefCell::new(unit)))
     }
 
-    /// A handle to a copy of the unit: for enumeration, where each outcome
-    /// must start from the same state.
-    pub fn detached(&self) -> Self {
-        UnitRef::new(self.0.borrow().clone())
-    }
-
     /// The unit's name, for traces.
     pub fn name(&self) -> String {
         self.0.borrow().name.clone()
@@ -35,10 +29,6 @@ impl UnitRef {
 impl LeaderRef {
     pub fn new(leader: Leader) -> Self {
         LeaderRef(Rc::new(RefCell::new(leader)))
-    }
-
-    pub fn detached(&self) -> Self {
-        LeaderRef::new(self.0.borrow().clone())
     }
 
     pub fn name(&self) -> String {

@@ -112,9 +112,10 @@ impl Host {
     }
 
     fn compile_conditions(&mut self, problems: &mut Vec<Problem>) {
+        // Variables, not constants: the optimizer would fold a constant `()` into the condition.
         let mut scope = Scope::new();
         for name in CONDITION_NAMES {
-            scope.push_constant_dynamic(name, Dynamic::UNIT);
+            scope.push_dynamic(name, Dynamic::UNIT);
         }
         let known = self.known_functions(&BTreeSet::new());
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
@@ -206,6 +207,20 @@ impl Host {
         }
         known.extend(script_fns.iter().cloned());
         known
+    }
+
+    /// Makes units and leaders made under another host known to this one (a
+    /// REPL that reloads its rules keeps its units, and their leaders stay attached).
+    pub fn adopt(&self, units: impl IntoIterator<Item = UnitRef>, leaders: impl IntoIterator<Item = LeaderRef>) {
+        let mut st = self.state.borrow_mut();
+        for unit in units {
+            let id = unit.0.borrow().id.clone();
+            st.units.insert(id, unit);
+        }
+        for leader in leaders {
+            let id = leader.0.borrow().id.clone();
+            st.leaders.insert(id, leader);
+        }
     }
 
     /// Lets scripts read orders of battle from files inside `folder`.
@@ -309,9 +324,11 @@ impl Host {
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
         let result = self.deepen(scope, &ast, code, limits);
+        // A walk that cut off half the chance or more says too little: sample instead.
+        let half = num_rational::BigRational::new(1.into(), 2.into());
         let result = match result {
-            Ok(Some(odds)) => Ok(odds),
-            Ok(None) => self.sample(scope, &ast, code, sample, limits),
+            Ok(Some(odds)) if odds.distribution.residual() < half => Ok(odds),
+            Ok(_) => self.sample(scope, &ast, code, sample, limits),
             Err(err) => Err(err),
         };
         let mut st = self.state.borrow_mut();
@@ -365,14 +382,16 @@ impl Host {
     }
 
     fn walk(&self, scope: &Scope, ast: &AST, code: &str, limits: EnumLimits) -> Result<ProcedureOdds, ScriptError> {
+        let snapshot = self.snapshot(scope);
         let mut dist = Distribution::new();
         let mut runs = 0u64;
         loop {
             if let DiceMode::Walk(walk) = &mut self.state.borrow_mut().dice {
                 walk.begin_run();
             }
-            let mut run_scope = detached(scope);
+            let mut run_scope = scope.clone();
             let result = self.run(&mut run_scope, ast, code);
+            self.restore(&snapshot);
             let end = match &mut self.state.borrow_mut().dice {
                 DiceMode::Walk(walk) => walk.end_run()?,
                 DiceMode::Source(_) => unreachable!("the walk owns the dice while enumerating"),
@@ -404,11 +423,15 @@ impl Host {
         (trials, seed): (u64, u64),
         limits: EnumLimits,
     ) -> Result<ProcedureOdds, ScriptError> {
+        let snapshot = self.snapshot(scope);
+        let trials = trials.max(1);
         let mut counts = std::collections::BTreeMap::new();
         for trial in 0..trials {
             self.state.borrow_mut().dice = DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
-            let mut run_scope = detached(scope);
-            let eval = self.run(&mut run_scope, ast, code)?;
+            let mut run_scope = scope.clone();
+            let eval = self.run(&mut run_scope, ast, code);
+            self.restore(&snapshot);
+            let eval = eval?;
             *counts.entry(Outcome::of(&eval.value)).or_insert_with(num_bigint::BigUint::default) += 1u32;
         }
         let note = format!(
@@ -491,36 +514,67 @@ fn expression_span(origin: &crate::rules::Origin, text: &str, position: rhai::Po
     (span.offset() + offset, super::error::token_len(&text[offset..])).into()
 }
 
-/// A copy of `scope` whose units and leaders are copies too, so a run's effects stay in the run.
-fn detached(scope: &Scope) -> Scope<'static> {
-    let mut copy = Scope::new();
-    for (name, constant, value) in scope.iter() {
-        let value = detach(value);
-        if constant {
-            copy.push_constant_dynamic(name, value);
-        } else {
-            copy.push_dynamic(name, value);
-        }
-    }
-    copy
+/// Every unit and leader a run may change, as they were: the scope's (in
+/// arrays and maps too) and the session's, and which units and leaders the
+/// session knew. Restoring puts each handle's unit back in place, so handles
+/// shared between variables stay shared.
+struct Snapshot {
+    units: Vec<(UnitRef, crate::unit::Unit)>,
+    leaders: Vec<(LeaderRef, crate::unit::Leader)>,
+    unit_registry: std::collections::BTreeMap<String, UnitRef>,
+    leader_registry: std::collections::BTreeMap<String, LeaderRef>,
 }
 
-fn detach(value: Dynamic) -> Dynamic {
+impl Host {
+    fn snapshot(&self, scope: &Scope) -> Snapshot {
+        let st = self.state.borrow();
+        let mut snapshot = Snapshot {
+            units: Vec::new(),
+            leaders: Vec::new(),
+            unit_registry: st.units.clone(),
+            leader_registry: st.leaders.clone(),
+        };
+        for unit in st.units.values() {
+            snapshot.units.push((unit.clone(), unit.0.borrow().clone()));
+        }
+        for leader in st.leaders.values() {
+            snapshot.leaders.push((leader.clone(), leader.0.borrow().clone()));
+        }
+        for (_, _, value) in scope.iter() {
+            collect(&value, &mut snapshot);
+        }
+        snapshot
+    }
+
+    fn restore(&self, snapshot: &Snapshot) {
+        for (handle, unit) in &snapshot.units {
+            *handle.0.borrow_mut() = unit.clone();
+        }
+        for (handle, leader) in &snapshot.leaders {
+            *handle.0.borrow_mut() = leader.clone();
+        }
+        let mut st = self.state.borrow_mut();
+        st.units = snapshot.unit_registry.clone();
+        st.leaders = snapshot.leader_registry.clone();
+    }
+}
+
+fn collect(value: &Dynamic, snapshot: &mut Snapshot) {
     if let Some(unit) = value.clone().try_cast::<UnitRef>() {
-        return Dynamic::from(unit.detached());
+        let saved = unit.0.borrow().clone();
+        snapshot.units.push((unit, saved));
+    } else if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
+        let saved = leader.0.borrow().clone();
+        snapshot.leaders.push((leader, saved));
+    } else if value.is_array() {
+        for item in value.clone().cast::<rhai::Array>() {
+            collect(&item, snapshot);
+        }
+    } else if value.is_map() {
+        for (_, item) in value.clone().cast::<rhai::Map>() {
+            collect(&item, snapshot);
+        }
     }
-    if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
-        return Dynamic::from(leader.detached());
-    }
-    if value.is_array() {
-        let array = value.cast::<rhai::Array>();
-        return Dynamic::from_array(array.into_iter().map(detach).collect());
-    }
-    if value.is_map() {
-        let map = value.cast::<rhai::Map>();
-        return Dynamic::from_map(map.into_iter().map(|(k, v)| (k, detach(v))).collect());
-    }
-    value
 }
 
 /// A plain function call found in an AST (no operators, no namespaces).

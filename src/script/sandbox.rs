@@ -53,12 +53,15 @@ pub fn apply(engine: &mut Engine, limits: &Limits, roots: Vec<PathBuf>) {
 /// path that leads outside the ruleset's folders (`..`, absolute paths, links).
 pub struct ConfinedResolver {
     roots: Vec<PathBuf>,
+    /// The files being imported right now: a file that imports itself, or a
+    /// circle of files, would otherwise recurse until the stack runs out.
+    importing: std::cell::RefCell<Vec<PathBuf>>,
 }
 
 impl ConfinedResolver {
     pub fn new(roots: Vec<PathBuf>) -> Self {
         let roots = roots.into_iter().filter_map(|r| r.canonicalize().ok()).collect();
-        ConfinedResolver { roots }
+        ConfinedResolver { roots, importing: Default::default() }
     }
 
     fn locate(&self, source: Option<&str>, path: &str) -> Result<PathBuf, String> {
@@ -94,10 +97,23 @@ impl ModuleResolver for ConfinedResolver {
     ) -> Result<Shared<Module>, Box<EvalAltResult>> {
         let fail = |message: String| Box::new(EvalAltResult::ErrorInModule(path.into(), message.into(), pos));
         let file = self.locate(source, path).map_err(fail)?;
-        let text = std::fs::read_to_string(&file).map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
-        let mut ast = engine.compile(&text).map_err(|e| fail(format!("{}: {e}", file.display())))?;
+        if self.importing.borrow().contains(&file) {
+            return Err(fail(format!("{} imports itself, directly or through other files", file.display())));
+        }
+        self.importing.borrow_mut().push(file.clone());
+        let module = self.load(engine, &file).map_err(fail);
+        self.importing.borrow_mut().pop();
+        module
+    }
+}
+
+impl ConfinedResolver {
+    /// Compiles and runs one imported file as a module.
+    fn load(&self, engine: &Engine, file: &Path) -> Result<Shared<Module>, String> {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let mut ast = engine.compile(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         ast.set_source(file.display().to_string());
-        let module = Module::eval_ast_as_new(Scope::new(), &ast, engine)?;
+        let module = Module::eval_ast_as_new(Scope::new(), &ast, engine).map_err(|e| e.to_string())?;
         Ok(module.into())
     }
 }

@@ -11,6 +11,12 @@ use super::trace::{Step, Trace};
 use crate::dice::{DiceError, DiceExpr, DiceLimits, Die, Enumerator, RollSource, Seeded, parse_with};
 use crate::rules::Ruleset;
 
+/// The most steps one trace keeps.
+pub const MAX_TRACE_STEPS: usize = 10_000;
+
+/// How deep `modifiers()` may nest (a condition calling `modifiers` calling ...).
+pub const MAX_MODIFIER_DEPTH: usize = 8;
+
 /// Where the bindings take their dice from.
 pub enum DiceMode {
     /// A generator or supplied faces.
@@ -49,6 +55,8 @@ pub struct State {
     pub dice_error: Option<DiceError>,
     /// What a study counts in the current trial: `tally(key, value)` and `record(key, number)`.
     pub observations: Observations,
+    /// How deep `modifiers()` calls are nested (a condition may call `modifiers` again).
+    pub modifier_depth: usize,
     /// The problems of the last order of battle that did not load, kept whole for the report.
     pub scenario_problems: Option<crate::rules::Problems>,
     /// Where `order_of_battle(...)` may read scenario files from (none: nowhere).
@@ -85,15 +93,25 @@ impl State {
             observations: Observations::default(),
             data_folder: None,
             scenario_problems: None,
+            modifier_depth: 0,
             units: BTreeMap::new(),
             leaders: BTreeMap::new(),
         }
     }
 
-    /// Records a step when tracing.
+    /// Records a step when tracing; a trace stops growing at `MAX_TRACE_STEPS`,
+    /// so a script that rolls in a long loop cannot fill the memory with its explanation.
     pub fn record(&mut self, step: impl FnOnce() -> Step) {
-        if self.tracing {
-            self.trace.steps.push(step());
+        if !self.tracing {
+            return;
+        }
+        match self.trace.steps.len() {
+            n if n < MAX_TRACE_STEPS => self.trace.steps.push(step()),
+            MAX_TRACE_STEPS => self
+                .trace
+                .steps
+                .push(Step::Note { text: format!("(the trace stops here: more than {MAX_TRACE_STEPS} steps)") }),
+            _ => {}
         }
     }
 

@@ -514,3 +514,91 @@ fn a_loop_is_walked_as_deep_as_the_outcome_limit_allows() {
     let odds = host.odds(&Scope::new(), r#"roll("2d6").total"#, limits, (100, 1)).unwrap();
     assert_eq!((odds.cut_off_at, odds.runs), (None, 36));
 }
+
+// ---- guards found by review ------------------------------------------------
+
+#[test]
+fn a_condition_that_calls_its_own_list_ends_with_an_error() {
+    let err = host(&[&fixture("sandbox")])
+        .eval(&mut Scope::new(), r#"modifiers("tricky", #{situation: #{deep: true, n: 1, zero: 0}})"#)
+        .unwrap_err();
+    assert!(err.to_string().contains("nested more than 8 deep"), "{err}");
+}
+
+#[test]
+fn a_file_that_imports_itself_ends_with_an_error() {
+    let err = host(&[&fixture("sandbox")]).eval(&mut Scope::new(), "import_itself()").unwrap_err();
+    assert!(err.to_string().contains("imports itself"), "{err}");
+}
+
+#[test]
+fn groups_compare_what_counted_modifiers_add() {
+    // worst of (-1 x 5, -2) is -5; best of (+3 x 0, +1) is +1; and `unit != ()` is read at run time: +10.
+    let value = host(&[&fixture("sandbox")])
+        .eval(&mut Scope::new(), r#"modifiers("tricky", #{unit: 5, situation: #{n: 5, zero: 0}}).total"#)
+        .unwrap()
+        .value;
+    assert_eq!(value.as_int().unwrap(), 10 - 5 + 1);
+    let value = host(&[&fixture("sandbox")])
+        .eval(&mut Scope::new(), r#"modifiers("tricky", #{situation: #{n: 1, zero: 0}}).total"#)
+        .unwrap()
+        .value;
+    assert_eq!(value.as_int().unwrap(), -2 + 1);
+}
+
+#[test]
+fn huge_counts_and_stand_losses_are_errors_not_overflows() {
+    let host = host(&["ff-napoleonic"]);
+    // -1 for each of i64::MAX stands, then -2 for disordered: past any total.
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", order: "disordered"});
+        modifiers("melee_modifiers", #{unit: u, enemy: u, situation: #{side: "attacker", stands_lost: 9223372036854775807}})"#;
+    let err = host.eval(&mut Scope::new(), code).unwrap_err();
+    assert!(err.to_string().contains("add up past any die roll"), "{err}");
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}); apply(u, #{lose_stands: 4294967297}); u.stands"#;
+    assert_eq!(host.eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap(), 0);
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 4000000000, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}}); footprint(u, 1.0, 1.0, 1)"#;
+    assert!(host.eval(&mut Scope::new(), code).unwrap_err().to_string().contains("at most 1000"));
+    assert!(
+        host.eval(&mut Scope::new(), r#"unit(#{name: "  ", arm: "infantry", stands: 1, formation: "line"})"#).is_err()
+    );
+    let err = host.eval(&mut Scope::new(), r#"lookup("bases", ["infantry", "frontage", "x"])"#).unwrap_err();
+    assert!(err.to_string().contains("only 2 key(s)"), "{err}");
+}
+
+#[test]
+fn a_trace_stops_growing() {
+    let eval = host(&["ff-napoleonic"])
+        .eval(&mut Scope::new(), r#"let n = 0; for i in 0..12000 { n += roll("1d6").total; } n"#)
+        .unwrap();
+    assert_eq!(eval.trace.steps.len(), crate::script::state::MAX_TRACE_STEPS + 1);
+    assert!(eval.trace.lines().last().unwrap().contains("the trace stops here"));
+}
+
+#[test]
+fn odds_leave_shared_units_and_attached_leaders_as_they_were() {
+    let host = host(&["linear-warfare"]);
+    let mut scope = Scope::new();
+    host.eval(
+        &mut scope,
+        r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}); let t = [a];
+        let k = leader(#{name: "Kleist"}); a.attach(k);"#,
+    )
+    .unwrap();
+    // The array holds the same unit as `a`: a run's loss shows through it.
+    let odds =
+        host.odds(&scope, r#"a.lose_stands(roll("1d2").total); t[0].stands"#, EnumLimits::default(), (10, 1)).unwrap();
+    assert_eq!(odds.distribution.probability(&Outcome::Number(5)), ratio(1, 2));
+    // Leaders reached through their unit are put back too.
+    host.odds(&scope, "fallen_leader(a.leaders[0], #{}).result", EnumLimits::default(), (10, 1)).unwrap();
+    let k = scope.get_value::<LeaderRef>("k").unwrap();
+    assert!(k.0.borrow().markers.is_empty(), "{:?}", k.0.borrow().markers);
+    assert_eq!(scope.get_value::<UnitRef>("a").unwrap().0.borrow().stands, 6);
+}
+
+#[test]
+fn a_walk_that_cuts_off_most_of_the_chance_is_sampled_instead() {
+    let limits = EnumLimits { max_outcomes: 2_000, max_depth: 64 };
+    let odds = host(&["ff-napoleonic"]).odds(&Scope::new(), r#"roll("8d6").total"#, limits, (500, 1)).unwrap();
+    assert!(!odds.exact);
+    assert!(odds.sampled.is_some());
+}

@@ -198,3 +198,18 @@ fn warnings_do_not_fail_a_check() {
     assert_eq!(stdout(&out), "tests/fixtures/rules/warnings-only: 0 errors and 1 warning in the rules\n");
     assert!(stderr(&out).contains("⚠ no roll can reach band `7+`"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_patch_that_takes_columns_away_is_reported_not_a_crash() {
+    let out = grognard(&["check", "tests/fixtures/rules/shrinking-patch"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("row `6,7` of grid `musketry` has 5 cells for 2 columns"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn sampling_needs_at_least_one_trial() {
+    let out = grognard(&["odds", "--rules", "ff-napoleonic", "--samples", "0", "roll(\"1d6\").total"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -156,14 +156,19 @@ impl Dense {
 
 fn sum_dist(sum: &Sum) -> Dense {
     let mut acc = Dense::constant(0);
+    let mut offset = 0i64;
     for term in &sum.terms {
-        let part = match term.term {
-            Term::Constant(c) => Dense::constant(c),
-            Term::Dice(pool) => pool_dist(&pool),
-        };
-        let part = if term.negative { part.negate() } else { part };
-        acc = acc.convolve(&part);
+        match term.term {
+            // A constant only shifts the totals; no need to convolve it.
+            Term::Constant(c) => offset += if term.negative { -c } else { c },
+            Term::Dice(pool) => {
+                let part = pool_dist(&pool);
+                let part = if term.negative { part.negate() } else { part };
+                acc = acc.convolve(&part);
+            }
+        }
     }
+    acc.min += offset;
     acc
 }
 

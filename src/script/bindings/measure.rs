@@ -7,6 +7,9 @@ use crate::measure::{Footprint, Point, aspect, distance, in_arc, parse_length, w
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 
+/// The most stands a footprint lays out: more is a slip of the keyboard, not a unit.
+const MAX_STANDS: u32 = 1_000;
+
 pub fn register(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     engine.register_fn("length", move |text: &str| -> Result<f64, Box<EvalAltResult>> {
@@ -38,6 +41,9 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let Some(place) = u.placement else {
                 return fail(format!("{} has no placement on the table: give it placement: #{{x: .., y: .., facing: ..}}", u.name));
             };
+            if u.stands > MAX_STANDS {
+                return fail(format!("{} has {} stands: a footprint is laid out for at most {MAX_STANDS}", u.name, u.stands));
+            }
             if !(frontage > 0.0 && depth > 0.0) || wide < 1 {
                 return fail(format!("a stand is some inches wide and deep, and a row at least 1 stand: not {frontage} x {depth}, {wide} wide"));
             }

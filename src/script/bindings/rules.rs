@@ -222,79 +222,117 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
     FuncRegistration::new("modifiers").with_volatility(true).register_into_engine(
         engine,
         move |ctx: NativeCallContext, list: &str, vars: Map| -> Result<Mods, Box<EvalAltResult>> {
-            let modifiers = {
-                let st = st.borrow();
-                let Some(found) = st.lists.get(list) else {
-                    let hint = crate::rules::did_you_mean(list, st.ruleset.modifiers.keys().map(String::as_str));
-                    return fail(format!("ruleset `{}` has no modifier list `{list}`{hint}", st.ruleset.id));
-                };
-                found.clone()
-            };
-            let mut scope = Scope::new();
-            for name in CONDITION_NAMES {
-                scope.push_constant_dynamic(name, vars.get(name).cloned().unwrap_or(Dynamic::UNIT));
+            // A condition may call `modifiers` again; each call is a fresh evaluation,
+            // so Rhai's own depth limit does not see the nesting: count it here.
+            if st.borrow().modifier_depth >= crate::script::state::MAX_MODIFIER_DEPTH {
+                return fail(format!(
+                    "modifiers(\"{list}\") nested more than {} deep: a condition calls modifiers without end?",
+                    crate::script::state::MAX_MODIFIER_DEPTH
+                ));
             }
-            // First which modifiers apply on their own; then each group keeps what its rule allows.
-            let mut verdicts: Vec<(bool, Option<String>)> = Vec::with_capacity(modifiers.modifiers.len());
-            for m in &modifiers.modifiers {
-                let why_not = gate(&st.borrow().ruleset.settings, m);
-                let applies = match (&why_not, &m.when) {
-                    (Some(_), _) => false,
-                    (None, None) => true,
-                    (None, Some(_)) => {
-                        let ast = st.borrow().conditions.get(&(list.to_string(), m.id.clone())).cloned();
-                        let Some(ast) = ast else {
-                            return fail(format!("modifier {list}.{} was not compiled", m.id));
-                        };
-                        let value = ctx.engine().eval_ast_with_scope::<Dynamic>(&mut scope, &ast).map_err(|e| {
-                            format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text())
-                        })?;
-                        value.as_bool().map_err(|kind| {
-                            format!(
-                                "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
-                                m.id,
-                                m.origin_text()
-                            )
-                        })?
-                    }
-                };
-                verdicts.push((applies, why_not));
-            }
-            apply_groups(&st.borrow().ruleset.settings, &modifiers, &mut verdicts);
-
-            let mut mods = Mods { list: list.to_string(), ..Mods::default() };
-            for (m, (mut applies, mut why_not)) in modifiers.modifiers.iter().zip(verdicts) {
-                let mut times = None;
-                if let (true, Some(_)) = (applies, &m.per) {
-                    let n = count(&ctx, &st, list, m, &mut scope)?;
-                    times = Some(n);
-                    if n == 0 {
-                        applies = false;
-                        why_not = Some("counts 0 times".to_string());
-                    }
-                }
-                if applies {
-                    mods.applied.push(m.id.clone());
-                    match &m.effect {
-                        ModEffect::Add(n) => mods.total += n * times.unwrap_or(1),
-                        ModEffect::Halve(q) => *mods.halve.entry(q.clone()).or_default() += 1,
-                        ModEffect::Double(q) => *mods.double.entry(q.clone()).or_default() += 1,
-                    }
-                }
-                st.borrow_mut().record(|| Step::Modifier {
-                    list: list.to_string(),
-                    id: m.id.clone(),
-                    effect: m.effect.clone(),
-                    times,
-                    applied: applies,
-                    why_not,
-                    text: m.text.clone(),
-                    source: m.source.to_string(),
-                });
-            }
-            Ok(mods)
+            st.borrow_mut().modifier_depth += 1;
+            let result = evaluate_list(&ctx, &st, list, vars);
+            st.borrow_mut().modifier_depth -= 1;
+            result
         },
     );
+}
+
+/// The body of `modifiers(list, vars)`.
+fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, vars: Map) -> Result<Mods, Box<EvalAltResult>> {
+    let modifiers = {
+        let st = st.borrow();
+        let Some(found) = st.lists.get(list) else {
+            let hint = crate::rules::did_you_mean(list, st.ruleset.modifiers.keys().map(String::as_str));
+            return fail(format!("ruleset `{}` has no modifier list `{list}`{hint}", st.ruleset.id));
+        };
+        found.clone()
+    };
+    let mut scope = Scope::new();
+    for name in CONDITION_NAMES {
+        scope.push_constant_dynamic(name, vars.get(name).cloned().unwrap_or(Dynamic::UNIT));
+    }
+    // First which modifiers apply on their own, and how many times those with
+    // `per:` count (0 times is not applying); then each group keeps what its
+    // rule allows, comparing what each would add.
+    let mut verdicts: Vec<Verdict> = Vec::with_capacity(modifiers.modifiers.len());
+    for m in &modifiers.modifiers {
+        let mut why_not = gate(&st.borrow().ruleset.settings, m);
+        let mut applies = match (&why_not, &m.when) {
+            (Some(_), _) => false,
+            (None, None) => true,
+            (None, Some(_)) => {
+                let ast = st.borrow().conditions.get(&(list.to_string(), m.id.clone())).cloned();
+                let Some(ast) = ast else {
+                    return fail(format!("modifier {list}.{} was not compiled", m.id));
+                };
+                let value = ctx
+                    .engine()
+                    .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
+                    .map_err(|e| format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text()))?;
+                value.as_bool().map_err(|kind| {
+                    format!(
+                        "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
+                        m.id,
+                        m.origin_text()
+                    )
+                })?
+            }
+        };
+        let mut times = None;
+        if let (true, Some(_)) = (applies, &m.per) {
+            let n = count(ctx, st, list, m, &mut scope)?;
+            times = Some(n);
+            if n == 0 {
+                applies = false;
+                why_not = Some("counts 0 times".to_string());
+            }
+        }
+        let value = match &m.effect {
+            ModEffect::Add(n) => n.checked_mul(times.unwrap_or(1)).ok_or_else(|| {
+                format!("modifier {list}.{} counts {} times: too large a total", m.id, times.unwrap_or(1))
+            })?,
+            _ => 0,
+        };
+        verdicts.push(Verdict { applies, why_not, times, value });
+    }
+    apply_groups(&st.borrow().ruleset.settings, &modifiers, &mut verdicts);
+
+    let mut mods = Mods { list: list.to_string(), ..Mods::default() };
+    for (m, verdict) in modifiers.modifiers.iter().zip(verdicts) {
+        if verdict.applies {
+            mods.applied.push(m.id.clone());
+            match &m.effect {
+                ModEffect::Add(_) => {
+                    mods.total = mods
+                        .total
+                        .checked_add(verdict.value)
+                        .ok_or_else(|| format!("the modifiers of {list} add up past any die roll"))?;
+                }
+                ModEffect::Halve(q) => *mods.halve.entry(q.clone()).or_default() += 1,
+                ModEffect::Double(q) => *mods.double.entry(q.clone()).or_default() += 1,
+            }
+        }
+        st.borrow_mut().record(|| Step::Modifier {
+            list: list.to_string(),
+            id: m.id.clone(),
+            effect: m.effect.clone(),
+            times: verdict.times,
+            applied: verdict.applies,
+            why_not: verdict.why_not,
+            text: m.text.clone(),
+            source: m.source.to_string(),
+        });
+    }
+    Ok(mods)
+}
+
+/// Whether a modifier applies, why not, how many times it counts and what it adds.
+struct Verdict {
+    applies: bool,
+    why_not: Option<String>,
+    times: Option<i64>,
+    value: i64,
 }
 
 /// How many times a modifier with `per:` counts: a whole number, 0 or more.
@@ -341,7 +379,7 @@ fn gate(settings: &crate::rules::Settings, m: &crate::rules::Modifier) -> Option
 
 /// Keeps, in each group whose rule is `best` or `worst`, only the one
 /// applicable modifier with the largest (or smallest) value; the first listed wins a tie.
-fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts: &mut [(bool, Option<String>)]) {
+fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts: &mut [Verdict]) {
     for (group, rule) in &list.groups {
         let pick = match rule {
             GroupRule::Fixed(pick) => *pick,
@@ -359,11 +397,9 @@ fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts
             .modifiers
             .iter()
             .enumerate()
-            .filter(|(i, m)| m.group.as_deref() == Some(group.as_str()) && verdicts[*i].0)
-            .filter_map(|(i, m)| match m.effect {
-                ModEffect::Add(n) => Some((i, n)),
-                _ => None,
-            })
+            .filter(|(i, m)| m.group.as_deref() == Some(group.as_str()) && verdicts[*i].applies)
+            .filter(|(_, m)| matches!(m.effect, ModEffect::Add(_)))
+            .map(|(i, _)| (i, verdicts[i].value))
             .collect();
         let keep = match pick {
             Pick::Best => members.iter().copied().reduce(|a, b| if b.1 > a.1 { b } else { a }),
@@ -373,8 +409,9 @@ fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts
         let word = if pick == Pick::Best { "best" } else { "worst" };
         for (i, _) in members {
             if i != kept {
-                verdicts[i] =
-                    (false, Some(format!("only the {word} of group {group} counts: {}", list.modifiers[kept].id)));
+                verdicts[i].applies = false;
+                verdicts[i].why_not =
+                    Some(format!("only the {word} of group {group} counts: {}", list.modifiers[kept].id));
             }
         }
     }
@@ -433,9 +470,8 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
                 match key.as_str() {
                     "order" => effects.order = Some(value.to_string()),
                     "lose_stands" => {
-                        effects.lose_stands =
-                            Some(value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?.max(0)
-                                as u32)
+                        let n = value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?;
+                        effects.lose_stands = Some(n.clamp(0, i64::from(u32::MAX)) as u32);
                     }
                     "removed" => {
                         effects.removed = value.as_bool().map_err(|t| format!("removed is true or false, not {t}"))?

@@ -39,6 +39,9 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
             "a unit needs a `name`, e.g. unit(#{name: \"4e Ligne\", arm: \"infantry\", stands: 6, formation: \"column\"})",
         );
     }
+    if slug(&name).is_empty() && !spec.contains_key("id") {
+        return fail(format!("a unit's name needs a letter or a digit, not `{name}`"));
+    }
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     for key in ["side", "nation"] {
         spec.entry(key.into()).or_insert_with(|| Dynamic::from(String::new()));
