@@ -10,12 +10,11 @@ use super::band::{Band, check_bands};
 use super::manifest::ManifestFile;
 use super::modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
 use super::problem::{Problem, Problems, SourceFile, source_file};
-use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, did_you_mean};
+use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, did_you_mean};
 use super::source::Source;
 use super::table::{Edge, GridRow, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult};
 use super::yaml::{self, span_of};
 use crate::dice::{DiceConventions, parse_with};
-use crate::measure::Scale;
 
 /// A loaded ruleset and the warnings found on the way (errors stop the load).
 #[derive(Debug)]
@@ -187,22 +186,9 @@ impl Loader {
         }
     }
 
+    /// The first layer: an empty ruleset with the manifest applied (which sets its id and title).
     fn base(&mut self, folder: &Path, file: &SourceFile, m: ManifestFile) -> Ruleset {
-        let mut rs = Ruleset {
-            id: m.id.value.clone(),
-            title: m.title.clone(),
-            source: m.source.clone(),
-            layers: Vec::new(),
-            dice: DiceConventions::default(),
-            scale: Scale::table_only(),
-            vocabulary: Default::default(),
-            options: BTreeMap::new(),
-            interpretations: BTreeMap::new(),
-            settings: Settings::default(),
-            tables: BTreeMap::new(),
-            modifiers: BTreeMap::new(),
-            procedures: Vec::new(),
-        };
+        let mut rs = Ruleset::empty();
         self.overlay(&mut rs, folder, file, m);
         rs
     }
