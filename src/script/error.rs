@@ -50,7 +50,14 @@ pub fn offset_of(text: &str, position: Position) -> usize {
 pub fn span_at(file: &SourceFile, position: Position) -> SourceSpan {
     let text = file.inner();
     let start = offset_of(text, position).min(text.len());
-    (start, token_len(&text[start..])).into()
+    let len = token_len(&text[start..]);
+    // At the very end there is nothing to underline: underline the last character.
+    if len == 0 && !text.trim_end().is_empty() {
+        let last = text.trim_end().char_indices().next_back().map_or(0, |(i, _)| i);
+        let width = text[last..].chars().next().map_or(0, char::len_utf8);
+        return (last, width).into();
+    }
+    (start, len).into()
 }
 
 /// The length of the word (identifier or number) that `rest` starts with, or of its first character.

@@ -213,3 +213,11 @@ fn sampling_needs_at_least_one_trial() {
     let out = grognard(&["odds", "--rules", "ff-napoleonic", "--samples", "0", "roll(\"1d6\").total"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_script_cut_short_is_underlined_at_its_end() {
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "fire("]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("Expecting ')'") && err.contains("╰── here"), "{err}");
+}
