@@ -3,6 +3,7 @@
 
 mod ff_napoleonic;
 mod linear_warfare;
+mod linear_warfare_combat;
 
 use std::path::PathBuf;
 
