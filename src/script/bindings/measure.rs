@@ -80,7 +80,9 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     engine.register_fn("run_in", |path: Array| -> Result<f64, Box<EvalAltResult>> {
         let mut points = Vec::with_capacity(path.len());
         for (i, p) in path.into_iter().enumerate() {
-            let map = p.try_cast::<rhai::Map>().ok_or_else(|| format!("run_in: point {i} of the path is not #{{x: .., y: ..}}"))?;
+            let map = p
+                .try_cast::<rhai::Map>()
+                .ok_or_else(|| format!("run_in: point {i} of the path is not #{{x: .., y: ..}}"))?;
             let coord = |key: &str| -> Result<f64, Box<EvalAltResult>> {
                 let v = map.get(key).cloned().unwrap_or(Dynamic::UNIT);
                 v.as_float()

@@ -57,7 +57,10 @@ fn a_charge_from_the_maneuver_roll_to_the_pursuit() {
     let combat = v["combat"].clone().cast::<Map>();
     assert_eq!(combat["result"].to_string(), "defender_routs", "{lines:#?}");
     assert_eq!(v["maneuver"].clone().cast::<Map>()["result"].to_string(), "full_move");
-    assert!(lines.iter().any(|l| l.contains("4 firing stand(s) x 2 (musket, close range) = 8 fire points")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("4 firing stand(s) x 2 (musket, close range) = 8 fire points")),
+        "{lines:#?}"
+    );
     let d = unit(&scope, "d");
     assert_eq!((d.order.as_str(), d.stands), ("rout", 2));
     assert!(d.has_marker("moved") && d.has_marker("fired"), "a reaction is the target's move for the turn");
@@ -88,7 +91,10 @@ fn french_cavalry_chooses_its_charge_by_the_maneuver_roll() {
     // foot falls back; trophies 9; pursuit 1. The gendarmes end the charge disordered
     // whatever happened.
     let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 1], code);
-    assert!(lines.iter().any(|l| l.contains("modified Maneuver Table total 9") && l.contains("all_out_disorder")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("modified Maneuver Table total 9") && l.contains("all_out_disorder")),
+        "{lines:#?}"
+    );
     assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 3);
     assert_eq!(unit(&scope, "c").order, "disordered");
     // 8: At the Trot with Fire: mounted fire at close range (4 stands x 1), die 8 on the 4 row
@@ -105,7 +111,9 @@ fn french_cavalry_chooses_its_charge_by_the_maneuver_roll() {
 fn the_target_may_form_square_or_be_sent_back_before_contact() {
     let host = lw_host(&[], &[]);
     // The foot forms square (Maneuver 7: 1/2 move OR formation change): the horse is -2, not +1.
-    let code = format!("{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"change_formation\", new_formation: \"square\", charger_run_in: 12}})");
+    let code = format!(
+        "{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"change_formation\", new_formation: \"square\", charger_run_in: 12}})"
+    );
     let (v, lines, scope) = run(&host, &[10, 7, 5, 5], &code);
     assert_eq!(unit(&scope, "d").formation, "square", "{lines:#?}");
     assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 0, "{lines:#?}");
@@ -123,18 +131,25 @@ fn the_target_may_form_square_or_be_sent_back_before_contact() {
 #[test]
 fn a_late_reaction_cannot_change_formation_and_fires_at_half() {
     let host = lw_host(&[], &[]);
-    let code = format!("{HORSE_AND_FOOT} d.set_marker(\"fired\", true); charge(c, d, #{{reaction: \"change_formation\", new_formation: \"square\", charger_run_in: 12}})");
+    let code = format!(
+        "{HORSE_AND_FOOT} d.set_marker(\"fired\", true); charge(c, d, #{{reaction: \"change_formation\", new_formation: \"square\", charger_run_in: 12}})"
+    );
     let (_, lines, scope) = run(&host, &[10, 5, 5, 5, 9, 1], &code);
     assert_eq!(unit(&scope, "d").formation, "line");
     assert!(lines.iter().any(|l| l.contains("cannot change formation or facing")), "{lines:#?}");
-    let code = format!("{HORSE_AND_FOOT} d.set_marker(\"moved\", true); charge(c, d, #{{reaction: \"fire\", charger_run_in: 12}}).fire[0].fire_points");
+    let code = format!(
+        "{HORSE_AND_FOOT} d.set_marker(\"moved\", true); charge(c, d, #{{reaction: \"fire\", charger_run_in: 12}}).fire[0].fire_points"
+    );
     host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
     // 4 stands x 2 at close range, halved.
     assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(), 4.0);
     // A reaction the unit's arm does not have is refused.
     host.set_dice(Box::new(Supplied::new([10])));
     let err = host
-        .eval(&mut Scope::new(), &format!("{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"counter_charge\", charger_run_in: 12}})"))
+        .eval(
+            &mut Scope::new(),
+            &format!("{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"counter_charge\", charger_run_in: 12}})"),
+        )
         .unwrap_err()
         .to_string();
     assert!(err.contains("cannot react to a charge by \"counter_charge\""), "{err}");

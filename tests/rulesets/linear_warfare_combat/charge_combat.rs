@@ -118,7 +118,9 @@ fn the_loser_takes_the_result_and_the_winner_may_pursue() {
     assert_eq!((d.stands, d.order.as_str()), (4, "rout"));
     assert!(d.has_marker("standard_lost"));
     assert_eq!(unit(&scope, "c").order, "pursuit");
-    for text in ["Charging All Out", "Cavalry versus Foot Not in Square", "Morale Grade 3 (grade - 2)", "Non-Light Cavalry"] {
+    for text in
+        ["Charging All Out", "Cavalry versus Foot Not in Square", "Morale Grade 3 (grade - 2)", "Non-Light Cavalry"]
+    {
         assert!(applied(&lines, text), "{text}: {lines:#?}");
     }
     assert!(lines.iter().any(|l| l.contains("ran in 12.0\" straight (10.0\" needed)")), "{lines:#?}");
@@ -158,7 +160,9 @@ fn impetus_needs_the_straight_run_in() {
     assert!(not_applied(&lines, "Charging All Out"));
 
     // A frontage change in the last 5-10" loses the impetus however long the run.
-    let code = format!("{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 20, frontage_changed_late: true, defender_stands: 4}}).differential");
+    let code = format!(
+        "{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 20, frontage_changed_late: true, defender_stands: 4}}).differential"
+    );
     host.set_dice(Box::new(Supplied::new([5, 5, 5, 5])));
     assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_int().unwrap(), 2);
 
@@ -287,8 +291,14 @@ fn leaders_grades_and_losses_this_turn() {
         charge_combat(c, d, #{})"#;
     let (d, lines) = differential(&host, code);
     assert_eq!(d, (5 + 2 + 2) - (5 - 2 - 1));
-    assert!(lines.iter().any(|l| l.starts_with("mod     yes +1 x2") && l.contains("CP of the commander")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.starts_with("mod     yes -1 x2") && l.contains("Each stand lost this turn")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("mod     yes +1 x2") && l.contains("CP of the commander")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("mod     yes -1 x2") && l.contains("Each stand lost this turn")),
+        "{lines:#?}"
+    );
     // Grade losses below 1: grade 1 and a further -1.
     let code = r#"let c = unit(#{name: "A", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         let d = unit(#{name: "Militia", arm: "infantry", grade: "1", stands: 4, formation: "line", markers: #{grade_loss: 1}});
@@ -335,7 +345,10 @@ fn officers_roll_even_without_losses_and_are_captured_with_a_defeated_unit() {
     let k = scope.get_value::<LeaderRef>("k").unwrap();
     assert!(k.0.borrow().has_marker("captured"), "{lines:#?}");
     assert!(!scope.get_value::<LeaderRef>("m").unwrap().0.borrow().has_marker("captured"));
-    assert!(lines.iter().any(|l| l.contains("Cutts: 10 + 1 stands lost = 11, 10 or more: Fallen Leader Table")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("Cutts: 10 + 1 stands lost = 11, 10 or more: Fallen Leader Table")),
+        "{lines:#?}"
+    );
 }
 
 #[test]

@@ -24,7 +24,9 @@ fn the_option_is_off_by_default_and_everything_asks_for_it() {
     let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
     assert!(err.contains("skirmish formation: switch the skirmishers option on"), "{err}");
     // Off, skirmishers near a unit change nothing and a charged "skirmish" unit need not evade.
-    let code = format!("{BATTALION} [formation_change_grade(t, #{{skirmishers_in_range: true}}), skirmishers_must_evade(t, bn, #{{}})]");
+    let code = format!(
+        "{BATTALION} [formation_change_grade(t, #{{skirmishers_in_range: true}}), skirmishers_must_evade(t, bn, #{{}})]"
+    );
     let eval = host.eval(&mut Scope::new(), &code).unwrap();
     let v = eval.value.cast::<rhai::Array>();
     assert_eq!(v[0].as_int().unwrap(), 3);
@@ -47,7 +49,10 @@ fn breaking_out_half_stands_of_one_fire_point_at_all_ranges() {
     let words: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     assert_eq!(words, ["2", "skirmish", "picquets", "5", "2.0", "2.0", "out_of_range"]);
     let lines = eval.trace.lines();
-    assert!(lines.iter().any(|l| l.contains("2 firing stand(s) x 1 (skirmish, long range) = 2 fire points")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("2 firing stand(s) x 1 (skirmish, long range) = 2 fire points")),
+        "{lines:#?}"
+    );
     assert!(lines.iter().any(|l| l.contains("sends 1 stand(s) out as 2 skirmish stands")), "{lines:#?}");
 }
 

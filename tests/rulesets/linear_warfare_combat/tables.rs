@@ -178,11 +178,14 @@ fn the_charge_combat_modifiers_are_the_inventory_list() {
         assert_eq!(m.effect, ModEffect::Add(value), "{line}");
     }
     // The "?" values and the grade DRM (grade - 2) are house; the seed's are not.
-    for id in ["swords", "stands_lost_this_turn", "grade_militia", "grade_grenadier", "grade_guard", "outnumbered_3_2"] {
+    for id in ["swords", "stands_lost_this_turn", "grade_militia", "grade_grenadier", "grade_guard", "outnumbered_3_2"]
+    {
         let m = list.modifiers.iter().find(|m| m.id == id).unwrap();
         assert!(m.source.is_house(), "{id} is a house value");
     }
-    for id in ["impetus_all_out", "impetus_trot", "impetus_foot", "impetuous_foot", "pikes_vs_mounted", "cavalry_vs_square"] {
+    for id in
+        ["impetus_all_out", "impetus_trot", "impetus_foot", "impetuous_foot", "pikes_vs_mounted", "cavalry_vs_square"]
+    {
         let m = list.modifiers.iter().find(|m| m.id == id).unwrap();
         assert!(!m.source.is_house(), "{id} is from the seed");
     }
@@ -474,10 +477,7 @@ fn ranges_and_fire_points_are_the_inventory_defaults() {
     // Every weapon has both bands in both tables, longer at long range.
     let LookupValue::Map(weapons) = lookup(&ranges, &[]) else { panic!() };
     for weapon in weapons.keys() {
-        assert!(
-            inches(&text(&ranges, &[weapon, "close"])) <= inches(&text(&ranges, &[weapon, "long"])),
-            "{weapon}"
-        );
+        assert!(inches(&text(&ranges, &[weapon, "close"])) <= inches(&text(&ranges, &[weapon, "long"])), "{weapon}");
         assert!(int(&points, &[weapon, "close"]) >= int(&points, &[weapon, "long"]), "{weapon}");
     }
 }
