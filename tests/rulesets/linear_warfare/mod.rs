@@ -2,6 +2,7 @@
 //! draw and turn sequence, movement and reactions, rally, army withdrawal,
 //! making it happen, doctrine.
 
+mod cards;
 mod maneuver;
 
 use grognard::script::Host;
