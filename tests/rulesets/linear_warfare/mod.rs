@@ -2,7 +2,10 @@
 //! draw and turn sequence, movement and reactions, rally, army withdrawal,
 //! making it happen, doctrine.
 
+mod army_withdrawal;
 mod cards;
+mod doctrine;
+
 mod maneuver;
 
 use grognard::script::Host;
