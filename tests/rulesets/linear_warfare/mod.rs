@@ -7,6 +7,7 @@ mod cards;
 mod doctrine;
 
 mod maneuver;
+mod movement;
 
 use grognard::script::Host;
 use rhai::{Map, Scope};
