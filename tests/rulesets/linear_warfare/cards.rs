@@ -392,3 +392,15 @@ fn bad_setups_are_clear_errors() {
         assert!(err.contains(reason), "{code}: {err}");
     }
 }
+
+#[test]
+fn who_is_an_exceptional_general_is_an_interpretation() {
+    // By default the scenario's flag, and only for CP 3.
+    let e = eval_err(&lw(), &format!("{} day", day("trumps: 0, cp: 2, exceptional: true", "trumps: 0", 1)));
+    assert!(e.contains("an Exceptional General has CP 3"), "{e}");
+    let mut rs = ruleset(&["linear-warfare"]);
+    rs.set_interpretation("exceptional_general", "every_cp_3").unwrap();
+    let host = Host::new(rs).unwrap();
+    let m = eval_map(&host, &format!("{} day.allot", day("trumps: 0, cp: 3", "trumps: 0, cp: 2", 1)));
+    assert_eq!((int(&m, "french"), int(&m, "allies")), (3, 2));
+}

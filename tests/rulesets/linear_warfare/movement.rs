@@ -424,3 +424,26 @@ fn the_sleeve_fires_a_quarter_of_its_stands_to_the_rear() {
         assert_eq!(int(&m, "n"), rear, "{stands}");
     }
 }
+
+#[test]
+fn losses_this_turn_are_counted_from_the_start_of_the_turn() {
+    let m = eval_map(
+        &lw(),
+        &format!(
+            r#"{BN} start_turn([u]); u.lose_stands(2); let a = stands_lost_this_turn(u); start_turn([u]); #{{a: a, b: stands_lost_this_turn(u)}}"#
+        ),
+    );
+    assert_eq!((int(&m, "a"), int(&m, "b")), (2, 0));
+}
+
+#[test]
+fn the_move_to_contact_is_an_option() {
+    let code = "#{far: moves_to_contact(40.0, 10.0), near: moves_to_contact(20.0, 10.0)}";
+    let m = eval_map(&lw(), code);
+    assert_eq!((int(&m, "far"), int(&m, "near")), (1, 1));
+    let mut rs = ruleset(&["linear-warfare"]);
+    rs.set_option("move_to_contact", true).unwrap();
+    rs.set_interpretation("move_to_contact_multiple", "triple").unwrap();
+    let m = eval_map(&Host::new(rs).unwrap(), code);
+    assert_eq!((int(&m, "far"), int(&m, "near")), (3, 1));
+}
