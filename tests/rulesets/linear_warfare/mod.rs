@@ -8,6 +8,7 @@ mod doctrine;
 
 mod maneuver;
 mod movement;
+mod tables;
 
 use grognard::script::Host;
 use rhai::{Map, Scope};

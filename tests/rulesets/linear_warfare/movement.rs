@@ -447,3 +447,24 @@ fn the_move_to_contact_is_an_option() {
     let m = eval_map(&Host::new(rs).unwrap(), code);
     assert_eq!((int(&m, "far"), int(&m, "near")), (3, 1));
 }
+
+#[test]
+fn a_mandatory_move_ends_as_the_seed_says_and_disorder_does_not_halve() {
+    let host = lw();
+    let m = eval_map(
+        &host,
+        r#"let a = unit(#{name: "A", arm: "infantry", grade: "2", stands: 5, formation: "line", order: "fall_back"});
+        let b = unit(#{name: "B", arm: "infantry", grade: "2", stands: 5, formation: "line", order: "retreat"});
+        let c = unit(#{name: "C", arm: "infantry", grade: "2", stands: 5, formation: "line", order: "retreat"});
+        let d = unit(#{name: "D", arm: "infantry", grade: "2", stands: 5, formation: "column", order: "disordered"});
+        #{a: end_mandatory_move(a, #{}), b: end_mandatory_move(b, #{}), c: end_mandatory_move(c, #{out_of_range: true}),
+          d: movement_allowance(d, ())}"#,
+    );
+    assert_eq!(
+        (text(&m, "a"), text(&m, "b"), text(&m, "c")),
+        ("good_order".into(), "retreat".into(), "disordered".into())
+    );
+    // "Unlike AoR movement is not 1/2 for disordered troops" (L131).
+    assert_eq!(f(&m, "d"), 9.0);
+    assert_eq!(lookup("artillery_limbering", &["limbers_behind_inches"]), LookupValue::Int(3));
+}
