@@ -404,3 +404,33 @@ fn who_is_an_exceptional_general_is_an_interpretation() {
     let m = eval_map(&host, &format!("{} day.allot", day("trumps: 0, cp: 3", "trumps: 0, cp: 2", 1)));
     assert_eq!((int(&m, "french"), int(&m, "allies")), (3, 2));
 }
+
+#[test]
+fn played_trumps_come_back_at_the_reshuffle_only_under_the_flip() {
+    let played = |choice: &str| {
+        let mut rs = ruleset(&["linear-warfare"]);
+        rs.set_interpretation("trump_spent", choice).unwrap();
+        let host = Host::new(rs).unwrap();
+        host.set_dice(Box::new(Seeded::new(3)));
+        let code = format!(
+            r#"{} let d = day.play_day(); d.trumps_played.allies"#,
+            day("trumps: 0", "trumps: 1, policy: \"always\"", 3)
+        );
+        host.eval(&mut Scope::new(), &code).unwrap().value.as_int().unwrap()
+    };
+    assert_eq!(played("spent"), 1);
+    assert_eq!(played("returned"), 3, "one trump, played once in each of three runs");
+}
+
+#[test]
+fn the_army_withdrawal_check_runs_at_the_end_of_each_turn() {
+    let host = host_with(faces("RBRB").into_iter().chain([10]).collect());
+    let code = format!(
+        r#"fn turn_end(t) {{ let a = army_of_day(); tally("check", `${{a.withdrawal_check().result}}`); }}
+        fn army_of_day() {{ let u = unit(#{{name: "U", arm: "infantry", grade: "2", stands: 5, formation: "line"}}); u.stands = 4; #{{units: [u]}} }}
+        {} day.on_turn_end = Fn("turn_end"); day.play_turn(); ()"#,
+        day("trumps: 0", "trumps: 0", 1)
+    );
+    host.eval(&mut Scope::new(), &code).unwrap();
+    assert_eq!(host.take_observations().tallies, [("check".to_string(), "holds".to_string())]);
+}
