@@ -179,3 +179,12 @@ fn unit_sizes_and_battalion_guns() {
     assert_eq!((int(&m, "guns"), int(&m, "plain")), (6, 8));
     assert!(m["ok"].as_bool().unwrap() && !m["big"].as_bool().unwrap());
 }
+
+#[test]
+fn platoon_firing_impetus_is_an_interpretation() {
+    let code = r#"charge_doctrine(unit(#{name: "U", nation: "britain", arm: "infantry", grade: "2", stands: 4, formation: "line"}), 1704, ())"#;
+    assert_eq!(int(&eval_map(&lw(), code), "impetus"), 1);
+    let mut rs = ruleset(&["linear-warfare"]);
+    rs.set_interpretation("platoon_firing_impetus", "no").unwrap();
+    assert_eq!(int(&eval_map(&grognard::script::Host::new(rs).unwrap(), code), "impetus"), 0);
+}

@@ -468,3 +468,41 @@ fn a_mandatory_move_ends_as_the_seed_says_and_disorder_does_not_halve() {
     assert_eq!(f(&m, "d"), 9.0);
     assert_eq!(lookup("artillery_limbering", &["limbers_behind_inches"]), LookupValue::Int(3));
 }
+
+#[test]
+fn sleeves_stand_adjusts_slopes_and_the_cavalry_lines_commanders() {
+    let host = lw();
+    let e = eval_err(
+        &host,
+        r#"move_unit(unit(#{name: "S", arm: "infantry", grade: "2", stands: 5, formation: "sleeve"}))"#,
+    );
+    assert!(e.contains("cannot move"), "{e}");
+    // Any adjustment of formed infantry's stands is a Formation Change (L129): grade 3, 6" line, 50%.
+    let m = eval_map(
+        &host,
+        r#"let u = unit(#{name: "G", nation: "prussia", arm: "infantry", grade: "3", stands: 5, formation: "line"});
+        formation_change(u, "stand_adjust", #{})"#,
+    );
+    assert_eq!((f(&m, "cost"), text(&m, "formation")), (3.0, "line".into()));
+    let m = eval_map(
+        &host,
+        r#"let b = unit(#{name: "B", arm: "artillery", type: "light", grade: "2", stands: 2, formation: "unlimbered"});
+        #{flat: prolonge_allowance(b, false), slope: prolonge_allowance(b, true)}"#,
+    );
+    assert_eq!((f(&m, "flat"), f(&m, "slope")), (4.0, 2.0));
+    let m = eval_map(
+        &host,
+        r#"let a = unit(#{name: "A", arm: "cavalry", grade: "2", stands: 3, formation: "open_line"});
+        let b = unit(#{name: "B", arm: "cavalry", grade: "2", stands: 3, formation: "open_line"});
+        let c = unit(#{name: "C", arm: "cavalry", grade: "2", stands: 3, formation: "closed_line"});
+        let r = #{centre: open_line_commander_affects([a, b], "center_front", #{same_direction: true}),
+          left: open_line_commander_affects([a, b], "left_front", #{same_direction: true}),
+          apart: open_line_commander_affects([a, b], "right_front", #{}),
+          mixed: open_line_commander_affects([a, c], "right_front", #{same_direction: true})};
+        closed_line_commander_gone([c]); r.closed = c.order; r"#,
+    );
+    assert!(m["centre"].as_bool().unwrap() && !m["left"].as_bool().unwrap());
+    assert!(!m["apart"].as_bool().unwrap() && !m["mixed"].as_bool().unwrap());
+    assert_eq!(text(&m, "closed"), "disordered");
+    assert_eq!(lookup("sleeve", &["cavalry_vs_square_penalty"]), LookupValue::Flag(false));
+}
