@@ -434,3 +434,19 @@ fn the_army_withdrawal_check_runs_at_the_end_of_each_turn() {
     host.eval(&mut Scope::new(), &code).unwrap();
     assert_eq!(host.take_observations().tallies, [("check".to_string(), "holds".to_string())]);
 }
+
+#[test]
+fn exact_odds_of_the_daylight_runs_in_a_northern_winter() {
+    let odds = lw()
+        .odds(&Scope::new(), r#"daylight_runs("january", "northern_europe").runs"#, EnumLimits::default(), (100, 1))
+        .unwrap();
+    // Independent count: max(1, d6 - 3).
+    for runs in 1..=3i64 {
+        let ways = (1..=6i64).filter(|d| (d - 3).max(1) == runs).count() as i64;
+        assert_eq!(
+            odds.distribution.probability(&Outcome::Number(runs)),
+            BigRational::new(BigInt::from(ways), BigInt::from(6)),
+            "{runs}"
+        );
+    }
+}
