@@ -2,7 +2,13 @@
 //! draw and turn sequence, movement and reactions, rally, army withdrawal,
 //! making it happen, doctrine.
 
+mod army_withdrawal;
+mod cards;
+mod doctrine;
+
 mod maneuver;
+mod movement;
+mod tables;
 
 use grognard::script::Host;
 use rhai::{Map, Scope};

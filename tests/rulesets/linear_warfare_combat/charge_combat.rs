@@ -204,7 +204,7 @@ fn trot_with_fire_never_gets_impetus_and_platoon_fire_follows_the_interpretation
         let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         charge_combat(c, d, #{charger_run_in: 2}).differential"#;
     for (choice, differential) in [("yes", 1), ("no", 0)] {
-        let host = lw_host(&[("platoon_impetus", choice)], &[]);
+        let host = lw_host(&[("platoon_firing_impetus", choice)], &[]);
         host.set_dice(Box::new(Supplied::new([5, 5, 1])));
         assert_eq!(host.eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap(), differential, "{choice}");
     }
