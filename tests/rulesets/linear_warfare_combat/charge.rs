@@ -191,3 +191,23 @@ fn ga_pa_fires_at_minus_one_and_a_routing_target_surrenders() {
     assert_eq!(v["result"].to_string(), "surrendered");
     assert!(unit(&scope, "d").has_marker("surrendered"));
 }
+
+#[test]
+fn without_a_doctrine_marker_the_army_list_of_the_period_decides() {
+    let host = lw_host(&[], &[]);
+    // French horse in 1709 (no doctrine marker): the army list's "All Out in Disorder on a
+    // modified 9 or more, otherwise At the Trot with Fire", read from the charge's Maneuver roll.
+    let code = r#"let c = unit(#{name: "Maison du Roi", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12, year: 1709})"#;
+    let (_, lines, scope) = run(&host, &[10, 5, 6, 6, 9, 1], code);
+    assert!(lines.iter().any(|l| l.contains("charges all_out_disorder")), "{lines:#?}");
+    assert_eq!(unit(&scope, "c").order, "disordered");
+    // A British battalion of 1704 charges by Platoon Firing: half line speed, and fires before closing.
+    let code = r#"let c = unit(#{name: "Foot Guards", nation: "britain", arm: "infantry", grade: "3", stands: 4, formation: "line"});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 2, year: 1704})"#;
+    let (v, lines, _) = run(&host, &[10, 5, 1, 6, 6, 9], code);
+    assert!(lines.iter().any(|l| l.contains("charges platoon_firing at half_line speed")), "{lines:#?}");
+    assert_eq!(v["fire"].clone().cast::<rhai::Array>().len(), 1, "{lines:#?}");
+}

@@ -399,3 +399,14 @@ fn who_may_pursue() {
         assert!(applied(&lines, text), "{text}: {lines:#?}");
     }
 }
+
+#[test]
+fn run_in_reads_a_path_of_points_and_names_a_bad_one() {
+    let host = lw_host(&[], &[]);
+    let v = host.eval(&mut Scope::new(), "run_in([#{x: 0, y: 0}, #{x: 0, y: 4}, #{x: 3.0, y: 8.0}])").unwrap().value;
+    assert_eq!(v.as_float().unwrap(), 5.0);
+    let err = host.eval(&mut Scope::new(), "run_in([#{x: 0, y: 0}, 3])").unwrap_err().to_string();
+    assert!(err.contains("point 1 of the path is not #{x: .., y: ..}"), "{err}");
+    let err = host.eval(&mut Scope::new(), "run_in([#{x: 0}])").unwrap_err().to_string();
+    assert!(err.contains("point 0 of the path needs a number `y`"), "{err}");
+}

@@ -243,3 +243,27 @@ fn exact_odds_of_a_volley_against_an_independent_count() {
         assert_eq!(p, BigRational::new(BigInt::from(n), BigInt::from(10)), "{result}");
     }
 }
+
+#[test]
+fn a_single_fire_point_halved_follows_late_fire_rounding() {
+    let code =
+        format!("{LINE_AND_TARGET} f.set_marker(\"fired\", true); fire(f, t, #{{fire_points: 1, reaction: true}})");
+    let (v, _, _) = run(&lw_host(&[("late_fire_rounding", "down")], &[]), &[], &code);
+    assert_eq!(v["result"].to_string(), "no_fire");
+    let (v, _, _) = run(&lw_host(&[("late_fire_rounding", "down_min_one")], &[]), &[1], &code);
+    assert_eq!(v["fire_points"].as_float().unwrap(), 1.0);
+}
+
+#[test]
+fn battalion_guns_are_a_flag_or_a_count() {
+    let host = lw_host(&[], &[]);
+    for (guns, fp) in [("true", 10.0), ("2", 12.0)] {
+        let code = format!(
+            r#"let f = unit(#{{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{{battalion_guns: {guns}}}}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            fire(f, t, #{{range: 3}}).fire_points"#
+        );
+        host.set_dice(Box::new(Supplied::new(vec![1])));
+        assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(), fp, "{guns}");
+    }
+}
