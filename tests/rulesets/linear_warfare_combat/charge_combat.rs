@@ -410,3 +410,27 @@ fn run_in_reads_a_path_of_points_and_names_a_bad_one() {
     let err = host.eval(&mut Scope::new(), "run_in([#{x: 0}])").unwrap_err().to_string();
     assert!(err.contains("point 0 of the path needs a number `y`"), "{err}");
 }
+
+#[test]
+fn impetuous_nations_by_date_and_highland_swords() {
+    let host = lw_host(&[], &[]);
+    let code = |nation: &str, year: i64| {
+        format!(
+            r#"let c = unit(#{{name: "C", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "cold_steel"}}}});
+            let d = unit(#{{name: "D", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            charge_combat(c, d, #{{charger_run_in: 2, year: {year}}})"#
+        )
+    };
+    // 5 + 1 (foot impetus) [+1 impetuous] [+1 swords] - 5.
+    for (nation, year, expected) in [
+        ("france", 1760, 2),
+        ("sweden", 1709, 2),
+        ("sweden", 1720, 1),
+        ("denmark", 1715, 2),
+        ("britain", 1709, 1),
+        ("highland_clans", 1745, 3),
+        ("highlanders", 1758, 2),
+    ] {
+        assert_eq!(differential(&host, &code(nation, year)).0, expected, "{nation} {year}");
+    }
+}

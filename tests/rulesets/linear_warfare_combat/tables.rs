@@ -532,3 +532,39 @@ fn fire_modifiers_keep_fire_points_and_die_rolls_apart() {
         }
     }
 }
+
+/// Seed 003 L479-487, "Impetuous Infantry".
+const SEED_IMPETUOUS: &str = "1. Highland Scots throughout the century, including Highlanders in Government Service (\"gallant forty-twa\"). Highland Clans, you will note, Will count modifiers for both Impetuous and being armed with Swords
+2. French throughout the century.
+3. Turkish infantry throughout the period.
+4. Swedes. Bavarians, and Danes from 1700 to 1715.";
+
+#[test]
+fn impetuous_infantry_matches_the_seed() {
+    let t = table("impetuous_infantry");
+    let lines: Vec<&str> = SEED_IMPETUOUS.lines().collect();
+    let period = |line: &str| -> (i64, i64) {
+        if line.contains("throughout") {
+            (1700, 1799)
+        } else {
+            let years: Vec<i64> = line.split([' ', '.']).filter_map(|w| w.parse().ok()).filter(|y| *y > 1000).collect();
+            (years[0], years[1])
+        }
+    };
+    let rows: [(&str, usize); 7] = [
+        ("highland_clans", 0),
+        ("highlanders", 0),
+        ("france", 1),
+        ("ottoman", 2),
+        ("sweden", 3),
+        ("bavaria", 3),
+        ("denmark", 3),
+    ];
+    let LookupValue::Map(all) = lookup(&t, &[]) else { panic!() };
+    assert_eq!(all.len(), rows.len());
+    for (nation, line) in rows {
+        assert_eq!((int(&t, &[nation, "from"]), int(&t, &[nation, "to"])), period(lines[line]), "{nation}");
+        let swords = nation == "highland_clans" && lines[line].contains("Impetuous and being armed with Swords");
+        assert_eq!(lookup(&t, &[nation, "swords"]), LookupValue::Flag(swords), "{nation}");
+    }
+}
