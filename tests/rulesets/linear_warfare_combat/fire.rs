@@ -267,3 +267,55 @@ fn battalion_guns_are_a_flag_or_a_count() {
         assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(), fp, "{guns}");
     }
 }
+
+#[test]
+fn fire_combines_only_on_a_target_covering_several_fronts() {
+    let host = lw_host(&[], &[]);
+    let units = r#"let a = unit(#{name: "A", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let b = unit(#{name: "B", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 8, formation: "line"});"#;
+    // 8 + 8 fire points at close range, one roll: 16 reads the 15-19 row (6-8: one stand).
+    let (v, lines, scope) =
+        run(&host, &[6], &format!("{units} fire_combined([a, b], t, #{{range: 2, covers_fronts: true}})"));
+    assert_eq!(v["fire_points"].as_float().unwrap(), 16.0, "{lines:#?}");
+    assert_eq!(v["result"].to_string(), "one_stand");
+    assert!(lines.iter().any(|l| l.contains("combined fire on T: 16.0 fire points, one roll")), "{lines:#?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("roll ")).count(), 1);
+    assert!(unit(&scope, "a").has_marker("fired") && unit(&scope, "b").has_marker("fired"));
+    // Not covering both fronts, or from front and flank: separately.
+    let err = host
+        .eval(&mut Scope::new(), &format!("{units} fire_combined([a, b], t, #{{range: 2, covers_fronts: false}})"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("fire is not combined among units"), "{err}");
+    let err = host
+        .eval(
+            &mut Scope::new(),
+            &format!("{units} fire_combined([a, b], t, #{{range: 2, covers_fronts: true, enfiladed: true}})"),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("fire separately"), "{err}");
+    // Guns only as a battery: adjacent with a command figure.
+    let guns = r#"let g1 = unit(#{name: "G1", arm: "artillery", type: "light", grade: "2", stands: 1, formation: "unlimbered"});
+        let g2 = unit(#{name: "G2", arm: "artillery", type: "light", grade: "2", stands: 1, formation: "unlimbered"});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 8, formation: "line"});"#;
+    let err = host
+        .eval(&mut Scope::new(), &format!("{guns} fire_combined([g1, g2], t, #{{range: 3, covers_fronts: true}})"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("dedicated command figure"), "{err}");
+    let (v, _, _) = run(
+        &host,
+        &[1],
+        &format!("{guns} fire_combined([g1, g2], t, #{{range: 3, covers_fronts: true, battery: true}})"),
+    );
+    assert_eq!(v["fire_points"].as_float().unwrap(), 8.0);
+    // On the table: a wide target ahead of two lines side by side covers both fronts.
+    let placed = r#"let a = unit(#{name: "A", arm: "infantry", grade: "2", stands: 2, formation: "line", placement: #{x: -1.0, y: 0.0, facing: 0.0}});
+        let b = unit(#{name: "B", arm: "infantry", grade: "2", stands: 2, formation: "line", placement: #{x: 1.0, y: 0.0, facing: 0.0}});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{x: 0.0, y: 2.0, facing: 180.0}});
+        fire_combined([a, b], t, #{year: 1709})"#;
+    let (v, lines, _) = run(&host, &[1], placed);
+    assert_eq!(v["fire_points"].as_float().unwrap(), 8.0, "{lines:#?}");
+}
