@@ -157,3 +157,32 @@ fn skirmishers_rally_by_rejoining_their_parent() {
     let err = host.eval(&mut Scope::new(), &code).unwrap_err().to_string();
     assert!(err.contains("only its own skirmishers rejoin"), "{err}");
 }
+
+#[test]
+fn the_same_turn_with_the_option_off_and_on() {
+    // A charge on a unit in skirmish order standing in the open, then a grenadier battalion
+    // changing formation with skirmishers in range. Off: the "skirmishers" stand and fight and
+    // the grenadiers keep their grade; on: they must evade, and the grenadiers are a grade worse.
+    let code = r#"let s = unit(#{name: "Jaegers", arm: "infantry", grade: "2", stands: 2, formation: "skirmish"});
+        let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
+        let g = unit(#{name: "Grenadiers", arm: "infantry", grade: "3", stands: 4, formation: "line"});
+        let r = charge(c, s, #{});
+        [r.result, formation_change_grade(g, #{skirmishers_in_range: true})]"#;
+    let run = |with: &[&str], dice: Vec<i64>| {
+        let host = lw_host(&[], with);
+        host.set_dice(Box::new(Supplied::new(dice)));
+        let eval = host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{with:?}: {e}"));
+        let v: Vec<String> = eval.value.cast::<rhai::Array>().iter().map(|x| x.to_string()).collect();
+        (v, eval.trace.lines())
+    };
+    // Off: the horse goes (Maneuver 10), the target stands (Maneuver 5), mounted fire 1 (no effect),
+    // Charge Combat 5 against 5 with +1 for the horse against foot: the target falls back.
+    let (off, off_lines) = run(&[], vec![10, 5, 1, 5, 5, 9, 1]);
+    assert_eq!(off, ["charge_combat", "3"], "{off_lines:#?}");
+    assert!(!off_lines.iter().any(|l| l.contains("must evade") || l.contains("grade worse")), "{off_lines:#?}");
+    // On: the horse goes (10), the skirmishers evade at once: no combat, no more dice.
+    let (on, on_lines) = run(&["skirmishers"], vec![10]);
+    assert_eq!(on, ["target_escaped", "2"], "{on_lines:#?}");
+    assert!(on_lines.iter().any(|l| l.contains("they must evade")), "{on_lines:#?}");
+    assert!(on_lines.iter().any(|l| l.contains("changes formation one grade worse")), "{on_lines:#?}");
+}
