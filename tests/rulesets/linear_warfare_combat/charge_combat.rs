@@ -434,3 +434,19 @@ fn impetuous_nations_by_date_and_highland_swords() {
         assert_eq!(differential(&host, &code(nation, year)).0, expected, "{nation} {year}");
     }
 }
+
+#[test]
+fn losses_this_turn_count_from_the_start_of_the_turn() {
+    let host = lw_host(&[], &[]);
+    // start_turn marks the stands at the start of the turn; two lost since: -2.
+    let code = r#"let c = unit(#{name: "C", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let d = unit(#{name: "D", arm: "infantry", grade: "2", stands: 6, formation: "line"});
+        start_turn([c, d]);
+        d.lose_stands(2);
+        charge_combat(c, d, #{})"#;
+    let (d, lines) = differential(&host, code);
+    assert_eq!(d, 2, "{lines:#?}");
+    // A new turn starts the count again.
+    let code = code.replace("d.lose_stands(2);", "d.lose_stands(2); start_turn([c, d]);");
+    assert_eq!(differential(&host, &code).0, 0);
+}
