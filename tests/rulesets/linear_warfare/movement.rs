@@ -506,3 +506,24 @@ fn sleeves_stand_adjusts_slopes_and_the_cavalry_lines_commanders() {
     assert_eq!(text(&m, "closed"), "disordered");
     assert_eq!(lookup("sleeve", &["cavalry_vs_square_penalty"]), LookupValue::Flag(false));
 }
+
+#[test]
+fn a_commander_moves_once_in_each_friendly_phase() {
+    let host = lw();
+    let m = eval_map(
+        &host,
+        r#"let a = leader(#{name: "A", rating: "2"});
+        #{one: commander_phase_move(a, "turn 1, french 1"), two: commander_phase_move(a, "turn 1, french 2")}"#,
+    );
+    assert_eq!((f(&m, "one"), f(&m, "two")), (28.0, 28.0));
+    let e = eval_err(
+        &host,
+        r#"let a = leader(#{name: "A", rating: "2"}); commander_phase_move(a, "turn 1, french 1"); commander_phase_move(a, "turn 1, french 1")"#,
+    );
+    assert!(e.contains("moves once in each friendly phase"), "{e}");
+    let e = eval_err(
+        &host,
+        r#"let a = leader(#{name: "A", rating: "2", markers: #{immobile_turns: 2}}); commander_move(a)"#,
+    );
+    assert!(e.contains("cannot move for 2 more turn"), "{e}");
+}
