@@ -319,3 +319,34 @@ fn fire_combines_only_on_a_target_covering_several_fronts() {
     let (v, lines, _) = run(&host, &[1], placed);
     assert_eq!(v["fire_points"].as_float().unwrap(), 8.0, "{lines:#?}");
 }
+
+#[test]
+fn every_die_roll_modifier_alone() {
+    let host = lw_host(&[], &[]);
+    // One modifier at a time on a line firing at 2" with a 5: the total it gives.
+    let cases = [
+        ("", "line", "good_order", 5),
+        ("enfiladed: true", "line", "good_order", 6),
+        ("cover: \"woods\"", "line", "good_order", 4),
+        ("cover: \"hedge\"", "line", "good_order", 4),
+        ("cover: \"town\"", "line", "good_order", 3),
+        ("cover: [\"woods\", \"wall\"]", "line", "good_order", 3),
+        ("ga_pa: true", "line", "good_order", 4),
+        ("", "square", "good_order", 6),
+        ("", "column", "good_order", 6),
+        ("", "line", "disordered", 4),
+    ];
+    for (extra, target_formation, firer_order, total) in cases {
+        let code = format!(
+            r#"let f = unit(#{{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line", order: "{firer_order}"}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "{target_formation}"}});
+            fire(f, t, #{{range: 2, {extra}}}).total"#
+        );
+        host.set_dice(Box::new(Supplied::new(vec![5])));
+        assert_eq!(
+            host.eval(&mut Scope::new(), &code).unwrap().value.as_int().unwrap(),
+            total,
+            "{extra} {target_formation} {firer_order}"
+        );
+    }
+}
