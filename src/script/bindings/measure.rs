@@ -1,9 +1,9 @@
-//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `run_in`.
+//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `contact`, `run_in`.
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult};
 
 use super::fail;
-use crate::measure::{Footprint, Point, aspect, distance, in_arc, parse_length, run_in, within};
+use crate::measure::{Footprint, Point, aspect, contact_length, distance, in_arc, parse_length, run_in, within};
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 
@@ -76,6 +76,8 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             }
         },
     );
+    // contact(a, b): inches of boundary the two footprints share (0 at a corner or apart).
+    engine.register_fn("contact", |a: Footprint, b: Footprint| contact_length(&a, &b));
     // run_in([#{x: 0, y: 0}, #{x: 0, y: 7}]): the last straight stretch of a charge's path, in inches.
     engine.register_fn("run_in", |path: Array| -> Result<f64, Box<EvalAltResult>> {
         let mut points = Vec::with_capacity(path.len());

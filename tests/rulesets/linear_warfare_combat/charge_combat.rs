@@ -450,3 +450,45 @@ fn losses_this_turn_count_from_the_start_of_the_turn() {
     let code = code.replace("d.lose_stands(2);", "d.lose_stands(2); start_turn([c, d]);");
     assert_eq!(differential(&host, &code).0, 0);
 }
+
+#[test]
+fn stands_are_counted_on_the_table() {
+    let host = lw_host(&[], &[]);
+    // A column of three squadrons (1-1/2" stands) strikes the middle of a six-stand line
+    // (3/4" stands) head on: the line has 2 stands in contact and one beside them on
+    // each flank, 4; the column 1 in contact and 1 behind it, 2. The horse is outnumbered 2:1.
+    let code = r#"let c = unit(#{name: "Column", arm: "cavalry", grade: "2", stands: 3, formation: "column", placement: #{x: 0.0, y: 0.0, facing: 180.0}});
+        let d = unit(#{name: "Line", arm: "infantry", grade: "2", stands: 6, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        charge_combat(c, d, #{})"#;
+    let (d, lines) = differential(&host, code);
+    assert!(lines.iter().any(|l| l.contains("stands counted: Column 2, Line 4")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "Line on the table: 2 in contact (2 by the front), 1 beside on the left, 1 on the right, 0 behind"
+        )),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "Column on the table: 1 in contact (1 by the front), 0 beside on the left, 0 on the right, 1 behind"
+        )),
+        "{lines:#?}"
+    );
+    // 5 + 1 (cavalry against foot) - 2 (outnumbered 2:1) - 5.
+    assert_eq!(d, -1);
+    // Two squadrons in line strike the flank of a four-stand line: only its end stand
+    // defends, against both squadrons.
+    let code = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", placement: #{x: 1.5, y: -0.5, facing: 270.0}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        charge_combat(c, d, #{flank_or_rear: true})"#;
+    let (d, lines) = differential(&host, code);
+    assert!(lines.iter().any(|l| l.contains("stands counted: Horse 2, Foot 1")), "{lines:#?}");
+    // 5 + 1 - (5 - 2 flank - 2 outnumbered 2:1).
+    assert_eq!(d, 5);
+    // Units not touching on the table: a clear error.
+    let code = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", placement: #{x: 0.0, y: 5.0, facing: 180.0}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        charge_combat(c, d, #{})"#;
+    let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
+    assert!(err.contains("is not in contact with Foot on the table"), "{err}");
+}
