@@ -199,3 +199,19 @@ fn cavalry_passes_through_a_battery_from_its_rear_or_flank() {
     assert_eq!(int(&eval, "movement_cost"), 0);
     assert_line(&eval, &["may not use passing fire now: it waits for its normal fire phase"]);
 }
+
+// ---- the overlap binding (rule 501's geometry) ----------------------------------------
+
+#[test]
+fn overlap_measures_each_flank_in_base_widths() {
+    let host = host_with(&[], &[]);
+    // Defender: 4 bases (6") facing down the table; attacker: 6 bases (9") shifted 1.5" to +x.
+    let code = r#"let d = unit(#{name: "D", arm: "infantry", stands: 4, formation: "line", placement: #{x: 0.0, y: 10.0, facing: 180.0}});
+        let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", placement: #{x: 1.5, y: 9.0, facing: 0.0}});
+        let o = overlap(footprint(d, 1.5, 0.5, 4), footprint(a, 1.5, 0.5, 6), 1.5);
+        [o.left, o.right]"#;
+    let (eval, _) = run(&host, &[], code);
+    let v: Vec<f64> = eval.value.clone().into_array().unwrap().iter().map(|x| x.as_float().unwrap()).collect();
+    // Facing down the table, the defender's left is +x: 2 bases past it, none past its right.
+    assert!((v[0] - 2.0).abs() < 1e-9 && v[1].abs() < 1e-9, "{v:?}");
+}
