@@ -215,3 +215,32 @@ fn overlap_measures_each_flank_in_base_widths() {
     // Facing down the table, the defender's left is +x: 2 bases past it, none past its right.
     assert!((v[0] - 2.0).abs() < 1e-9 && v[1].abs() < 1e-9, "{v:?}");
 }
+
+#[test]
+fn a_unit_left_in_a_river_is_vulnerable_until_it_moves_out() {
+    let code = r#"let u = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "column", markers: #{alert: true}});
+        end_move(u, 3, #{in_river: true});
+        let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        let first = assault(u, d, #{}).column;
+        end_move(u, 2, #{});
+        [first, u.has_marker("vulnerable")]"#;
+    let (eval, _) = run(&host_with(&["vulnerable_units", "alert_infantry"], &[]), &[9, 1], code);
+    let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["defender_advantage", "false"]);
+    assert_line(&eval, &["9e Ligne finishes its move in the river: marked V (rule 515)"]);
+    assert_line(&eval, &["9e Ligne loses its alert status: it moved (rule 201)"]);
+    assert_line(&eval, &["V removed (rule 515)"]);
+    let (eval, _) = run(&host_with(&[], &[]), &[9, 1], code);
+    let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["attacker_advantage", "false"]);
+}
+
+#[test]
+fn alert_lasts_until_the_units_own_movement_phase() {
+    let code = r#"let u = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line", markers: #{alert: true}});
+        movement_phase_starts([u]);
+        u.has_marker("alert")"#;
+    let (eval, _) = run(&host_with(&["alert_infantry"], &[]), &[], code);
+    assert!(!eval.value.as_bool().unwrap());
+    assert_line(&eval, &["loses its alert status: its own movement phase begins (rule 201)"]);
+}
