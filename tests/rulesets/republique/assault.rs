@@ -469,3 +469,24 @@ fn river_crossers_limbered_guns_and_both_sides_vulnerable() {
         "defender_advantage"
     );
 }
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let host = host_with(&[], &[]);
+    let err = fails(&host, &[], &format!("{EVEN} assault(a, d, \"woods\")"));
+    assert!(err.contains("an assault's situation is a map"), "{err}");
+    let err = fails(&host, &[], &format!("{EVEN} assault(a, [], #{{}})"));
+    assert!(err.contains("the defender side of an assault needs at least one unit"), "{err}");
+    let err = fails(&host, &[], &format!("{EVEN} assault(a, 3, #{{}})"));
+    assert!(err.contains("the defender side of an assault holds 3, not a unit"), "{err}");
+    let err = fails(&host, &[], &format!("{EVEN} d.stands = 0; assault(a, d, #{{}})"));
+    assert!(err.contains("IR 4 has no bases left"), "{err}");
+    let err = fails(&host, &[], &format!("{EVEN} assault(a, d, #{{column: \"flank\"}})"));
+    assert!(err.contains("situation.column is flank"), "{err}");
+    let err = fails(
+        &host,
+        &[],
+        r#"assault(unit(#{name: "Hussars", arm: "cavalry", stands: 2, formation: "column"}), unit(#{name: "D", arm: "infantry", stands: 2, formation: "line"}), #{})"#,
+    );
+    assert!(err.contains("Hussars is cavalry without a weight"), "{err}");
+}
