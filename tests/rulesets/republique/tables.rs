@@ -1,6 +1,10 @@
 //! The republique tables: the two the seed prints (403's markers, 501's
 //! applicability), cell by cell against the seed text, and every other table
 //! marked as a house rebuild; every option names its rule and its seed section.
+//!
+//! The seed's lines are embedded here; where the seed file itself is at hand
+//! (/work/shared/seeds, not part of the repository) the tests also check that
+//! the embedded lines are verbatim, and skip that cross-check elsewhere.
 
 use grognard::rules::{LookupValue, RowKey, Source, Table};
 
