@@ -1,9 +1,9 @@
-//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`.
+//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `overlap`.
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::fail;
-use crate::measure::{Footprint, Point, aspect, distance, in_arc, parse_length, within};
+use crate::measure::{Footprint, Point, aspect, distance, in_arc, overlap, parse_length, within};
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 
@@ -74,6 +74,19 @@ pub fn register(engine: &mut Engine, state: &Shared) {
                 Some(base) => Ok(in_arc(base, degrees as f64, &target)),
                 None => fail("in_arc needs a stand to fire from"),
             }
+        },
+    );
+    // overlap(defender, attacker, base_width): how far the attacker's frontage passes the
+    // defender's on each flank, in base widths: #{left, right} (Republique rule 501).
+    engine.register_fn(
+        "overlap",
+        |defender: Footprint, attacker: Footprint, base_width: f64| -> Result<Map, Box<EvalAltResult>> {
+            let Some(first) = defender.stands.first() else { return fail("overlap needs a defender with stands") };
+            let o = overlap(&defender, first.facing, &attacker, base_width);
+            let mut map = Map::new();
+            map.insert("left".into(), Dynamic::from(o.left));
+            map.insert("right".into(), Dynamic::from(o.right));
+            Ok(map)
         },
     );
     // aspect(target, viewer): "front", "left_flank", "right_flank" or "rear" of the target as the viewer sees it.
