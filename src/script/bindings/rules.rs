@@ -505,9 +505,16 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
                             effects.markers.insert(name.to_string(), marker_from(v)?);
                         }
                     }
+                    "clear_markers" => {
+                        let names = value
+                            .try_cast::<Array>()
+                            .filter(|names| names.iter().all(Dynamic::is_string))
+                            .ok_or("clear_markers is a list of marker names such as [\"alert\"]")?;
+                        effects.clear_markers = names.into_iter().map(|n| n.to_string()).collect();
+                    }
                     other => {
                         return fail(format!(
-                            "`{other}` is not an effect; effects are order, lose_stands, markers and removed"
+                            "`{other}` is not an effect; effects are order, lose_stands, markers, clear_markers and removed"
                         ));
                     }
                 }
