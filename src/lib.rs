@@ -13,6 +13,7 @@ pub mod rules;
 pub mod run;
 pub mod script;
 
+pub use kernel::cards;
 pub use kernel::dice;
 pub use kernel::measure;
 pub use kernel::unit;

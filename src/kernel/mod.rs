@@ -1,5 +1,6 @@
 //! The kernel: dice, measurement and troop units. It knows nothing of YAML, Rhai or terminals.
 
+pub mod cards;
 pub mod dice;
 pub mod measure;
 pub mod unit;

@@ -23,6 +23,16 @@ pub enum Step {
         label: Option<String>,
         roll: Box<Roll>,
     },
+    /// A card drawn: which of the face-down cards (`position` of `of`) on which run through the deck.
+    Card {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+        card: String,
+        colour: String,
+        position: usize,
+        of: usize,
+        run: u32,
+    },
     /// A modifier considered, applied or not, and why not.
     Modifier {
         list: String,
@@ -75,6 +85,10 @@ impl fmt::Display for Step {
                 Some(label) => write!(f, "roll    {label}, {roll}"),
                 None => write!(f, "roll    {roll}"),
             },
+            Step::Card { label, card, colour, position, of, run } => {
+                let label = label.as_ref().map_or(String::new(), |l| format!("{l}, "));
+                write!(f, "card    {label}{card} ({colour}): card {position} of {of} face down, run {run}")
+            }
             Step::Modifier { list, id, effect, times, applied, why_not, text, source } => {
                 let effect = match times {
                     Some(n) => format!("{effect} x{n}"),

@@ -190,3 +190,20 @@ fn the_republique_attrition_study_counts_what_the_attrition_die_takes() {
     assert!(mean(&d12, "Austrian bases lost to the attrition die") > 0.0);
     assert!(mean(&d12, "French bases lost") > mean(&off, "French bases lost"));
 }
+
+#[test]
+fn a_day_of_card_draws_counts_phases_runs_and_turns() {
+    let run = || stdout(&grognard(&["run", "scripts/lw_day.rhai", "--trials", "5", "--seed", "2", "--json"]));
+    let out = run();
+    assert_eq!(out, run(), "each trial is seeded");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let records = &v["summary"]["records"];
+    for key in ["turns", "runs through the deck", "French phases", "Allied phases", "surplus cards"] {
+        assert_eq!(records[key]["n"], 5, "{key}");
+    }
+    // A day lasts 1 to 6 runs through the deck (a d6 in June, Northern Europe).
+    let runs = &records["runs through the deck"];
+    assert!(runs["min"].as_f64().unwrap() >= 1.0 && runs["max"].as_f64().unwrap() <= 6.0, "{runs}");
+    // The Exceptional General's three phases a turn: more French phases than Allied.
+    assert!(records["French phases"]["mean"].as_f64() > records["Allied phases"]["mean"].as_f64());
+}

@@ -2,6 +2,7 @@
 //! the procedures' results, traces, effects and exact odds.
 
 mod ff_napoleonic;
+mod linear_warfare;
 mod republique;
 
 use std::path::PathBuf;

@@ -1,5 +1,6 @@
 //! Registers the kernel and the loaded ruleset with a Rhai engine.
 
+pub mod cards;
 mod dice;
 mod measure;
 pub mod rules;
@@ -14,6 +15,7 @@ use super::state::Shared;
 /// Registers every binding, each sharing `state`.
 pub fn register(engine: &mut Engine, state: &Shared) {
     dice::register(engine, state);
+    cards::register(engine, state);
     rules::register(engine, state);
     unit::register(engine, state);
     measure::register(engine, state);

@@ -1,0 +1,160 @@
+//! `Deck`: cards face down on top, cards drawn and in play, cards put to the bottom face up; one run through it at a time.
+
+use thiserror::Error;
+
+use crate::dice::{DiceError, Die, RollSource};
+
+/// One card: its name ("7 of hearts") and the colour a side is allotted by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Card {
+    pub name: String,
+    pub colour: String,
+}
+
+/// What can go wrong with a deck.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CardError {
+    /// A deck needs at least one card.
+    #[error("a deck needs at least one card")]
+    Empty,
+    /// Every face-down card has been drawn: the run through the deck is over.
+    #[error("the run through the deck is over (all {size} cards drawn): reshuffle before drawing again")]
+    RunOver { size: usize },
+    /// `to_bottom` named a card that is not in play.
+    #[error("`{name}` is not a card drawn and still in play{}", if in_play.is_empty() { String::new() } else { format!(" (in play: {})", in_play.join(", ")) })]
+    NotInPlay { name: String, in_play: Vec<String> },
+    /// The dice source could not give the face that chooses the card.
+    #[error("{0}")]
+    Dice(#[from] DiceError),
+}
+
+/// A deck on the table. Cards are drawn from the face-down part on top; a
+/// drawn card is in play until it is put to the bottom face up. When no
+/// face-down card is left the run is over and the deck is reshuffled.
+///
+/// Drawing is a uniform choice among the face-down cards: the face of an
+/// n-sided die asked of a `RollSource`, so that a seeded run is reproducible,
+/// a test or a player can supply the draws, and the enumerator walks every
+/// draw for exact odds. The face-down cards keep the order they were given in
+/// (face `k` takes the k-th of them), which is the same as drawing the top
+/// card of a well-shuffled deck.
+///
+/// # Example
+/// ```
+/// use grognard::cards::{Card, Deck};
+/// use grognard::dice::Supplied;
+/// let cards = ["red", "red", "black"].iter().enumerate()
+///     .map(|(i, c)| Card { name: format!("card {i}"), colour: c.to_string() }).collect();
+/// let mut deck = Deck::new(cards).unwrap();
+/// let card = deck.draw(&mut Supplied::new([3]), "first card").unwrap();
+/// assert_eq!(card.colour, "black");
+/// assert_eq!(deck.face_down(), 2);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deck {
+    face_down: Vec<Card>,
+    in_play: Vec<Card>,
+    face_up: Vec<Card>,
+    size: usize,
+    run: u32,
+}
+
+impl Deck {
+    /// A deck of `cards`, all face down, on its first run.
+    pub fn new(cards: Vec<Card>) -> Result<Deck, CardError> {
+        if cards.is_empty() {
+            return Err(CardError::Empty);
+        }
+        Ok(Deck { size: cards.len(), face_down: cards, in_play: Vec::new(), face_up: Vec::new(), run: 1 })
+    }
+
+    /// Draws one face-down card, chosen by `source` (the face of an n-sided
+    /// die for n cards left; the last card needs no die). It is in play until put to the bottom.
+    pub fn draw(&mut self, source: &mut dyn RollSource, what: &str) -> Result<Card, CardError> {
+        let (card, _) = self.draw_at(source, what)?;
+        Ok(card)
+    }
+
+    /// As `draw`, also giving which of the face-down cards was taken (1-based)
+    /// out of how many, for an explanation.
+    pub fn draw_at(&mut self, source: &mut dyn RollSource, what: &str) -> Result<(Card, (usize, usize)), CardError> {
+        let n = self.face_down.len();
+        if n == 0 {
+            return Err(CardError::RunOver { size: self.size });
+        }
+        let index = if n == 1 {
+            0
+        } else {
+            let sides = u32::try_from(n).unwrap_or(u32::MAX);
+            let die = Die::standard(sides);
+            let face = source.face_for(die, what)?;
+            usize::try_from(face - die.first).unwrap_or(0).min(n - 1)
+        };
+        let card = self.face_down.remove(index);
+        self.in_play.push(card.clone());
+        Ok((card, (index + 1, n)))
+    }
+
+    /// Puts the card in play named `name` to the bottom, face up (a surplus
+    /// card, or a card replaced by a trump).
+    pub fn to_bottom(&mut self, name: &str) -> Result<(), CardError> {
+        let Some(at) = self.in_play.iter().position(|c| c.name == name) else {
+            return Err(CardError::NotInPlay {
+                name: name.to_string(),
+                in_play: self.in_play.iter().map(|c| c.name.clone()).collect(),
+            });
+        };
+        let card = self.in_play.remove(at);
+        self.face_up.push(card);
+        Ok(())
+    }
+
+    /// Puts every card in play to the bottom face up (the end of a turn); how many.
+    pub fn all_to_bottom(&mut self) -> usize {
+        let n = self.in_play.len();
+        self.face_up.append(&mut self.in_play);
+        n
+    }
+
+    /// Gathers every card, face down again, and starts the next run.
+    pub fn reshuffle(&mut self) {
+        self.face_down.append(&mut self.in_play);
+        self.face_down.append(&mut self.face_up);
+        self.run += 1;
+    }
+
+    /// Whether every face-down card has been drawn (the face-up cards are reached).
+    pub fn run_over(&self) -> bool {
+        self.face_down.is_empty()
+    }
+
+    /// The run through the deck now going on, from 1.
+    pub fn run(&self) -> u32 {
+        self.run
+    }
+
+    /// How many cards the deck holds in all.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// How many cards are still face down.
+    pub fn face_down(&self) -> usize {
+        self.face_down.len()
+    }
+
+    /// How many face-down cards are of `colour`.
+    pub fn face_down_of(&self, colour: &str) -> usize {
+        self.face_down.iter().filter(|c| c.colour == colour).count()
+    }
+
+    /// The cards drawn and not yet put to the bottom.
+    pub fn in_play(&self) -> &[Card] {
+        &self.in_play
+    }
+
+    /// The cards at the bottom, face up, in the order they were put there.
+    pub fn face_up(&self) -> &[Card] {
+        &self.face_up
+    }
+}

@@ -1,0 +1,122 @@
+//! Cards for Rhai: `new_deck([...])`, `deck.draw("label")` through the host's dice, bottom face up, reshuffle, runs.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
+
+use super::fail;
+use crate::cards::{Card, CardError, Deck};
+use crate::script::state::Shared;
+use crate::script::trace::Step;
+
+/// A deck shared between Rhai and the host: every copy of the handle is the
+/// same deck, so a procedure that draws changes the caller's deck.
+#[derive(Clone, Debug)]
+pub struct DeckRef(pub Rc<RefCell<Deck>>);
+
+/// A drawn card as Rhai sees it: `#{name, colour, position, of, run}`.
+fn card_map(card: &Card, position: usize, of: usize, run: u32) -> Map {
+    let mut map = Map::new();
+    map.insert("name".into(), card.name.clone().into());
+    map.insert("colour".into(), card.colour.clone().into());
+    map.insert("position".into(), Dynamic::from(position as i64));
+    map.insert("of".into(), Dynamic::from(of as i64));
+    map.insert("run".into(), Dynamic::from(i64::from(run)));
+    map
+}
+
+pub fn register(engine: &mut Engine, state: &Shared) {
+    engine.register_fn("new_deck", |cards: Array| -> Result<DeckRef, Box<EvalAltResult>> {
+        let mut deck = Vec::with_capacity(cards.len());
+        for (i, item) in cards.into_iter().enumerate() {
+            let Some(map) = item.clone().try_cast::<Map>() else {
+                return fail(format!(
+                    "card {} of the deck is {}, not a map such as #{{name: \"7 of hearts\", colour: \"red\"}}",
+                    i + 1,
+                    item.type_name()
+                ));
+            };
+            let field = |key: &str| map.get(key).filter(|v| v.is_string()).map(|v| v.to_string());
+            let (Some(name), Some(colour)) = (field("name"), field("colour")) else {
+                return fail(format!("card {} of the deck needs a `name` and a `colour` (words)", i + 1));
+            };
+            deck.push(Card { name, colour });
+        }
+        Deck::new(deck).map(|d| DeckRef(Rc::new(RefCell::new(d)))).or_else(|e| fail(e.to_string()))
+    });
+
+    engine
+        .register_type_with_name::<DeckRef>("Deck")
+        .register_get("size", |d: &mut DeckRef| d.0.borrow().size() as i64)
+        .register_get("face_down", |d: &mut DeckRef| d.0.borrow().face_down() as i64)
+        .register_get("run", |d: &mut DeckRef| i64::from(d.0.borrow().run()))
+        .register_get("run_over", |d: &mut DeckRef| d.0.borrow().run_over())
+        .register_get("in_play", |d: &mut DeckRef| {
+            d.0.borrow().in_play().iter().map(|c| Dynamic::from(c.name.clone())).collect::<Array>()
+        })
+        .register_get("face_up", |d: &mut DeckRef| {
+            d.0.borrow().face_up().iter().map(|c| Dynamic::from(c.name.clone())).collect::<Array>()
+        })
+        .register_fn("face_down_of", |d: &mut DeckRef, colour: &str| d.0.borrow().face_down_of(colour) as i64)
+        .register_fn("to_string", |d: &mut DeckRef| describe(&d.0.borrow()))
+        .register_fn("to_debug", |d: &mut DeckRef| describe(&d.0.borrow()));
+
+    let st = state.clone();
+    engine.register_fn("to_bottom", move |d: &mut DeckRef, name: &str| -> Result<(), Box<EvalAltResult>> {
+        d.0.borrow_mut().to_bottom(name).or_else(|e| fail(e.to_string()))?;
+        st.borrow_mut().record(|| Step::Note { text: format!("{name} to the bottom of the deck, face up") });
+        Ok(())
+    });
+    engine.register_fn("all_to_bottom", |d: &mut DeckRef| d.0.borrow_mut().all_to_bottom() as i64);
+    let st = state.clone();
+    engine.register_fn("reshuffle", move |d: &mut DeckRef| {
+        let mut deck = d.0.borrow_mut();
+        deck.reshuffle();
+        let run = deck.run();
+        st.borrow_mut().record(|| Step::Note { text: format!("the deck is reshuffled: run {run} through it begins") });
+    });
+
+    for labelled in [false, true] {
+        let state = state.clone();
+        let draw = move |d: &mut DeckRef, label: Option<&str>| -> Result<Map, Box<EvalAltResult>> {
+            let mut st = state.borrow_mut();
+            let mut deck = d.0.borrow_mut();
+            let what = label.unwrap_or("card draw");
+            match deck.draw_at(&mut st.dice, what) {
+                Ok((card, (position, of))) => {
+                    let run = deck.run();
+                    let label = label.map(str::to_string);
+                    let (name, colour) = (card.name.clone(), card.colour.clone());
+                    st.record(|| Step::Card { label, card: name, colour, position, of, run });
+                    Ok(card_map(&card, position, of, run))
+                }
+                Err(CardError::Dice(err)) => {
+                    let message = err.to_string();
+                    st.dice_error = Some(err);
+                    fail(message)
+                }
+                Err(err) => fail(err.to_string()),
+            }
+        };
+        // Volatile, like `roll`: the optimizer must never fold a draw into a constant.
+        let registration = FuncRegistration::new("draw").with_volatility(true);
+        if labelled {
+            registration.register_into_engine(engine, move |d: &mut DeckRef, label: &str| draw(d, Some(label)));
+        } else {
+            registration.register_into_engine(engine, move |d: &mut DeckRef| draw(d, None));
+        }
+    }
+}
+
+/// `deck of 36: 30 face down, 2 in play, 4 face up; run 1`.
+fn describe(deck: &Deck) -> String {
+    format!(
+        "deck of {}: {} face down, {} in play, {} face up; run {}",
+        deck.size(),
+        deck.face_down(),
+        deck.in_play().len(),
+        deck.face_up().len(),
+        deck.run()
+    )
+}

@@ -1,0 +1,190 @@
+//! Doctrine (AR-DOC-*), cadence and oblique dates, cavalry lines and the
+//! definitions (AR-DEF-*), against the seed text.
+
+use grognard::rules::{LookupValue, Source};
+
+use super::{eval_err, eval_map, int, lw, text};
+use crate::ruleset;
+
+/// Seed 003, L17-20.
+const SEED_GRADES: &str = "Militia = Grade 1\nLine = Grade 2\nGrenadier = Grade 3\nGuard = Grade 4";
+
+/// Seed 003, L472-475, with the inventory's reading of each date.
+const SEED_CADENCE: [(&str, &str, i64); 4] = [
+    ("Prussian:", "1730s (after the publication of Regulation of 1726)", 1730),
+    ("French:", "1750 (first Regulation specifying cadence, that of 1750)", 1750),
+    ("British:", "Before 1745 ('movements to drumbeat' in 1743)", 1743),
+    ("Austrian:", "By 1749 Regulation, but not before 1741.", 1749),
+];
+
+/// Seed 003, L29-35 (flattened).
+const SEED_SIZES: &str = "Infantry 15mm 3/4 to 1-1/4 inches 4 - 7 stands/bn 25mm 1-1/4 to 1-1/2 inches 4 - 7 stands/bn \
+Cavalry 15mm 1-1 /2 to 2-1 /2 inches 2 to 8 stands/regt 25mm 2-1/2 to 3 inches 2 to 8 stands/regt";
+
+/// Seed 003, L398-401 and L403-405.
+const SEED_CAV: &str = "1. All Out in Good Order. Charges at All Out Rate with Full Impetus Bonus
+2. All Out in Disorder. Charges at All Out Rate with no effort to preserve Order Receives full Impetus Bonus (+2) but is Disordered at the end of the first Charge Movement Phase regardless of any other outcome of the charge.
+3. At the Trot with Ordered Impact. Charges at the Trot Rate with Trot (+ 1 ) Impetus Bonus.
+4. At the Trot with Fire. Charges at Trot Rate, attempts to fire during the charge. Regardless of the results of fire, receives NO Impetus Bonus of any kind.";
+
+fn lookup(table: &str, keys: &[&str]) -> LookupValue {
+    let rs = ruleset(&["linear-warfare"]);
+    rs.tables[table].read_lookup(&keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()).unwrap().clone()
+}
+
+#[test]
+fn morale_grades_are_the_seeds() {
+    for line in SEED_GRADES.lines() {
+        let (class, grade) = line.split_once(" = Grade ").unwrap();
+        assert_eq!(lookup("morale_grades", &[grade]), LookupValue::Text(class.into()));
+    }
+    let m = eval_map(
+        &lw(),
+        r#"#{c: morale_class(unit(#{name: "G", arm: "infantry", grade: "4", stands: 4, formation: "line"}))}"#,
+    );
+    assert_eq!(text(&m, "c"), "Guard");
+}
+
+#[test]
+fn cadence_dates_are_the_seeds_with_a_house_default_for_others() {
+    for (nation, printed, year) in SEED_CADENCE {
+        let key = match nation {
+            "Prussian:" => "prussia",
+            "French:" => "france",
+            "British:" => "britain",
+            _ => "austria",
+        };
+        assert!(printed.contains(&year.to_string()[..3]), "{printed}");
+        assert_eq!(lookup("cadence_dates", &[key]), LookupValue::Int(year), "{nation}");
+    }
+    let rs = ruleset(&["linear-warfare"]);
+    assert_eq!(rs.tables["cadence_dates_other"].source, Source::House);
+    assert_eq!(rs.tables["oblique_dates_other"].source, Source::House);
+    assert_eq!(rs.tables["army_doctrines_1741_1748"].source, Source::House);
+    let host = lw();
+    for (nation, year, cadenced) in [
+        ("prussia", 1729, false),
+        ("prussia", 1730, true),
+        ("britain", 1742, false),
+        ("britain", 1743, true),
+        // The army list of 1700-1724 says "No Cadence" whatever the date.
+        ("france", 1710, false),
+        ("bavaria", 1749, false),
+        ("bavaria", 1750, true),
+    ] {
+        let m = eval_map(
+            &host,
+            &format!(
+                r#"#{{c: cadenced(unit(#{{name: "U", nation: "{nation}", arm: "infantry", stands: 4, formation: "line"}}), {year})}}"#
+            ),
+        );
+        assert_eq!(m["c"].as_bool().unwrap(), cadenced, "{nation} {year}");
+    }
+}
+
+#[test]
+fn oblique_movement_from_1745_in_prussia_and_1756_elsewhere() {
+    let host = lw();
+    for (nation, year, allowed) in [
+        ("prussia", 1744, false),
+        ("prussia", 1745, true),
+        ("austria", 1755, false),
+        ("austria", 1756, true),
+        ("sweden", 1710, false),
+    ] {
+        let m = eval_map(
+            &host,
+            &format!(
+                r#"#{{o: oblique_allowed(unit(#{{name: "U", nation: "{nation}", arm: "infantry", stands: 4, formation: "line"}}), {year})}}"#
+            ),
+        );
+        assert_eq!(m["o"].as_bool().unwrap(), allowed, "{nation} {year}");
+    }
+}
+
+#[test]
+fn the_cavalry_charge_types_are_the_seeds() {
+    let lines: Vec<&str> = SEED_CAV.lines().collect();
+    for (line, doctrine, speed, impetus, disorder, fires) in [
+        (0, "all_out_good_order", "all_out", 2, false, false),
+        (1, "all_out_disorder", "all_out", 2, true, false),
+        (2, "trot_ordered_impact", "trot", 1, false, false),
+        (3, "trot_with_fire", "trot", 0, false, true),
+    ] {
+        let seed = lines[line];
+        assert_eq!(seed.contains("All Out Rate"), speed == "all_out", "{seed}");
+        assert_eq!(seed.contains("Disordered at the end"), disorder);
+        assert_eq!(seed.contains("fire during the charge"), fires);
+        let props = |p: &str| lookup("cavalry_charge_doctrines", &[doctrine, p]);
+        assert_eq!(props("speed"), LookupValue::Text(speed.into()));
+        assert_eq!(props("impetus"), LookupValue::Int(impetus), "{doctrine}");
+        assert_eq!(props("disordered_after_first_phase"), LookupValue::Flag(disorder));
+        assert_eq!(props("fires"), LookupValue::Flag(fires));
+    }
+    for (doctrine, speed, fires, fire_modifier) in
+        [("cold_steel", "full", false, 0), ("platoon_firing", "half_line", true, 0), ("ga_pa", "full", true, -1)]
+    {
+        assert_eq!(lookup("infantry_charge_doctrines", &[doctrine, "speed"]), LookupValue::Text(speed.into()));
+        assert_eq!(lookup("infantry_charge_doctrines", &[doctrine, "fires"]), LookupValue::Flag(fires));
+        assert_eq!(lookup("infantry_charge_doctrines", &[doctrine, "fire_modifier"]), LookupValue::Int(fire_modifier));
+    }
+}
+
+#[test]
+fn armies_of_1700_1724_charge_by_their_doctrine() {
+    let host = lw();
+    for (nation, arm, total, doctrine) in [
+        ("britain", "infantry", "()", "platoon_firing"),
+        ("britain", "cavalry", "()", "trot_ordered_impact"),
+        ("france", "infantry", "()", "cold_steel"),
+        ("france", "cavalry", "9", "all_out_disorder"),
+        ("france", "cavalry", "8", "trot_with_fire"),
+        ("sweden", "infantry", "()", "ga_pa"),
+        ("sweden", "cavalry", "()", "all_out_good_order"),
+        ("russia", "infantry", "()", "cold_steel"),
+        ("russia", "cavalry", "()", "trot_with_fire"),
+    ] {
+        let m = eval_map(
+            &host,
+            &format!(
+                r#"charge_doctrine(unit(#{{name: "U", nation: "{nation}", arm: "{arm}", grade: "2", stands: 4, formation: "line"}}), 1709, {total})"#
+            ),
+        );
+        assert_eq!(text(&m, "doctrine"), doctrine, "{nation} {arm} {total}");
+    }
+    assert!(eval_err(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1709, ())"#).contains("give its modified total"));
+    assert!(eval_err(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1760, 5)"#).contains("no doctrine for france cavalry in 1760"));
+    assert_eq!(lookup("army_doctrines_1700_1724", &["sweden", "infantry", "pikes"]), LookupValue::Text("1/3".into()));
+    assert_eq!(lookup("army_doctrines_1700_1724", &["russia", "infantry", "pikes_until"]), LookupValue::Int(1708));
+}
+
+#[test]
+fn unit_sizes_and_battalion_guns() {
+    for (arm, scale, min, max) in
+        [("infantry", "15mm", 4, 7), ("infantry", "25mm", 4, 7), ("cavalry", "15mm", 2, 8), ("cavalry", "25mm", 2, 8)]
+    {
+        assert!(
+            SEED_SIZES.contains(&format!("{min} - {max} stands"))
+                || SEED_SIZES.contains(&format!("{min} to {max} stands"))
+        );
+        assert_eq!(lookup("unit_sizes", &[arm, scale, "stands_min"]), LookupValue::Int(min));
+        assert_eq!(lookup("unit_sizes", &[arm, scale, "stands_max"]), LookupValue::Int(max));
+    }
+    let m = eval_map(
+        &lw(),
+        r#"let u = unit(#{name: "U", arm: "infantry", grade: "2", stands: 5, formation: "line", markers: #{battalion_guns: true}});
+        let v = unit(#{name: "V", arm: "infantry", grade: "2", stands: 8, formation: "line"});
+        #{guns: fire_stands(u), plain: fire_stands(v), ok: unit_size_guideline(u, "15mm").ok, big: unit_size_guideline(v, "15mm").ok}"#,
+    );
+    assert_eq!((int(&m, "guns"), int(&m, "plain")), (6, 8));
+    assert!(m["ok"].as_bool().unwrap() && !m["big"].as_bool().unwrap());
+}
+
+#[test]
+fn platoon_firing_impetus_is_an_interpretation() {
+    let code = r#"charge_doctrine(unit(#{name: "U", nation: "britain", arm: "infantry", grade: "2", stands: 4, formation: "line"}), 1704, ())"#;
+    assert_eq!(int(&eval_map(&lw(), code), "impetus"), 1);
+    let mut rs = ruleset(&["linear-warfare"]);
+    rs.set_interpretation("platoon_firing_impetus", "no").unwrap();
+    assert_eq!(int(&eval_map(&grognard::script::Host::new(rs).unwrap(), code), "impetus"), 0);
+}
