@@ -69,7 +69,7 @@ fn the_musketry_table_matches_the_seed_cell_by_cell() {
 fn reading_the_musketry_table_at_its_edges() {
     let rs = ruleset(&["ff-napoleonic"]);
     let table = &rs.tables["musketry"];
-    let read = |row: RowKey, total: i64| table.read_grid(&row, total).unwrap().result.unwrap().id;
+    let read = |row: RowKey, total: i64| table.read_grid(&row, total).unwrap().result.unwrap().id.clone();
     // Row 6,7: 0-5 desultory, 6-8 lively, 9+ telling.
     assert_eq!(read(RowKey::Number(6), 5), "desultory");
     assert_eq!(read(RowKey::Number(7), 6), "lively");

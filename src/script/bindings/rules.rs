@@ -101,7 +101,9 @@ fn register_reading(engine: &mut Engine) {
         .register_get("effects", |r: &mut Reading| {
             r.result.as_ref().map_or_else(|| "no effect".to_string(), |x| x.effects.describe())
         })
-        .register_get("band", |r: &mut Reading| r.band.clone().map_or(Dynamic::UNIT, Dynamic::from))
+        .register_get("band", |r: &mut Reading| {
+            r.band.as_deref().map_or(Dynamic::UNIT, |b| Dynamic::from(b.to_string()))
+        })
         .register_get("total", |r: &mut Reading| r.total)
         .register_get("read_as", |r: &mut Reading| r.read_as)
         .register_get("row", |r: &mut Reading| r.row.clone().map_or(Dynamic::UNIT, Dynamic::from))

@@ -98,7 +98,7 @@ fn the_rebuilt_base_tables_are_house_values() {
         t.read_grid(&RowKey::Label(column.to_string()), total)
             .unwrap_or_else(|e| panic!("{e}"))
             .result
-            .map(|r| r.id)
+            .map(|r| r.id.clone())
             .unwrap()
     };
     for total in -12..=12 {
