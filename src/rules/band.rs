@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use miette::{Diagnostic, SourceSpan};
 use pest::Parser;
@@ -45,6 +46,8 @@ const EXAMPLES: &str = "bands are written like `5`, `4-6`, `-1 to -3`, `11+`, `7
 pub struct Band {
     /// Sorted, non-empty, and merged: neither overlapping nor touching.
     intervals: Vec<(i64, i64)>,
+    /// The band as tables print it, made once: every table reading names its band.
+    printed: Arc<str>,
 }
 
 impl Band {
@@ -93,7 +96,8 @@ impl Band {
                 _ => merged.push((start, end)),
             }
         }
-        Band { intervals: merged }
+        let printed = merged.iter().map(|&run| run_text(run)).collect::<Vec<_>>().join(",").into();
+        Band { intervals: merged, printed }
     }
 
     /// Whether `value` is in the band.
@@ -126,8 +130,12 @@ impl Band {
     /// end, where `-3--1` would be hard to read), `11+`, `2 or less`, and
     /// lists of these joined by commas. Reading the text back gives the same band.
     pub fn text(&self) -> String {
-        let parts: Vec<String> = self.intervals.iter().map(|&run| run_text(run)).collect();
-        parts.join(",")
+        self.printed.to_string()
+    }
+
+    /// The same text, shared rather than copied.
+    pub fn printed(&self) -> Arc<str> {
+        self.printed.clone()
     }
 }
 
@@ -166,7 +174,7 @@ fn first_shared(a: &[(i64, i64)], b: &[(i64, i64)]) -> Option<(i64, i64)> {
 impl fmt::Display for Band {
     /// The same as [`Band::text`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text())
+        f.write_str(&self.printed)
     }
 }
 

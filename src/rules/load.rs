@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use miette::{Diagnostic, SourceSpan};
 use serde_saphyr::Spanned;
@@ -846,7 +847,8 @@ impl<'a> TableBuilder<'a> {
                 table.result_order.push(id.value.clone());
             }
             let text = text.trim().to_string();
-            table.results.insert(id.value.clone(), TableResult { id: id.value.clone(), text, effects, source });
+            let result = TableResult { id: id.value.clone(), text, effects, source };
+            table.results.insert(id.value.clone(), Arc::new(result));
         }
         let mut used: Vec<&Spanned<String>> = Vec::new();
         if let Some(bands) = &t.bands {

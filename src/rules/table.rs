@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -142,7 +143,7 @@ pub struct Table {
     pub below: Edge,
     pub above: Edge,
     pub body: TableBody,
-    pub results: BTreeMap<String, TableResult>,
+    pub results: BTreeMap<String, Arc<TableResult>>,
     /// Result ids in the order the file writes them.
     pub result_order: Vec<String>,
     pub notes: Vec<String>,
@@ -212,10 +213,10 @@ pub struct Reading {
     pub read_as: i64,
     /// The band that held it, as printed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub band: Option<String>,
-    /// The result, or none where the chart reads nothing.
+    pub band: Option<Arc<str>>,
+    /// The result, or none where the chart reads nothing (shared with the table: readings are many).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<TableResult>,
+    pub result: Option<Arc<TableResult>>,
 }
 
 /// Why a reading failed.
@@ -355,11 +356,11 @@ impl Table {
             return Err(no_band("no printed band holds it".into()));
         };
         let mut reading = self.reading(row, total, read_as, self.results.get(*result).cloned());
-        reading.band = Some(band.to_string());
+        reading.band = Some(band.printed());
         Ok(reading)
     }
 
-    fn reading(&self, row: Option<&str>, total: i64, read_as: i64, result: Option<TableResult>) -> Reading {
+    fn reading(&self, row: Option<&str>, total: i64, read_as: i64, result: Option<Arc<TableResult>>) -> Reading {
         Reading { table: self.id.clone(), row: row.map(str::to_string), total, read_as, band: None, result }
     }
 }

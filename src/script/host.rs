@@ -7,11 +7,12 @@ use std::rc::Rc;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, Scope};
 
 use super::bindings::{self, rules::CONDITION_NAMES};
+use super::condition::Condition;
 use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
 use super::handles::{LeaderRef, UnitRef};
 use super::outcome::{Outcome, ProcedureOdds};
 use super::sandbox::{self, Limits};
-use super::state::{DiceMode, Observations, Shared, State};
+use super::state::{CompiledList, DiceMode, Observations, Shared, State};
 use super::trace::{Step, Trace};
 use crate::dice::{DiceError, Distribution, EnumLimits, Enumerator, RollSource, Seeded};
 use crate::rules::{Problem, Ruleset, SourceFile};
@@ -45,6 +46,12 @@ impl Host {
     pub fn new(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
         let (host, problems) = Host::build(ruleset, Limits::default());
         if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
+    }
+
+    /// The state the bindings share, for tests that look inside.
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> Ref<'_, State> {
+        self.state.borrow()
     }
 
     /// Builds a host and lists every problem found on the way (errors and warnings).
@@ -118,14 +125,17 @@ impl Host {
             scope.push_dynamic(name, Dynamic::UNIT);
         }
         let known = self.known_functions(&BTreeSet::new());
+        let scripted: BTreeSet<String> = self.procedures.iter_functions().map(|f| f.name.to_string()).collect();
+        let shadowed = |name: &str| scripted.contains(name);
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
         for list in lists {
-            for m in &list.modifiers {
+            let mut compiled = CompiledList::new(&list);
+            for (i, m) in list.modifiers.iter().enumerate() {
                 let expressions = [
-                    m.when.as_ref().map(|text| ("condition", text, &m.origin, m.id.clone())),
-                    m.per.as_ref().map(|(text, origin)| ("`per:` count", text, origin, format!("{}#per", m.id))),
+                    m.when.as_ref().map(|text| ("condition", text, &m.origin, false)),
+                    m.per.as_ref().map(|(text, origin)| ("`per:` count", text, origin, true)),
                 ];
-                for (what, text, origin, key) in expressions.into_iter().flatten() {
+                for (what, text, origin, per) in expressions.into_iter().flatten() {
                     let at = |message: String, position: rhai::Position| {
                         Problem::error(
                             "script::condition",
@@ -146,7 +156,8 @@ impl Host {
                                     problems.push(at(message, call.position).with_label("not a function"));
                                 }
                             }
-                            self.state.borrow_mut().conditions.insert((list.id.clone(), key), Rc::new(ast));
+                            let slot = if per { &mut compiled.per[i] } else { &mut compiled.when[i] };
+                            *slot = Some(Condition::new(ast, &shadowed));
                         }
                         Err(err) => {
                             let names = CONDITION_NAMES.join(", ");
@@ -159,6 +170,7 @@ impl Host {
                     }
                 }
             }
+            self.state.borrow_mut().lists.insert(list.id.clone(), Rc::new(compiled));
         }
     }
 

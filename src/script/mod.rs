@@ -9,6 +9,7 @@
 
 mod bindings;
 mod check;
+mod condition;
 mod error;
 mod handles;
 mod host;

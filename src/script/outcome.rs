@@ -29,7 +29,7 @@ impl Outcome {
             return Outcome::Number(n);
         }
         if let Some(reading) = value.clone().try_cast::<Reading>() {
-            return reading.result.map_or(Outcome::Nothing, |r| Outcome::Word(r.id));
+            return reading.result.map_or(Outcome::Nothing, |r| Outcome::Word(r.id.clone()));
         }
         if value.is_map() {
             let map = value.clone().cast::<rhai::Map>();

@@ -4,12 +4,11 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-use rhai::AST;
-
+use super::condition::Condition;
 use super::handles::{LeaderRef, UnitRef};
 use super::trace::{Step, Trace};
 use crate::dice::{DiceError, DiceExpr, DiceLimits, Die, Enumerator, RollSource, Seeded, parse_with};
-use crate::rules::Ruleset;
+use crate::rules::{ModifierList, Ruleset};
 
 /// The most steps one trace keeps.
 pub const MAX_TRACE_STEPS: usize = 10_000;
@@ -45,10 +44,8 @@ pub struct State {
     pub trace: Trace,
     /// Whether steps are recorded (off in bulk runs and while enumerating).
     pub tracing: bool,
-    /// The ruleset's modifier lists, shared so a call does not copy them.
-    pub lists: HashMap<String, Rc<crate::rules::ModifierList>>,
-    /// Compiled `when:` conditions by (modifier list, modifier id).
-    pub conditions: HashMap<(String, String), Rc<AST>>,
+    /// The ruleset's modifier lists with their conditions compiled, shared so a call does not copy them.
+    pub lists: HashMap<String, Rc<CompiledList>>,
     /// Dice expressions already parsed, by their text.
     pub dice_cache: HashMap<String, DiceExpr>,
     /// The last dice error a binding hit, kept whole for the report.
@@ -66,6 +63,21 @@ pub struct State {
     pub leaders: BTreeMap<String, LeaderRef>,
 }
 
+/// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.
+pub struct CompiledList {
+    pub list: ModifierList,
+    pub when: Vec<Option<Condition>>,
+    pub per: Vec<Option<Condition>>,
+}
+
+impl CompiledList {
+    /// The list with nothing compiled yet.
+    pub fn new(list: &ModifierList) -> Self {
+        let none = || vec![None; list.modifiers.len()];
+        CompiledList { list: list.clone(), when: none(), per: none() }
+    }
+}
+
 /// What one trial of a study counted, in the order it was counted.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Observations {
@@ -80,14 +92,13 @@ pub type Shared = Rc<RefCell<State>>;
 
 impl State {
     pub fn new(ruleset: Ruleset) -> Self {
-        let lists = ruleset.modifiers.iter().map(|(id, list)| (id.clone(), Rc::new(list.clone()))).collect();
+        let lists = ruleset.modifiers.iter().map(|(id, list)| (id.clone(), Rc::new(CompiledList::new(list)))).collect();
         State {
             lists,
             ruleset,
             dice: DiceMode::Source(Box::new(Seeded::new(0))),
             trace: Trace::default(),
             tracing: true,
-            conditions: HashMap::new(),
             dice_cache: HashMap::new(),
             dice_error: None,
             observations: Observations::default(),

@@ -69,7 +69,7 @@ fn the_musketry_table_matches_the_seed_cell_by_cell() {
 fn reading_the_musketry_table_at_its_edges() {
     let rs = ruleset(&["ff-napoleonic"]);
     let table = &rs.tables["musketry"];
-    let read = |row: RowKey, total: i64| table.read_grid(&row, total).unwrap().result.unwrap().id;
+    let read = |row: RowKey, total: i64| table.read_grid(&row, total).unwrap().result.unwrap().id.clone();
     // Row 6,7: 0-5 desultory, 6-8 lively, 9+ telling.
     assert_eq!(read(RowKey::Number(6), 5), "desultory");
     assert_eq!(read(RowKey::Number(7), 6), "lively");
@@ -601,4 +601,16 @@ fn a_walk_that_cuts_off_most_of_the_chance_is_sampled_instead() {
     let odds = host(&["ff-napoleonic"]).odds(&Scope::new(), r#"roll("8d6").total"#, limits, (500, 1)).unwrap();
     assert!(!odds.exact);
     assert!(odds.sampled.is_some());
+}
+
+#[test]
+fn effects_written_in_a_script_clear_markers() {
+    let host = host(&["ff-napoleonic"]);
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", markers: #{fatigued: true, guard: true}});
+        apply(u, #{clear_markers: ["fatigued"]}); [u.has_marker("fatigued"), u.has_marker("guard")]"#;
+    let value = host.eval(&mut Scope::new(), code).unwrap().value.into_array().unwrap();
+    assert_eq!(value.iter().map(|v| v.as_bool().unwrap()).collect::<Vec<_>>(), [false, true]);
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"}); apply(u, #{clear_markers: "fatigued"})"#;
+    let err = host.eval(&mut Scope::new(), code).unwrap_err();
+    assert!(err.to_string().contains("clear_markers is a list of marker names"), "{err}");
 }

@@ -193,6 +193,32 @@ fn the_linear_warfare_charge_study_tallies_every_step() {
 }
 
 #[test]
+fn the_republique_attrition_study_counts_what_the_attrition_die_takes() {
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec!["run", "scripts/rq_attrition_study.rhai", "--trials", "40", "--seed", "3", "--json"];
+        args.extend_from_slice(extra);
+        let out = grognard(&args);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let mean = |v: &Value, key: &str| v["summary"]["records"][key]["mean"].as_f64().unwrap();
+    let die =
+        |v: &Value| v["summary"]["tallies"]["attrition die"]["outcomes"][0]["value"].as_str().unwrap().to_string();
+    // Off by default: nothing lost to it.
+    let off = run(&[]);
+    assert_eq!(off["summary"]["trials"], 40);
+    assert_eq!(die(&off), "off");
+    assert_eq!(mean(&off, "French bases lost to the attrition die"), 0.0);
+    assert_eq!(mean(&off, "assaults made"), 8.0);
+    // On with a d12 (more attrition): both sides lose bases to it, and more bases in all.
+    let d12 = run(&["--with", "attrition_die", "--set", "attrition_die_size=d12"]);
+    assert_eq!(die(&d12), "d12");
+    assert!(mean(&d12, "French bases lost to the attrition die") > 0.0);
+    assert!(mean(&d12, "Austrian bases lost to the attrition die") > 0.0);
+    assert!(mean(&d12, "French bases lost") > mean(&off, "French bases lost"));
+}
+
+#[test]
 fn a_day_of_card_draws_counts_phases_runs_and_turns() {
     let run = || stdout(&grognard(&["run", "scripts/lw_day.rhai", "--trials", "5", "--seed", "2", "--json"]));
     let out = run();

@@ -1,9 +1,11 @@
-//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `contact`, `run_in`.
+//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `overlap`, `contact`, `run_in`.
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::fail;
-use crate::measure::{Footprint, Point, aspect, contact_length, distance, in_arc, parse_length, run_in, within};
+use crate::measure::{
+    Footprint, Point, aspect, contact_length, distance, in_arc, overlap, parse_length, run_in, within,
+};
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 
@@ -82,9 +84,8 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     engine.register_fn("run_in", |path: Array| -> Result<f64, Box<EvalAltResult>> {
         let mut points = Vec::with_capacity(path.len());
         for (i, p) in path.into_iter().enumerate() {
-            let map = p
-                .try_cast::<rhai::Map>()
-                .ok_or_else(|| format!("run_in: point {i} of the path is not #{{x: .., y: ..}}"))?;
+            let map =
+                p.try_cast::<Map>().ok_or_else(|| format!("run_in: point {i} of the path is not #{{x: .., y: ..}}"))?;
             let coord = |key: &str| -> Result<f64, Box<EvalAltResult>> {
                 let v = map.get(key).cloned().unwrap_or(Dynamic::UNIT);
                 v.as_float()
@@ -95,6 +96,19 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         }
         Ok(run_in(&points))
     });
+    // overlap(defender, attacker, base_width): how far the attacker's frontage passes the
+    // defender's on each flank, in base widths: #{left, right} (Republique rule 501).
+    engine.register_fn(
+        "overlap",
+        |defender: Footprint, attacker: Footprint, base_width: f64| -> Result<Map, Box<EvalAltResult>> {
+            let Some(first) = defender.stands.first() else { return fail("overlap needs a defender with stands") };
+            let o = overlap(&defender, first.facing, &attacker, base_width);
+            let mut map = Map::new();
+            map.insert("left".into(), Dynamic::from(o.left));
+            map.insert("right".into(), Dynamic::from(o.right));
+            Ok(map)
+        },
+    );
     // aspect(target, viewer): "front", "left_flank", "right_flank" or "rear" of the target as the viewer sees it.
     engine.register_fn("aspect", |target: Footprint, viewer: Footprint| -> Result<String, Box<EvalAltResult>> {
         let Some(first) = target.stands.first() else { return fail("aspect needs a target with stands") };

@@ -6,7 +6,7 @@ mod measure;
 pub mod rules;
 mod scenario;
 mod study;
-mod unit;
+pub(crate) mod unit;
 
 use rhai::{Engine, EvalAltResult};
 

@@ -7,6 +7,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map, NativeC
 use super::fail;
 use super::unit::marker_from;
 use crate::rules::{Effects, GroupRule, LookupValue, ModEffect, ModifierList, Pick, Reading, RowKey};
+use crate::script::condition::Condition;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::state::Shared;
 use crate::script::trace::Step;
@@ -57,14 +58,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     });
 
     // has_any(situation.cover, ["woods", "hedge"]): a word, or any word of a list, among the given words.
-    engine.register_fn("has_any", |value: Dynamic, words: Array| -> bool {
-        let wanted: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-        if value.is_array() {
-            value.cast::<Array>().iter().any(|v| v.is_string() && wanted.contains(&v.to_string()))
-        } else {
-            value.is_string() && wanted.contains(&value.to_string())
-        }
-    });
+    engine.register_fn("has_any", |value: Dynamic, words: Array| has_any(value, &words));
     // any_marker(unit.leaders, "exceptional"): whether any unit or leader of a list carries a marker.
     engine.register_fn("any_marker", |items: Array, marker: &str| -> bool {
         items.iter().any(|item| {
@@ -83,6 +77,18 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     register_apply(engine, state);
 }
 
+/// `has_any(situation.cover, ["woods", "hedge"])`: whether a word, or any word of a list, is among `words`.
+pub(crate) fn has_any(value: Dynamic, words: &Array) -> bool {
+    let wanted = |v: &Dynamic| {
+        let Ok(v) = v.clone().into_immutable_string() else { return false };
+        words.iter().any(|w| match w.clone().into_immutable_string() {
+            Ok(w) => w == v,
+            Err(_) => w.to_string() == v.as_str(),
+        })
+    };
+    if value.is_array() { value.cast::<Array>().iter().any(wanted) } else { wanted(&value) }
+}
+
 fn register_reading(engine: &mut Engine) {
     engine
         .register_type_with_name::<Reading>("Cell")
@@ -95,7 +101,9 @@ fn register_reading(engine: &mut Engine) {
         .register_get("effects", |r: &mut Reading| {
             r.result.as_ref().map_or_else(|| "no effect".to_string(), |x| x.effects.describe())
         })
-        .register_get("band", |r: &mut Reading| r.band.clone().map_or(Dynamic::UNIT, Dynamic::from))
+        .register_get("band", |r: &mut Reading| {
+            r.band.as_deref().map_or(Dynamic::UNIT, |b| Dynamic::from(b.to_string()))
+        })
         .register_get("total", |r: &mut Reading| r.total)
         .register_get("read_as", |r: &mut Reading| r.read_as)
         .register_get("row", |r: &mut Reading| r.row.clone().map_or(Dynamic::UNIT, Dynamic::from))
@@ -239,8 +247,8 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
 }
 
 /// The body of `modifiers(list, vars)`.
-fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, vars: Map) -> Result<Mods, Box<EvalAltResult>> {
-    let modifiers = {
+fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map) -> Result<Mods, Box<EvalAltResult>> {
+    let compiled = {
         let st = st.borrow();
         let Some(found) = st.lists.get(list) else {
             let hint = crate::rules::did_you_mean(list, st.ruleset.modifiers.keys().map(String::as_str));
@@ -248,27 +256,24 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, vars: Map) ->
         };
         found.clone()
     };
-    let mut scope = Scope::new();
-    for name in CONDITION_NAMES {
-        scope.push_constant_dynamic(name, vars.get(name).cloned().unwrap_or(Dynamic::UNIT));
-    }
+    let modifiers = &compiled.list;
+    let values = CONDITION_NAMES.map(|name| vars.remove(name).unwrap_or(Dynamic::UNIT));
+    // Made only when a condition needs Rhai (see `script::condition`).
+    let mut scope = None;
     // First which modifiers apply on their own, and how many times those with
     // `per:` count (0 times is not applying); then each group keeps what its
     // rule allows, comparing what each would add.
     let mut verdicts: Vec<Verdict> = Vec::with_capacity(modifiers.modifiers.len());
-    for m in &modifiers.modifiers {
+    for (i, m) in modifiers.modifiers.iter().enumerate() {
         let mut why_not = gate(&st.borrow().ruleset.settings, m);
         let mut applies = match (&why_not, &m.when) {
             (Some(_), _) => false,
             (None, None) => true,
             (None, Some(_)) => {
-                let ast = st.borrow().conditions.get(&(list.to_string(), m.id.clone())).cloned();
-                let Some(ast) = ast else {
+                let Some(condition) = &compiled.when[i] else {
                     return fail(format!("modifier {list}.{} was not compiled", m.id));
                 };
-                let value = ctx
-                    .engine()
-                    .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
+                let value = evaluate(ctx, condition, &values, &mut scope)
                     .map_err(|e| format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text()))?;
                 value.as_bool().map_err(|kind| {
                     format!(
@@ -281,7 +286,10 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, vars: Map) ->
         };
         let mut times = None;
         if let (true, Some(_)) = (applies, &m.per) {
-            let n = count(ctx, st, list, m, &mut scope)?;
+            let Some(condition) = &compiled.per[i] else {
+                return fail(format!("the `per:` of modifier {list}.{} was not compiled", m.id));
+            };
+            let n = count(ctx, list, m, condition, &values, &mut scope)?;
             times = Some(n);
             if n == 0 {
                 applies = false;
@@ -296,7 +304,7 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, vars: Map) ->
         };
         verdicts.push(Verdict { applies, why_not, times, value });
     }
-    apply_groups(&st.borrow().ruleset.settings, &modifiers, &mut verdicts);
+    apply_groups(&st.borrow().ruleset.settings, modifiers, &mut verdicts);
 
     let mut mods = Mods { list: list.to_string(), ..Mods::default() };
     for (m, verdict) in modifiers.modifiers.iter().zip(verdicts) {
@@ -327,6 +335,27 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, vars: Map) ->
     Ok(mods)
 }
 
+/// A condition's value: natively where it can be, else by Rhai in a scope of
+/// the condition names (made once per `modifiers()` call, when first needed).
+fn evaluate(
+    ctx: &NativeCallContext,
+    condition: &Condition,
+    values: &[Dynamic; CONDITION_NAMES.len()],
+    scope: &mut Option<Scope<'static>>,
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    if let Some(value) = condition.native.as_ref().and_then(|native| native.eval(values)) {
+        return Ok(value);
+    }
+    let scope = scope.get_or_insert_with(|| {
+        let mut scope = Scope::new();
+        for (name, value) in CONDITION_NAMES.iter().zip(values) {
+            scope.push_constant_dynamic(*name, value.clone());
+        }
+        scope
+    });
+    ctx.engine().eval_ast_with_scope::<Dynamic>(scope, &condition.ast)
+}
+
 /// Whether a modifier applies, why not, how many times it counts and what it adds.
 struct Verdict {
     applies: bool,
@@ -338,21 +367,16 @@ struct Verdict {
 /// How many times a modifier with `per:` counts: a whole number, 0 or more.
 fn count(
     ctx: &NativeCallContext,
-    st: &Shared,
     list: &str,
     m: &crate::rules::Modifier,
-    scope: &mut Scope,
+    condition: &Condition,
+    values: &[Dynamic; CONDITION_NAMES.len()],
+    scope: &mut Option<Scope<'static>>,
 ) -> Result<i64, Box<EvalAltResult>> {
-    let ast = st.borrow().conditions.get(&(list.to_string(), format!("{}#per", m.id))).cloned();
-    let Some(ast) = ast else {
-        return fail(format!("the `per:` of modifier {list}.{} was not compiled", m.id));
-    };
     let place = || {
         m.per.as_ref().map(|(_, o)| crate::rules::Problem::error("", "", &o.file, o.span).place()).unwrap_or_default()
     };
-    let value = ctx
-        .engine()
-        .eval_ast_with_scope::<Dynamic>(scope, &ast)
+    let value = evaluate(ctx, condition, values, scope)
         .map_err(|e| format!("in the `per:` of modifier {list}.{} ({}): {e}", m.id, place()))?;
     let n = if value.is_unit() { Ok(0) } else { value.as_int() };
     match n {
@@ -483,9 +507,16 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
                             effects.markers.insert(name.to_string(), marker_from(v)?);
                         }
                     }
+                    "clear_markers" => {
+                        let names = value
+                            .try_cast::<Array>()
+                            .filter(|names| names.iter().all(Dynamic::is_string))
+                            .ok_or("clear_markers is a list of marker names such as [\"alert\"]")?;
+                        effects.clear_markers = names.into_iter().map(|n| n.to_string()).collect();
+                    }
                     other => {
                         return fail(format!(
-                            "`{other}` is not an effect; effects are order, lose_stands, markers and removed"
+                            "`{other}` is not an effect; effects are order, lose_stands, markers, clear_markers and removed"
                         ));
                     }
                 }

@@ -108,23 +108,85 @@ fn marker_to(marker: Option<&Marker>) -> Dynamic {
     }
 }
 
+/// The properties a script reads off a unit: `unit.formation`, `unit.stands`...
+pub(crate) const UNIT_PROPERTIES: [&str; 14] = [
+    "id",
+    "name",
+    "side",
+    "nation",
+    "arm",
+    "type",
+    "grade",
+    "stands",
+    "stands_at_start",
+    "stands_lost",
+    "formation",
+    "order",
+    "command",
+    "eliminated",
+];
+
+/// A unit's property by name, one place for the Rhai getters and for conditions read natively.
+pub(crate) fn unit_property(u: &Unit, name: &str) -> Option<Dynamic> {
+    let text = |t: &Option<String>| t.clone().map_or(Dynamic::UNIT, Dynamic::from);
+    Some(match name {
+        "id" => Dynamic::from(u.id.clone()),
+        "name" => Dynamic::from(u.name.clone()),
+        "side" => Dynamic::from(u.side.clone()),
+        "nation" => Dynamic::from(u.nation.clone()),
+        "arm" => Dynamic::from(u.arm.clone()),
+        "type" => text(&u.kind),
+        "grade" => text(&u.grade),
+        "stands" => Dynamic::from(i64::from(u.stands)),
+        "stands_at_start" => Dynamic::from(i64::from(u.starting_stands())),
+        "stands_lost" => Dynamic::from(i64::from(u.stands_lost())),
+        "formation" => Dynamic::from(u.formation.clone()),
+        "order" => Dynamic::from(u.order.clone()),
+        "command" => text(&u.command),
+        "eliminated" => Dynamic::from(u.is_eliminated()),
+        _ => return None,
+    })
+}
+
+/// `unit.marker("battery")` and `unit.has_marker("breakthrough")`, by name.
+pub(crate) fn unit_method(u: &Unit, name: &str, marker: &str) -> Option<Dynamic> {
+    match name {
+        "marker" => Some(marker_to(u.markers.get(marker))),
+        "has_marker" => Some(Dynamic::from(u.has_marker(marker))),
+        _ => None,
+    }
+}
+
+/// The properties a script reads off a leader.
+pub(crate) const LEADER_PROPERTIES: [&str; 5] = ["id", "name", "side", "rating", "attached"];
+
+/// A leader's property by name.
+pub(crate) fn leader_property(l: &Leader, name: &str) -> Option<Dynamic> {
+    Some(match name {
+        "id" => Dynamic::from(l.id.clone()),
+        "name" => Dynamic::from(l.name.clone()),
+        "side" => Dynamic::from(l.side.clone()),
+        "rating" => l.rating.clone().map_or(Dynamic::UNIT, Dynamic::from),
+        "attached" => Dynamic::from(l.attached_to.is_some()),
+        _ => return None,
+    })
+}
+
+/// `leader.marker("killed")` and `leader.has_marker("killed")`, by name.
+pub(crate) fn leader_method(l: &Leader, name: &str, marker: &str) -> Option<Dynamic> {
+    match name {
+        "marker" => Some(marker_to(l.markers.get(marker))),
+        "has_marker" => Some(Dynamic::from(l.has_marker(marker))),
+        _ => None,
+    }
+}
+
 fn register_unit_type(engine: &mut Engine, state: &Shared) {
+    engine.register_type_with_name::<UnitRef>("Unit");
+    for name in UNIT_PROPERTIES {
+        engine.register_get(name, move |u: &mut UnitRef| unit_property(&u.0.borrow(), name).unwrap_or_default());
+    }
     engine
-        .register_type_with_name::<UnitRef>("Unit")
-        .register_get("id", |u: &mut UnitRef| u.0.borrow().id.clone())
-        .register_get("name", |u: &mut UnitRef| u.0.borrow().name.clone())
-        .register_get("side", |u: &mut UnitRef| u.0.borrow().side.clone())
-        .register_get("nation", |u: &mut UnitRef| u.0.borrow().nation.clone())
-        .register_get("arm", |u: &mut UnitRef| u.0.borrow().arm.clone())
-        .register_get("type", |u: &mut UnitRef| u.0.borrow().kind.clone().map_or(Dynamic::UNIT, Dynamic::from))
-        .register_get("grade", |u: &mut UnitRef| u.0.borrow().grade.clone().map_or(Dynamic::UNIT, Dynamic::from))
-        .register_get("stands", |u: &mut UnitRef| i64::from(u.0.borrow().stands))
-        .register_get("stands_at_start", |u: &mut UnitRef| i64::from(u.0.borrow().starting_stands()))
-        .register_get("stands_lost", |u: &mut UnitRef| i64::from(u.0.borrow().stands_lost()))
-        .register_get("formation", |u: &mut UnitRef| u.0.borrow().formation.clone())
-        .register_get("order", |u: &mut UnitRef| u.0.borrow().order.clone())
-        .register_get("command", |u: &mut UnitRef| u.0.borrow().command.clone().map_or(Dynamic::UNIT, Dynamic::from))
-        .register_get("eliminated", |u: &mut UnitRef| u.0.borrow().is_eliminated())
         .register_fn("has_marker", |u: &mut UnitRef, name: &str| u.0.borrow().has_marker(name))
         .register_fn("marker", |u: &mut UnitRef, name: &str| marker_to(u.0.borrow().markers.get(name)))
         .register_fn("clear_marker", |u: &mut UnitRef, name: &str| u.0.borrow_mut().clear_marker(name))
@@ -188,13 +250,11 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
 }
 
 fn register_leader_type(engine: &mut Engine) {
+    for name in LEADER_PROPERTIES {
+        engine.register_get(name, move |l: &mut LeaderRef| leader_property(&l.0.borrow(), name).unwrap_or_default());
+    }
     engine
         .register_type_with_name::<LeaderRef>("Leader")
-        .register_get("id", |l: &mut LeaderRef| l.0.borrow().id.clone())
-        .register_get("name", |l: &mut LeaderRef| l.0.borrow().name.clone())
-        .register_get("side", |l: &mut LeaderRef| l.0.borrow().side.clone())
-        .register_get("rating", |l: &mut LeaderRef| l.0.borrow().rating.clone().map_or(Dynamic::UNIT, Dynamic::from))
-        .register_get("attached", |l: &mut LeaderRef| l.0.borrow().attached_to.is_some())
         .register_fn("has_marker", |l: &mut LeaderRef, name: &str| l.0.borrow().has_marker(name))
         .register_fn("marker", |l: &mut LeaderRef, name: &str| marker_to(l.0.borrow().markers.get(name)))
         .register_fn("set_marker", |l: &mut LeaderRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {

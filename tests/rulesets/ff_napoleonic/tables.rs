@@ -67,7 +67,7 @@ fn bands_of(table: &Table) -> Vec<(Band, String)> {
 
 /// A bands table read at `total`: the result id, or none.
 fn read(table: &Table, total: i64) -> Option<String> {
-    table.read_bands(total).unwrap_or_else(|e| panic!("{e}")).result.map(|r| r.id)
+    table.read_bands(total).unwrap_or_else(|e| panic!("{e}")).result.map(|r| r.id.clone())
 }
 
 /// What a row of cells reads at `value` by the rules of the format: the band
@@ -125,7 +125,7 @@ fn check_bands_table_edges(table: &Table) {
     let bands = bands_of(table);
     let cells: Vec<(&Band, &str)> = bands.iter().map(|(b, r)| (b, r.as_str())).collect();
     check_edges(&table.id, &cells, table.below, table.above, |v| {
-        table.read_bands(v).map(|r| r.result.map(|r| r.id)).map_err(|e| e.to_string())
+        table.read_bands(v).map(|r| r.result.map(|r| r.id.clone())).map_err(|e| e.to_string())
     });
 }
 
@@ -137,7 +137,7 @@ fn check_grid_edges(table: &Table) {
             row.cells.iter().zip(columns).filter_map(|(c, col)| c.as_ref().map(|b| (b, col.as_str()))).collect();
         let key = RowKey::Label(row.label.clone());
         check_edges(&format!("{} row {}", table.id, row.label), &cells, table.below, table.above, |v| {
-            table.read_grid(&key, v).map(|r| r.result.map(|r| r.id)).map_err(|e| e.to_string())
+            table.read_grid(&key, v).map(|r| r.result.map(|r| r.id.clone())).map_err(|e| e.to_string())
         });
     }
 }
@@ -366,7 +366,9 @@ fn the_good_order_table_matches_the_seed_cell_by_cell() {
 #[test]
 fn reading_the_good_order_table_at_its_edges() {
     let t = table("good_order");
-    let read = |rating: &str, total: i64| t.read_grid(&RowKey::Label(rating.into()), total).unwrap().result.unwrap().id;
+    let read = |rating: &str, total: i64| {
+        t.read_grid(&RowKey::Label(rating.into()), total).unwrap().result.unwrap().id.clone()
+    };
     // Excellent: 2 or less, 3,4, 5, 6, 7, 8+.
     for (total, result) in [
         (-2, "retreat_half_move"),
@@ -538,8 +540,9 @@ fn whole_inches(range: f64) -> i64 {
 #[test]
 fn reading_the_range_and_fire_points_table_at_its_edges() {
     let t = table("range_fire_points");
-    let read =
-        |firer: &str, inches: i64| t.read_grid(&RowKey::Label(firer.into()), inches).unwrap().result.map(|r| r.id);
+    let read = |firer: &str, inches: i64| {
+        t.read_grid(&RowKey::Label(firer.into()), inches).unwrap().result.map(|r| r.id.clone())
+    };
     // Each firer's row, and what it reads at some whole-inch ranges.
     let cases: [(&str, &[Expect]); 5] = [
         ("infantry", &[(0, Some("fp_2")), (1, Some("fp_1")), (2, Some("fp_1")), (3, None)]),

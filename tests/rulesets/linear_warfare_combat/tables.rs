@@ -15,7 +15,7 @@ fn table(id: &str) -> Table {
 }
 
 fn read(t: &Table, total: i64) -> Option<String> {
-    t.read_bands(total).unwrap_or_else(|e| panic!("{e}")).result.map(|r| r.id)
+    t.read_bands(total).unwrap_or_else(|e| panic!("{e}")).result.map(|r| r.id.clone())
 }
 
 fn lookup(t: &Table, keys: &[&str]) -> LookupValue {
@@ -430,7 +430,7 @@ fn the_fire_combat_table_is_the_ff_chart_cell_by_cell() {
         }
         let fp: i64 = printed[0].split(['-', ',', '+']).next().unwrap().parse().unwrap();
         for total in 0..=16 {
-            let got = t.read_grid(&RowKey::Number(fp), total).unwrap().result.map(|r| r.id);
+            let got = t.read_grid(&RowKey::Number(fp), total).unwrap().result.map(|r| r.id.clone());
             let want = printed[1..]
                 .iter()
                 .position(|cell| *cell != "-" && Band::parse(cell).unwrap().contains(total))

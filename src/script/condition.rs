@@ -1,0 +1,444 @@
+//! `Condition`: a modifier's `when:` or `per:` expression, compiled once to a native form when it only reads.
+//!
+//! A `modifiers()` call tests every condition of its list, and Rhai's cost per
+//! evaluation (runtime state, scope search, a getter call per property) made
+//! conditions most of the time of a scripted fire. Most conditions only read:
+//! properties of the units and the situation, literals, comparisons, `in`,
+//! `&&`/`||`/`!`, `has_marker`, `marker` and `has_any`. Such a condition is
+//! also compiled to a `Native` tree and evaluated here, with Rhai's own
+//! semantics for each operation. Anything else (arithmetic, other calls, a
+//! property this file does not know, a value of another type) is not decided
+//! here: the condition is then evaluated by Rhai, which also words any error,
+//! so the native form changes speed only, never a result or a message. A
+//! property test holds both evaluations equal.
+
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+use rhai::{AST, ASTFlags, Array, Dynamic, Expr, FnCallExpr, ImmutableString, Stmt};
+
+use super::bindings::rules::{CONDITION_NAMES, has_any};
+use super::bindings::unit::{leader_method, leader_property, unit_method, unit_property};
+use super::handles::{LeaderRef, UnitRef};
+
+/// A compiled condition: Rhai's AST always, and the native form when the expression allows one.
+#[derive(Clone, Debug)]
+pub struct Condition {
+    pub ast: Rc<AST>,
+    pub native: Option<Native>,
+}
+
+impl Condition {
+    /// Compiles the native form of `ast` where it can; `shadowed` are the
+    /// script functions of the ruleset, which would take a call's name over grognard's own.
+    pub fn new(ast: AST, shadowed: &dyn Fn(&str) -> bool) -> Self {
+        let native = match ast.statements() {
+            [Stmt::Expr(expr)] => Native::compile(expr, shadowed),
+            // A condition that is one call (`a == b`, `has_any(..)`) is a call statement.
+            [Stmt::FnCall(call, _)] => Native::call(call, shadowed),
+            _ => None,
+        };
+        Condition { ast: Rc::new(ast), native }
+    }
+}
+
+/// A condition read natively: each node mirrors one Rhai operation.
+#[derive(Clone, Debug)]
+pub enum Native {
+    /// One of the `CONDITION_NAMES`, by its index.
+    Var(usize),
+    Literal(Dynamic),
+    /// `value.property`, `value.marker("x")`, `value.has_marker("x")`, in a chain.
+    Chain(Box<Native>, Vec<Access>),
+    Compare(Op, Box<Native>, Box<Native>),
+    /// `value in [literals]`.
+    In(Box<Native>, Array),
+    /// `has_any(value, [literals])`.
+    HasAny(Box<Native>, Array),
+    Not(Box<Native>),
+    And(Vec<Native>),
+    Or(Vec<Native>),
+}
+
+/// One step of a property chain.
+#[derive(Clone, Debug)]
+pub enum Access {
+    Property(ImmutableString),
+    /// A method with one text argument: `marker` or `has_marker`.
+    Method(ImmutableString, ImmutableString),
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Native {
+    /// The native form of `expr`, or none if any part of it is not one this file reads.
+    fn compile(expr: &Expr, shadowed: &dyn Fn(&str) -> bool) -> Option<Native> {
+        let compile = |e: &Expr| Native::compile(e, shadowed).map(Box::new);
+        if expr.is_constant() {
+            return expr.get_literal_value(None).map(Native::Literal);
+        }
+        match expr {
+            Expr::Variable(var, ..) => {
+                let name = var.1.as_str();
+                CONDITION_NAMES.iter().position(|n| *n == name).map(Native::Var)
+            }
+            Expr::Dot(chain, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let mut accesses = Vec::new();
+                accessors(&chain.rhs, &mut accesses, shadowed)?;
+                Some(Native::Chain(compile(&chain.lhs)?, accesses))
+            }
+            Expr::And(terms, _) => {
+                terms.iter().map(|t| Native::compile(t, shadowed)).collect::<Option<_>>().map(Native::And)
+            }
+            Expr::Or(terms, _) => {
+                terms.iter().map(|t| Native::compile(t, shadowed)).collect::<Option<_>>().map(Native::Or)
+            }
+            Expr::FnCall(call, _) => Native::call(call, shadowed),
+            _ => None,
+        }
+    }
+
+    /// The native form of an operator or a call.
+    fn call(call: &FnCallExpr, shadowed: &dyn Fn(&str) -> bool) -> Option<Native> {
+        let compile = |e: &Expr| Native::compile(e, shadowed).map(Box::new);
+        if !call.namespace.is_empty() {
+            return None;
+        }
+        {
+            {
+                let name = call.name.as_str();
+                let args = &call.args;
+                if call.is_operator_call() {
+                    let op = match name {
+                        "==" => Op::Eq,
+                        "!=" => Op::Ne,
+                        "<" => Op::Lt,
+                        "<=" => Op::Le,
+                        ">" => Op::Gt,
+                        ">=" => Op::Ge,
+                        "!" if args.len() == 1 => return Some(Native::Not(compile(&args[0])?)),
+                        _ => return None,
+                    };
+                    return match &args[..] {
+                        [a, b] => Some(Native::Compare(op, compile(a)?, compile(b)?)),
+                        _ => None,
+                    };
+                }
+                if shadowed(name) {
+                    return None;
+                }
+                match (name, &args[..]) {
+                    // `x in [..]` is Rhai's `contains([..], x)`.
+                    ("contains", [list, value]) => Some(Native::In(compile(value)?, literal_array(list)?)),
+                    ("has_any", [value, list]) => Some(Native::HasAny(compile(value)?, literal_array(list)?)),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The condition's value, or none where Rhai must decide (an error, a type this file does not compare).
+    pub fn eval(&self, vars: &[Dynamic]) -> Option<Dynamic> {
+        match self {
+            Native::Var(i) => vars.get(*i).cloned(),
+            Native::Literal(value) => Some(value.clone()),
+            Native::Chain(base, accesses) => {
+                let mut value = base.eval(vars)?;
+                for access in accesses {
+                    value = access.read(&value)?;
+                }
+                Some(value)
+            }
+            Native::Compare(op, a, b) => compare(*op, &a.eval(vars)?, &b.eval(vars)?).map(Dynamic::from),
+            Native::In(value, list) => {
+                let value = value.eval(vars)?;
+                let mut found = false;
+                for item in list {
+                    found |= compare(Op::Eq, item, &value)?;
+                }
+                Some(Dynamic::from(found))
+            }
+            Native::HasAny(value, list) => Some(Dynamic::from(has_any(value.eval(vars)?, list))),
+            Native::Not(value) => value.eval(vars)?.as_bool().ok().map(|b| Dynamic::from(!b)),
+            Native::And(terms) => {
+                for term in terms {
+                    if !term.eval(vars)?.as_bool().ok()? {
+                        return Some(Dynamic::FALSE);
+                    }
+                }
+                Some(Dynamic::TRUE)
+            }
+            Native::Or(terms) => {
+                for term in terms {
+                    if term.eval(vars)?.as_bool().ok()? {
+                        return Some(Dynamic::TRUE);
+                    }
+                }
+                Some(Dynamic::FALSE)
+            }
+        }
+    }
+}
+
+/// The steps of the right side of a `.` chain: `a.b.c` is `a` then [b, c].
+fn accessors(expr: &Expr, out: &mut Vec<Access>, shadowed: &dyn Fn(&str) -> bool) -> Option<()> {
+    match expr {
+        Expr::Property(names, _) => out.push(Access::Property(names.2.clone())),
+        Expr::MethodCall(call, _) => out.push(method(call, shadowed)?),
+        Expr::Dot(chain, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+            accessors(&chain.lhs, out, shadowed)?;
+            accessors(&chain.rhs, out, shadowed)?;
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+fn method(call: &FnCallExpr, shadowed: &dyn Fn(&str) -> bool) -> Option<Access> {
+    let name = call.name.as_str();
+    if !matches!(name, "marker" | "has_marker") || shadowed(name) || !call.namespace.is_empty() {
+        return None;
+    }
+    match &call.args[..] {
+        [Expr::StringConstant(text, _)] => Some(Access::Method(call.name.clone(), text.clone())),
+        _ => None,
+    }
+}
+
+fn literal_array(expr: &Expr) -> Option<Array> {
+    if !expr.is_constant() {
+        return None;
+    }
+    expr.get_literal_value(None)?.try_cast::<Array>()
+}
+
+impl Access {
+    /// This step read off `value`: a map's entry (`()` when missing, as Rhai
+    /// reads it), or a unit's or leader's property or method.
+    fn read(&self, value: &Dynamic) -> Option<Dynamic> {
+        if value.is_map() {
+            let Access::Property(name) = self else { return None };
+            let map = value.read_lock::<rhai::Map>()?;
+            return Some(map.get(name.as_str()).cloned().unwrap_or(Dynamic::UNIT));
+        }
+        if let Some(unit) = value.read_lock::<UnitRef>() {
+            let unit = unit.0.borrow();
+            return match self {
+                Access::Property(name) => unit_property(&unit, name),
+                Access::Method(name, arg) => unit_method(&unit, name, arg),
+            };
+        }
+        if let Some(leader) = value.read_lock::<LeaderRef>() {
+            let leader = leader.0.borrow();
+            return match self {
+                Access::Property(name) => leader_property(&leader, name),
+                Access::Method(name, arg) => leader_method(&leader, name, arg),
+            };
+        }
+        None
+    }
+}
+
+/// A comparison as Rhai makes it between `()`, booleans, numbers and text;
+/// none for any other type (Rhai decides those).
+fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
+    let order = if let (Ok(x), Ok(y)) = (a.as_immutable_string_ref(), b.as_immutable_string_ref()) {
+        Some(x.as_str().cmp(y.as_str()))
+    } else {
+        match (Prim::of(a)?, Prim::of(b)?) {
+            (Prim::Int(x), Prim::Int(y)) => x.partial_cmp(&y),
+            (Prim::Int(x), Prim::Float(y)) => (x as f64).partial_cmp(&y),
+            (Prim::Float(x), Prim::Int(y)) => x.partial_cmp(&(y as f64)),
+            (Prim::Float(x), Prim::Float(y)) => x.partial_cmp(&y),
+            (Prim::Bool(x), Prim::Bool(y)) => {
+                return match op {
+                    Op::Eq => Some(x == y),
+                    Op::Ne => Some(x != y),
+                    _ => None,
+                };
+            }
+            // `()` equals `()` and is never ordered.
+            (Prim::Unit, Prim::Unit) => return Some(op == Op::Eq),
+            // Values of different types: never equal, never ordered.
+            _ => return Some(op == Op::Ne),
+        }
+    };
+    Some(match (op, order) {
+        (Op::Eq, o) => o == Some(Ordering::Equal),
+        (Op::Ne, o) => o != Some(Ordering::Equal),
+        (_, None) => return None,
+        (Op::Lt, Some(o)) => o == Ordering::Less,
+        (Op::Le, Some(o)) => o != Ordering::Greater,
+        (Op::Gt, Some(o)) => o == Ordering::Greater,
+        (Op::Ge, Some(o)) => o != Ordering::Less,
+    })
+}
+
+/// The values `compare` knows besides text.
+enum Prim {
+    Unit,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text,
+}
+
+impl Prim {
+    fn of(value: &Dynamic) -> Option<Prim> {
+        if value.is_unit() {
+            Some(Prim::Unit)
+        } else if let Ok(b) = value.as_bool() {
+            Some(Prim::Bool(b))
+        } else if let Ok(n) = value.as_int() {
+            Some(Prim::Int(n))
+        } else if let Ok(x) = value.as_float() {
+            Some(Prim::Float(x))
+        } else if value.is_string() {
+            Some(Prim::Text)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use rhai::{Dynamic, Engine, Scope};
+
+    use super::{CONDITION_NAMES, Condition};
+    use crate::rules::Ruleset;
+    use crate::script::Host;
+
+    /// A unit in Rhai notation, from its varying parts.
+    fn unit_spec(arm: &str, kind: Option<&str>, stands: u32, formation: &str, marker: Option<&str>) -> String {
+        let kind = kind.map(|k| format!(", type: \"{k}\"")).unwrap_or_default();
+        let markers = marker.map(|m| format!(", markers: #{{ battery: \"{m}\", flag: true }}")).unwrap_or_default();
+        format!("unit(#{{ name: \"U\", arm: \"{arm}\", stands: {stands}, formation: \"{formation}\"{kind}{markers} }})")
+    }
+
+    fn atom() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("firer.arm".to_string()),
+            Just("firer.type".to_string()),
+            Just("firer.stands".to_string()),
+            Just("target.formation".to_string()),
+            Just("target.eliminated".to_string()),
+            Just("situation.range".to_string()),
+            Just("situation.cover".to_string()),
+            Just("situation.flag".to_string()),
+            Just("situation.missing".to_string()),
+            Just("roll".to_string()),
+            Just("firer.marker(\"battery\")".to_string()),
+            Just("target.has_marker(\"flag\")".to_string()),
+            Just("\"line\"".to_string()),
+            Just("\"infantry\"".to_string()),
+            Just("3".to_string()),
+            Just("1".to_string()),
+            Just("2.5".to_string()),
+            Just("target.stands".to_string()),
+            Just("true".to_string()),
+            Just("()".to_string()),
+        ]
+    }
+
+    fn expression() -> impl Strategy<Value = String> {
+        let comparison = (atom(), prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]), atom())
+            .prop_map(|(a, op, b)| format!("{a} {op} {b}"));
+        let membership = atom().prop_map(|a| format!("{a} in [\"line\", 3, 2.5, (), \"woods\"]"));
+        let has_any = atom().prop_map(|a| format!("has_any({a}, [\"woods\", \"hedge\"])"));
+        let leaf = prop_oneof![comparison, membership, has_any, atom()];
+        leaf.prop_recursive(3, 12, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) && ({b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) || ({b})")),
+                inner.prop_map(|a| format!("!({a})")),
+            ]
+        })
+    }
+
+    fn situation() -> impl Strategy<Value = String> {
+        let range = prop_oneof![Just("()"), Just("2"), Just("8"), Just("2.5"), Just("\"far\"")];
+        let cover = prop_oneof![Just("()"), Just("\"woods\""), Just("[\"town\", \"hedge\"]"), Just("3")];
+        let flag = prop_oneof![Just("true"), Just("false"), Just("()"), Just("1")];
+        (range, cover, flag).prop_map(|(r, c, f)| format!("#{{ range: {r}, cover: {c}, flag: {f} }}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// The native form decides a condition only as Rhai does: the same
+        /// value where it gives one, and nothing where Rhai fails.
+        #[test]
+        fn native_conditions_agree_with_rhai(
+            text in expression(),
+            arm in prop::sample::select(vec!["infantry", "artillery"]),
+            kind in prop::option::of(prop::sample::select(vec!["heavy", "line"])),
+            stands in 0u32..4,
+            formation in prop::sample::select(vec!["line", "column"]),
+            marker in prop::option::of(prop::sample::select(vec!["damaged", "silenced"])),
+            situation in situation(),
+            roll in prop_oneof![Just("()"), Just("3"), Just("\"x\"")],
+        ) {
+            HOST.with(|host| agree(host, &text, [unit_spec(arm, kind, stands, formation, marker), unit_spec(arm, None, stands + 1, formation, None), situation, roll.to_string()]))?;
+        }
+    }
+
+    thread_local! {
+        static HOST: Host = Host::new(Ruleset::empty()).unwrap();
+    }
+
+    /// Evaluates `text` natively and by Rhai with firer, target, situation and roll set from `specs`.
+    fn agree(host: &Host, text: &str, specs: [String; 4]) -> Result<(), TestCaseError> {
+        {
+            let mut scope = Scope::new();
+            for name in CONDITION_NAMES {
+                scope.push_dynamic(name, Dynamic::UNIT);
+            }
+            for (name, spec) in ["firer", "target", "situation", "roll"].into_iter().zip(specs) {
+                let value = host.eval(&mut scope, &spec).unwrap().value;
+                scope.set_value(name, value);
+            }
+            let vars: Vec<Dynamic> =
+                CONDITION_NAMES.iter().map(|name| scope.get_value::<Dynamic>(name).unwrap()).collect();
+
+            let mut engine = Engine::new();
+            engine.set_strict_variables(true);
+            // Some generated expressions are not Rhai (`!()`): those say nothing.
+            let ast = engine.compile_expression_with_scope(&scope, text);
+            prop_assume!(ast.is_ok());
+            let ast = ast.unwrap();
+            let condition = Condition::new(ast, &|_| false);
+            let by_rhai = host.eval(&mut scope, text);
+            if let Some(native) = condition.native.as_ref().and_then(|n| n.eval(&vars)) {
+                let by_rhai = by_rhai.map_err(|e| format!("{e:?}"));
+                prop_assert!(by_rhai.is_ok(), "{text}: native {native:?}, Rhai failed: {by_rhai:?}");
+                let by_rhai = by_rhai.unwrap().value;
+                prop_assert_eq!(native.type_name(), by_rhai.type_name(), "{}", text);
+                prop_assert_eq!(native.to_string(), by_rhai.to_string(), "{}", text);
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_shipped_fire_modifiers_are_read_natively() {
+        let specs = ["ff-napoleonic".to_string()];
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let rs = crate::rules::load(&specs, &dir).unwrap().ruleset;
+        let host = Host::new(rs).unwrap();
+        let st = host.state();
+        let fire = &st.lists["fire_modifiers"];
+        let native = fire.when.iter().flatten().filter(|c| c.native.is_some()).count();
+        assert_eq!(native, fire.when.iter().flatten().count(), "every fire condition only reads");
+    }
+}

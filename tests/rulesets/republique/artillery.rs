@@ -1,0 +1,166 @@
+//! The artillery rules, each on and off: 401 preliminary bombardment, 407 elite
+//! and green artillery, 413 the ammunition shortage die (with saved fire and
+//! mass batteries).
+
+use super::{assert_line, assert_no_line, fails, host_with, int, run, unit, word};
+
+fn battery(grade: &str) -> String {
+    format!(
+        r#"let b = unit(#{{name: "Battery", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", grade: "{grade}"}});
+        let t = unit(#{{name: "IR 4", side: "austrian", arm: "infantry", stands: 4, formation: "line"}});"#
+    )
+}
+
+#[test]
+fn elite_batteries_add_two_and_green_ones_lose_two() {
+    let elite = format!("{} fire(b, t, #{{}})", battery("elite"));
+    // On: 5 + 2 = 7, a morale hit. Off: 5, no effect.
+    let (eval, scope) = run(&host_with(&["elite_green_artillery"], &[]), &[5], &elite);
+    assert_line(&eval, &["mod     yes +2", "Elite battery", "rule 407"]);
+    assert_eq!((word(&eval, "result"), int(&eval, "total")), ("morale_hit".into(), 7));
+    assert_eq!(super::count(&scope, "t", "morale_hits"), 1);
+    let (eval, _) = run(&host_with(&[], &[]), &[5], &elite);
+    assert_eq!(word(&eval, "result"), "no_effect");
+    // Green or militia: 8 - 2 = 6, a morale hit instead of a base hit.
+    for grade in ["green", "militia"] {
+        let green = format!("{} fire(b, t, #{{}})", battery(grade));
+        let (eval, _) = run(&host_with(&["elite_green_artillery"], &[]), &[8], &green);
+        assert_line(&eval, &["mod     yes -2", "Green or militia battery"]);
+        assert_eq!(word(&eval, "result"), "morale_hit", "{grade}");
+        let (eval, scope) = run(&host_with(&[], &[]), &[8], &green);
+        assert_eq!(word(&eval, "result"), "base_hit", "{grade}");
+        assert_eq!(unit(&scope, "t").stands, 3);
+    }
+    // A crack battery counts as the class it rallies as (rule 102), or as veteran.
+    let crack = format!("{} fire(b, t, #{{}}).total", battery("crack"));
+    let (eval, _) = run(&host_with(&["elite_green_artillery", "crack_troops"], &[]), &[5], &crack);
+    assert_eq!(eval.value.as_int().unwrap(), 7);
+    let host = host_with(&["elite_green_artillery", "crack_troops"], &[("crack_inherits", "veteran")]);
+    let (eval, _) = run(&host, &[5], &crack);
+    assert_eq!(eval.value.as_int().unwrap(), 5);
+}
+
+#[test]
+fn a_thirteen_on_the_shortage_die_silences_the_next_player_turn() {
+    let code = format!(
+        "{} let first = fire(b, t, #{{}});
+        let marked = b.has_marker(\"ammo_shortage\");
+        artillery_phase_end([b], \"french\");
+        let out = b.has_marker(\"out_of_ammo\");
+        let second = fire(b, t, #{{}});
+        artillery_phase_end([b], \"austrian\");
+        let third = fire(b, t, #{{}});
+        [first.result, marked, out, second.result, third.result]",
+        battery("trained")
+    );
+    // This turn's fire is normal (8: a base hit); the next turn's is lost; then it fires again.
+    let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, 13, 5, 2], &code);
+    let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["base_hit", "true", "true", "cannot_fire", "no_effect"]);
+    assert_line(&eval, &["roll    ammunition shortage die, Battery, 1d20: [13]"]);
+    assert_line(&eval, &["Battery is out of ammunition: it cannot fire this player turn (rule 413)"]);
+    // Off: no shortage die at all; every fire is rolled.
+    let (eval, _) = run(&host_with(&[], &[]), &[8, 5, 2], &code);
+    assert_no_line(&eval, &["ammunition shortage die"]);
+    let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["base_hit", "false", "false", "no_effect", "no_effect"]);
+}
+
+#[test]
+fn the_out_of_ammo_marker_lasts_to_the_owners_next_turn_if_switched() {
+    let code = format!(
+        "{} fire(b, t, #{{}}); artillery_phase_end([b], \"french\"); artillery_phase_end([b], \"austrian\"); b.has_marker(\"out_of_ammo\")",
+        battery("trained")
+    );
+    let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, 13], &code);
+    assert!(!eval.value.as_bool().unwrap(), "removed after the next player turn's artillery phase");
+    let host = host_with(&["ammunition_shortage"], &[("ammo_next_turn", "owner_next_turn")]);
+    let (eval, _) = run(&host, &[8, 13], &code);
+    assert!(eval.value.as_bool().unwrap(), "kept until the owner's next turn");
+}
+
+#[test]
+fn saved_fire_makes_a_battery_immune() {
+    let code = format!(
+        "{} b.set_marker(\"saved_fire\", true); fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")",
+        battery("trained")
+    );
+    let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, 13], &code);
+    assert!(!eval.value.as_bool().unwrap());
+    assert_line(&eval, &["began the turn with Saved Fire: immune to the ammunition shortage (rule 413)"]);
+}
+
+#[test]
+fn a_mass_battery_loses_only_one_battery() {
+    let code = r#"let b1 = unit(#{name: "B1", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let b2 = unit(#{name: "B2", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let b3 = unit(#{name: "B3", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let t = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        let r = mass_battery_fire([b1, b2, b3], t, #{});
+        [r.total, b1.has_marker("ammo_shortage"), b2.has_marker("ammo_shortage"), b3.has_marker("ammo_shortage")]"#;
+    // One die roll, +2 for two more batteries (house); one shortage die, one battery.
+    let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[6, 13], code);
+    let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["8", "true", "false", "false"]);
+    assert_line(&eval, &["a mass battery rolling a 13 affects only one battery: B1 (rule 413)"]);
+    let host = host_with(&["ammunition_shortage"], &[("ammo_mass_battery", "random")]);
+    let (eval, _) = run(&host, &[6, 13, 2], code);
+    let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
+    assert_eq!(v, ["8", "false", "true", "false"]);
+}
+
+#[test]
+fn the_shortage_die_follows_the_attrition_die_size_when_switched() {
+    let code = format!("{} fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")", battery("trained"));
+    let host = host_with(&["ammunition_shortage", "attrition_die"], &[("attrition_die_size", "d30")]);
+    let (eval, _) = run(&host, &[5, 13], &code);
+    assert_line(&eval, &["ammunition shortage die, Battery, 1d30: [13]"]);
+    assert!(eval.value.as_bool().unwrap());
+    let host = host_with(
+        &["ammunition_shortage", "attrition_die"],
+        &[("attrition_die_size", "d30"), ("ammo_die_size", "d20")],
+    );
+    let (eval, _) = run(&host, &[5, 13], &code);
+    assert_line(&eval, &["ammunition shortage die, Battery, 1d20: [13]"]);
+}
+
+const BOMBARDMENT: &str = r#"let a = unit(#{name: "Grande Batterie", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{saved_fire: true}});
+    let b = unit(#{name: "Austrian 12s", side: "austrian", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+    let ta = unit(#{name: "IR 4", side: "austrian", arm: "infantry", stands: 6, formation: "line"});
+    let tb = unit(#{name: "9e Ligne", side: "french", arm: "infantry", stands: 6, formation: "line"});"#;
+
+#[test]
+fn a_preliminary_bombardment_needs_the_rule_and_both_players() {
+    let call = |situation: &str| {
+        format!(
+            "{BOMBARDMENT} preliminary_bombardment([#{{battery: a, target: ta}}], [#{{battery: b, target: tb}}], {situation})"
+        )
+    };
+    let err = fails(&host_with(&[], &[]), &[], &call("#{agreed: true, pairs: 1}"));
+    assert!(err.contains("rule 401 (preliminary_bombardment) is off"), "{err}");
+    let host = host_with(&["preliminary_bombardment"], &[]);
+    let (eval, _) = run(&host, &[], &call("#{pairs: 2}"));
+    assert_eq!(int(&eval, "phases"), 0);
+    assert_line(&eval, &["both sides must mutually agree to the bombardment (rule 401)"]);
+    let err = fails(&host, &[], &call("#{agreed: true}"));
+    assert!(err.contains("needs situation.pairs"), "{err}");
+    // Two pairs of alternate phases, four shots; no saved fire; no movement or assault.
+    let (eval, scope) = run(&host, &[5, 5, 5, 5], &call("#{agreed: true, pairs: 2}"));
+    assert_eq!((int(&eval, "phases"), int(&eval, "shots")), (4, 4));
+    assert_line(&eval, &["Grande Batterie: no saved fire steps may be executed during a bombardment (rule 401)"]);
+    assert_line(&eval, &["preliminary bombardment, artillery phase 4 (second player)"]);
+    assert!(!unit(&scope, "a").has_marker("saved_fire"));
+}
+
+#[test]
+fn a_bombardment_phase_counts_as_a_player_turn_for_the_ammunition() {
+    let code = format!(
+        "{BOMBARDMENT} preliminary_bombardment([#{{battery: a, target: ta}}], [#{{battery: b, target: tb}}], #{{agreed: true, pairs: 3}})"
+    );
+    // Phase 1: the French roll a 13 (no saved fire in a bombardment, so no immunity); phase 3
+    // they are out of ammunition; phase 5 they fire again. Five shots in six phases.
+    let host = host_with(&["preliminary_bombardment", "ammunition_shortage"], &[]);
+    let (eval, _) = run(&host, &[5, 13, 5, 2, 5, 2, 5, 2, 5, 2], &code);
+    assert_eq!((int(&eval, "phases"), int(&eval, "shots")), (6, 5));
+    assert_line(&eval, &["Grande Batterie is out of ammunition: it cannot fire this player turn (rule 413)"]);
+}

@@ -1,0 +1,110 @@
+//! Republique Advanced Rules I (seed 000): each optional rule on and off, the
+//! tables against the seed, every combination of options, and exact odds.
+
+mod artillery;
+mod assault;
+mod movement;
+mod odds;
+mod options;
+mod tables;
+
+use grognard::dice::Supplied;
+use grognard::rules::{Ruleset, Switches};
+use grognard::script::{Evaluation, Host, UnitRef};
+use rhai::Scope;
+
+use crate::ruleset;
+
+/// Every option of the ruleset, by its name and its number in the seed.
+pub const OPTIONS: [(&str, &str); 15] = [
+    ("crack_troops", "102"),
+    ("cavalry_in_line", "105"),
+    ("alert_infantry", "201"),
+    ("cavalry_pass_through", "302"),
+    ("road_movement", "303"),
+    ("preliminary_bombardment", "401"),
+    ("attached_artillery", "403"),
+    ("elite_green_artillery", "407"),
+    ("ammunition_shortage", "413"),
+    ("unopposed_overlap", "501"),
+    ("lancers", "505"),
+    ("firefights", "506"),
+    ("cavalry_escorts", "507"),
+    ("attrition_die", "513"),
+    ("vulnerable_units", "515"),
+];
+
+/// The republique ruleset with these options on and these interpretations set.
+pub fn rules(with: &[&str], set: &[(&str, &str)]) -> Ruleset {
+    let mut rs = ruleset(&["republique"]);
+    rs.apply(&Switches {
+        with: with.iter().map(|s| s.to_string()).collect(),
+        set: set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        ..Switches::default()
+    })
+    .unwrap_or_else(|e| panic!("{with:?} {set:?}: {e:?}"));
+    rs
+}
+
+/// A host for the ruleset with these options and interpretations.
+pub fn host_with(with: &[&str], set: &[(&str, &str)]) -> Host {
+    Host::new(rules(with, set)).unwrap_or_else(|p| panic!("{with:?} does not compile: {p:?}"))
+}
+
+/// Runs `code` with the dice given, in a fresh scope kept for inspection.
+pub fn run(host: &Host, dice: &[i64], code: &str) -> (Evaluation, Scope<'static>) {
+    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
+    let mut scope = Scope::new();
+    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{code}\n{e}"));
+    (eval, scope)
+}
+
+/// The error `code` ends with.
+pub fn fails(host: &Host, dice: &[i64], code: &str) -> String {
+    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
+    match host.eval(&mut Scope::new(), code) {
+        Ok(v) => panic!("{code} should fail, gave {:?}", v.value),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// A field of the map a procedure returned.
+pub fn field(eval: &Evaluation, key: &str) -> rhai::Dynamic {
+    eval.value.clone().cast::<rhai::Map>().get(key).cloned().unwrap_or_else(|| panic!("no `{key}` in {:?}", eval.value))
+}
+
+pub fn word(eval: &Evaluation, key: &str) -> String {
+    field(eval, key).to_string()
+}
+
+pub fn int(eval: &Evaluation, key: &str) -> i64 {
+    field(eval, key).as_int().unwrap_or_else(|_| panic!("`{key}` is not a number in {:?}", eval.value))
+}
+
+/// Whether a trace line contains every one of the pieces.
+pub fn has_line(eval: &Evaluation, pieces: &[&str]) -> bool {
+    eval.trace.lines().iter().any(|l| pieces.iter().all(|p| l.contains(p)))
+}
+
+/// Asserts a trace line holds every piece, printing the trace otherwise.
+pub fn assert_line(eval: &Evaluation, pieces: &[&str]) {
+    assert!(has_line(eval, pieces), "no line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
+}
+
+pub fn assert_no_line(eval: &Evaluation, pieces: &[&str]) {
+    assert!(!has_line(eval, pieces), "a line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
+}
+
+/// A unit of the scope.
+pub fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
+    scope.get_value::<UnitRef>(name).unwrap_or_else(|| panic!("no unit `{name}`")).0.borrow().clone()
+}
+
+/// A unit's marker as a number (0 when absent).
+pub fn count(scope: &Scope, name: &str, marker: &str) -> i64 {
+    match unit(scope, name).markers.get(marker) {
+        Some(grognard::unit::Marker::Count(n)) => *n,
+        None => 0,
+        other => panic!("{name}.{marker} is {other:?}"),
+    }
+}
