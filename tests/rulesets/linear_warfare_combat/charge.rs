@@ -211,3 +211,26 @@ fn without_a_doctrine_marker_the_army_list_of_the_period_decides() {
     assert!(lines.iter().any(|l| l.contains("charges platoon_firing at half_line speed")), "{lines:#?}");
     assert_eq!(v["fire"].clone().cast::<rhai::Array>().len(), 1, "{lines:#?}");
 }
+
+#[test]
+fn the_range_of_fire_on_a_charge_follows_the_interpretation() {
+    let code = |cavalry: &str, doctrine: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", type: "{cavalry}", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "{doctrine}"}}}});
+            let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            charge(c, d, #{{reaction: "fire", charger_run_in: 12}}).fire[0]"#
+        )
+    };
+    // Close (default): the foot fires at 3", close range, 8 fire points.
+    let host = lw_host(&[], &[]);
+    let (v, _, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code("heavy", "all_out_good_order"));
+    assert_eq!((v["band"].to_string(), v["fire_points"].as_float().unwrap()), ("close".to_string(), 8.0));
+    // A quarter move: heavy horse All Out (26" a move) is 6.5" away, beyond musket range;
+    // light horse at the trot (22") 5.5", long range: 4 fire points.
+    let host = lw_host(&[("fire_on_charge_range", "quarter_move")], &[]);
+    let (v, lines, _) = run(&host, &[10, 5, 5, 9, 1], &code("heavy", "all_out_good_order"));
+    assert_eq!(v["result"].to_string(), "out_of_range", "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("a quarter of Horse's charge move: 6.5\"")), "{lines:#?}");
+    let (v, lines, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code("light", "trot_ordered_impact"));
+    assert_eq!((v["band"].to_string(), v["fire_points"].as_float().unwrap()), ("long".to_string(), 4.0), "{lines:#?}");
+}
