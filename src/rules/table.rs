@@ -247,8 +247,7 @@ impl Table {
         let TableBody::Bands(bands) = &self.body else {
             return Err(self.wrong_kind("read it with a row key and a total"));
         };
-        let cells: Vec<Option<(&Band, &str)>> = bands.iter().map(|(b, r)| Some((b, r.as_str()))).collect();
-        self.read_cells(None, &cells, total)
+        self.read_cells(None, bands.iter().map(|(b, r)| (b, r.as_str())), total)
     }
 
     /// Reads a grid at `row` and `total`: the row first, then the column whose band holds the total.
@@ -268,13 +267,9 @@ impl Table {
             let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
             return Err(ReadError::NoRow { table: self.id.clone(), key: row.to_string(), rows: labels.join(", ") });
         };
-        let cells: Vec<Option<(&Band, &str)>> = grid_row
-            .cells
-            .iter()
-            .zip(columns)
-            .map(|(cell, column)| cell.as_ref().map(|b| (b, column.as_str())))
-            .collect();
-        self.read_cells(Some(&grid_row.label), &cells, total)
+        let cells =
+            grid_row.cells.iter().zip(columns).filter_map(|(cell, column)| cell.as_ref().map(|b| (b, column.as_str())));
+        self.read_cells(Some(&grid_row.label), cells, total)
     }
 
     /// The source of what a reading read: the row's own (a patched row) or the table's.
@@ -318,19 +313,34 @@ impl Table {
     }
 
     /// Finds the band holding `total` among `cells`, applying the edges.
-    fn read_cells(&self, row: Option<&str>, cells: &[Option<(&Band, &str)>], total: i64) -> Result<Reading, ReadError> {
-        let lowest = cells.iter().flatten().filter_map(|(b, _)| b.min()).min();
-        let highest = cells.iter().flatten().filter_map(|(b, _)| b.max()).max();
+    ///
+    /// One pass finds the band and the printed edges together: a total that a
+    /// band holds is never past an edge, so the edges matter only when none does.
+    fn read_cells<'a>(
+        &self,
+        row: Option<&str>,
+        cells: impl Iterator<Item = (&'a Band, &'a str)> + Clone,
+        total: i64,
+    ) -> Result<Reading, ReadError> {
+        let (mut lowest, mut highest) = (Some(i64::MAX), Some(i64::MIN));
+        for (band, result) in cells.clone() {
+            if band.contains(total) {
+                return Ok(self.found(row, total, total, band, result));
+            }
+            lowest = lowest.zip(band.min()).map(|(a, b)| a.min(b));
+            highest = highest.zip(band.max()).map(|(a, b)| a.max(b));
+        }
         let no_band = |why: String| ReadError::NoBand {
             table: self.id.clone(),
             total,
             row: row.map(|r| format!(" in row {r}")).unwrap_or_default(),
             why,
         };
+        // No cell at all leaves the edges at their starting values: nothing to clamp to.
+        let lowest = lowest.filter(|&low| low != i64::MAX);
+        let highest = highest.filter(|&high| high != i64::MIN);
         let mut read_as = total;
-        let unbounded_below = cells.iter().flatten().any(|(b, _)| b.min().is_none());
-        let unbounded_above = cells.iter().flatten().any(|(b, _)| b.max().is_none());
-        if let (Some(low), false) = (lowest, unbounded_below)
+        if let Some(low) = lowest
             && total < low
         {
             match self.below {
@@ -341,7 +351,7 @@ impl Table {
                 }
             }
         }
-        if let (Some(high), false) = (highest, unbounded_above)
+        if let Some(high) = highest
             && total > high
         {
             match self.above {
@@ -352,12 +362,16 @@ impl Table {
                 }
             }
         }
-        let Some((band, result)) = cells.iter().flatten().find(|(b, _)| b.contains(read_as)) else {
-            return Err(no_band("no printed band holds it".into()));
-        };
-        let mut reading = self.reading(row, total, read_as, self.results.get(*result).cloned());
+        match cells.into_iter().find(|(b, _)| b.contains(read_as)) {
+            Some((band, result)) if read_as != total => Ok(self.found(row, total, read_as, band, result)),
+            _ => Err(no_band("no printed band holds it".into())),
+        }
+    }
+
+    fn found(&self, row: Option<&str>, total: i64, read_as: i64, band: &Band, result: &str) -> Reading {
+        let mut reading = self.reading(row, total, read_as, self.results.get(result).cloned());
         reading.band = Some(band.printed());
-        Ok(reading)
+        reading
     }
 
     fn reading(&self, row: Option<&str>, total: i64, read_as: i64, result: Option<Arc<TableResult>>) -> Reading {

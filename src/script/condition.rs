@@ -152,8 +152,12 @@ impl Native {
             Native::Var(i) => vars.get(*i).cloned(),
             Native::Literal(value) => Some(value.clone()),
             Native::Chain(base, accesses) => {
-                let mut value = base.eval(vars)?;
-                for access in accesses {
+                // A chain off a name reads it in place: `situation.range` does not copy the situation.
+                let (mut value, rest) = match base.as_ref() {
+                    Native::Var(i) => (accesses.first()?.read(vars.get(*i)?)?, accesses.get(1..)?),
+                    other => (other.eval(vars)?, &accesses[..]),
+                };
+                for access in rest {
                     value = access.read(&value)?;
                 }
                 Some(value)

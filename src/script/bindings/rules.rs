@@ -293,7 +293,7 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
             times = Some(n);
             if n == 0 {
                 applies = false;
-                why_not = Some("counts 0 times".to_string());
+                why_not = Some(WhyNot::CountsZero);
             }
         }
         let value = match &m.effect {
@@ -327,7 +327,7 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
             effect: m.effect.clone(),
             times: verdict.times,
             applied: verdict.applies,
-            why_not: verdict.why_not,
+            why_not: verdict.why_not.map(|w| w.to_string()),
             text: m.text.clone(),
             source: m.source.to_string(),
         });
@@ -357,9 +357,9 @@ fn evaluate(
 }
 
 /// Whether a modifier applies, why not, how many times it counts and what it adds.
-struct Verdict {
+struct Verdict<'a> {
     applies: bool,
-    why_not: Option<String>,
+    why_not: Option<WhyNot<'a>>,
     times: Option<i64>,
     value: i64,
 }
@@ -389,21 +389,40 @@ fn count(
 }
 
 /// Why an option or interpretation keeps a modifier out, if one does.
-fn gate(settings: &crate::rules::Settings, m: &crate::rules::Modifier) -> Option<String> {
+fn gate<'m>(settings: &crate::rules::Settings, m: &'m crate::rules::Modifier) -> Option<WhyNot<'m>> {
     if let Some(option) = &m.option
         && !settings.options.get(option).copied().unwrap_or(false)
     {
-        return Some(format!("option {option} is off"));
+        return Some(WhyNot::OptionOff(option));
     }
     m.interpretation
         .iter()
         .find(|(name, choice)| settings.interpretations.get(name) != Some(choice))
-        .map(|(name, choice)| format!("{name} is not {choice}"))
+        .map(|(name, choice)| WhyNot::Interpretation(name, choice))
+}
+
+/// Why a modifier does not apply, worded only when a trace records it.
+enum WhyNot<'a> {
+    OptionOff(&'a str),
+    Interpretation(&'a str, &'a str),
+    CountsZero,
+    Group { word: &'static str, group: &'a str, kept: &'a str },
+}
+
+impl std::fmt::Display for WhyNot<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WhyNot::OptionOff(option) => write!(f, "option {option} is off"),
+            WhyNot::Interpretation(name, choice) => write!(f, "{name} is not {choice}"),
+            WhyNot::CountsZero => f.write_str("counts 0 times"),
+            WhyNot::Group { word, group, kept } => write!(f, "only the {word} of group {group} counts: {kept}"),
+        }
+    }
 }
 
 /// Keeps, in each group whose rule is `best` or `worst`, only the one
 /// applicable modifier with the largest (or smallest) value; the first listed wins a tie.
-fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts: &mut [Verdict]) {
+fn apply_groups<'a>(settings: &crate::rules::Settings, list: &'a ModifierList, verdicts: &mut [Verdict<'a>]) {
     for (group, rule) in &list.groups {
         let pick = match rule {
             GroupRule::Fixed(pick) => *pick,
@@ -434,8 +453,7 @@ fn apply_groups(settings: &crate::rules::Settings, list: &ModifierList, verdicts
         for (i, _) in members {
             if i != kept {
                 verdicts[i].applies = false;
-                verdicts[i].why_not =
-                    Some(format!("only the {word} of group {group} counts: {}", list.modifiers[kept].id));
+                verdicts[i].why_not = Some(WhyNot::Group { word, group, kept: &list.modifiers[kept].id });
             }
         }
     }
