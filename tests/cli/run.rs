@@ -166,6 +166,33 @@ fn the_engagement_reads_its_order_of_battle() {
 }
 
 #[test]
+fn the_linear_warfare_charge_study_tallies_every_step() {
+    let out = grognard(&["run", "scripts/lw_charge_study.rhai", "--trials", "40", "--seed", "5", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["summary"]["trials"], 40);
+    // Every charge of every trial ends one of the ways the charge procedure names.
+    let results = ["charge_combat", "charge_failed", "stopped_by_fire", "target_escaped", "surrendered", "no_charge"];
+    for key in ["foot charge", "horse charge"] {
+        let tally = &v["summary"]["tallies"][key];
+        assert_eq!(tally["n"], 40, "{key}");
+        let outcomes = tally["outcomes"].as_array().unwrap();
+        let mut total = 0;
+        for o in outcomes {
+            assert!(results.contains(&o["value"].as_str().unwrap()), "{key}: {o}");
+            total += o["count"].as_i64().unwrap();
+        }
+        assert_eq!(total, 40, "{key}");
+    }
+    for key in ["Saxon stands lost", "Swedish foot stands lost", "Swedish horse stands lost"] {
+        assert_eq!(v["summary"]["records"][key]["n"], 40, "{key}");
+    }
+    // The same seed gives the same study.
+    let again = stdout(&grognard(&["run", "scripts/lw_charge_study.rhai", "--trials", "40", "--seed", "5", "--json"]));
+    assert_eq!(again, stdout(&out));
+}
+
+#[test]
 fn the_republique_attrition_study_counts_what_the_attrition_die_takes() {
     let run = |extra: &[&str]| -> Value {
         let mut args = vec!["run", "scripts/rq_attrition_study.rhai", "--trials", "40", "--seed", "3", "--json"];

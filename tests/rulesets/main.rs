@@ -3,6 +3,7 @@
 
 mod ff_napoleonic;
 mod linear_warfare;
+mod linear_warfare_combat;
 mod republique;
 
 use std::path::PathBuf;

@@ -401,6 +401,46 @@ pub fn overlap(defender: &Footprint, defender_facing: f64, attacker: &Footprint,
     Overlap { left: (left / base_width).max(0.0), right: (right / base_width).max(0.0) }
 }
 
+/// How close two edges must lie to be touching, in inches: looser than [`EPS`]
+/// because stands laid out at an angle carry the rounding of sines and cosines.
+const TOUCH: f64 = 1e-6;
+
+/// The length, in inches, of the boundary two footprints share: the edges of
+/// their stands that lie on one line and overlap along it, summed over every
+/// pair of stands. Stands meeting only at a corner share 0; stands apart share 0.
+/// Used for charge contact (which stands are in contact, and on which face).
+pub fn contact_length(a: &Footprint, b: &Footprint) -> f64 {
+    let edges = |s: &Stand| {
+        let c = s.corners();
+        [(c[0], c[1]), (c[1], c[2]), (c[2], c[3]), (c[3], c[0])]
+    };
+    let mut total = 0.0;
+    for sa in &a.stands {
+        for sb in &b.stands {
+            for (p1, p2) in edges(sa) {
+                let d = sub(p2, p1);
+                let len = norm(d);
+                if len <= TOUCH {
+                    continue;
+                }
+                let unit = mul(d, 1.0 / len);
+                for (q1, q2) in edges(sb) {
+                    // Both ends of the other edge on this edge's line.
+                    if cross(unit, sub(q1, p1)).abs() > TOUCH || cross(unit, sub(q2, p1)).abs() > TOUCH {
+                        continue;
+                    }
+                    let (t1, t2) = (dot(sub(q1, p1), unit), dot(sub(q2, p1), unit));
+                    let shared = t1.max(t2).min(len) - t1.min(t2).max(0.0);
+                    if shared > TOUCH {
+                        total += shared;
+                    }
+                }
+            }
+        }
+    }
+    total
+}
+
 /// The length, in inches, of the last straight stretch of a path before
 /// contact: the charge's run-in (1", 5" and 10" thresholds in the 18th-century set).
 ///

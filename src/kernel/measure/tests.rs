@@ -392,6 +392,27 @@ fn whole_bases_forgive_rounding_either_way() {
 }
 
 #[test]
+fn contact_is_the_shared_boundary() {
+    // Two stands face to face, 1" wide, offset by 0.25": they share 0.75".
+    let a = Footprint::line(1, Point::new(0.0, 0.0), 0.0, 1.0, 1.0);
+    let b = Footprint::line(1, Point::new(0.25, 0.0), 180.0, 1.0, 1.0);
+    assert!(close(contact_length(&a, &b), 0.75));
+    // Side by side in one line: the shared flank is the depth.
+    let line = Footprint::line(2, Point::new(0.0, 0.0), 0.0, 1.0, 0.5);
+    assert!(close(contact_length(&line.front(1), &Footprint::new(vec![line.stands[1]])), 0.5));
+    // Corner to corner, or a gap: nothing shared.
+    let corner = Footprint::line(1, Point::new(1.0, 0.0), 180.0, 1.0, 1.0);
+    assert_eq!(contact_length(&a, &corner), 0.0);
+    let apart = Footprint::line(1, Point::new(0.0, 0.1), 180.0, 1.0, 1.0);
+    assert_eq!(contact_length(&a, &apart), 0.0);
+    // At an angle the rounding of sines and cosines still touches.
+    let c = Footprint::line(1, Point::new(0.0, 0.0), 30.0, 1.0, 1.0);
+    let d = Footprint::line(1, c.stands[0].position, 210.0, 1.0, 1.0);
+    assert!(close(contact_length(&c, &d), 1.0));
+    assert_eq!(contact_length(&Footprint::default(), &a), 0.0);
+}
+
+#[test]
 fn run_in_is_the_last_straight_stretch() {
     let p = Point::new;
     assert_eq!(run_in(&[p(0.0, 0.0), p(0.0, 7.0)]), 7.0);

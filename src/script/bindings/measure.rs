@@ -1,9 +1,11 @@
-//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `overlap`.
+//! Lengths and table geometry for Rhai: `length("1-1/2\"")`, a unit's `footprint`, `distance`, `in_arc`, `aspect`, `overlap`, `contact`, `run_in`.
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::fail;
-use crate::measure::{Footprint, Point, aspect, distance, in_arc, overlap, parse_length, within};
+use crate::measure::{
+    Footprint, Point, aspect, contact_length, distance, in_arc, overlap, parse_length, run_in, within,
+};
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 
@@ -76,6 +78,24 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             }
         },
     );
+    // contact(a, b): inches of boundary the two footprints share (0 at a corner or apart).
+    engine.register_fn("contact", |a: Footprint, b: Footprint| contact_length(&a, &b));
+    // run_in([#{x: 0, y: 0}, #{x: 0, y: 7}]): the last straight stretch of a charge's path, in inches.
+    engine.register_fn("run_in", |path: Array| -> Result<f64, Box<EvalAltResult>> {
+        let mut points = Vec::with_capacity(path.len());
+        for (i, p) in path.into_iter().enumerate() {
+            let map =
+                p.try_cast::<Map>().ok_or_else(|| format!("run_in: point {i} of the path is not #{{x: .., y: ..}}"))?;
+            let coord = |key: &str| -> Result<f64, Box<EvalAltResult>> {
+                let v = map.get(key).cloned().unwrap_or(Dynamic::UNIT);
+                v.as_float()
+                    .or_else(|_| v.as_int().map(|n| n as f64))
+                    .map_err(|_| format!("run_in: point {i} of the path needs a number `{key}`").into())
+            };
+            points.push(Point::new(coord("x")?, coord("y")?));
+        }
+        Ok(run_in(&points))
+    });
     // overlap(defender, attacker, base_width): how far the attacker's frontage passes the
     // defender's on each flank, in base widths: #{left, right} (Republique rule 501).
     engine.register_fn(

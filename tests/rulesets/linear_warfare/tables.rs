@@ -98,6 +98,12 @@ fn every_house_table_is_marked_house_and_every_other_names_seed_003() {
         "cadence_dates_other",
         "oblique_dates_other",
         "civilian_drivers_other",
+        // Helper B (charges and fire): the tables the seed cites but does not print.
+        "charge_combat",
+        "fire_combat",
+        "fire_points",
+        "ranges",
+        "oblique_fire_dates",
     ];
     for (id, t) in &rs.tables {
         if house.contains(&id.as_str()) {

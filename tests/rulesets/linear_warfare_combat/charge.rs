@@ -1,0 +1,236 @@
+//! The charge from declaration to Charge Combat (procedure a-f): the charger's
+//! Maneuver Table roll and doctrine, the target's reactions, fire on and by the
+//! charger, pass-through fire, mandatory orders and surrender.
+
+use grognard::dice::Supplied;
+use grognard::script::{Host, UnitRef};
+use rhai::{Map, Scope};
+
+use super::lw_host;
+
+fn run(host: &Host, dice: &[i64], code: &str) -> (Map, Vec<String>, Scope<'static>) {
+    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
+    let mut scope = Scope::new();
+    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{e}"));
+    let lines = eval.trace.lines();
+    (eval.value.try_cast::<Map>().unwrap_or_default(), lines, scope)
+}
+
+fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
+    scope.get_value::<UnitRef>(name).unwrap().0.borrow().clone()
+}
+
+const HORSE_AND_FOOT: &str = r#"
+    let c = unit(#{name: "Horse", arm: "cavalry", type: "heavy", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_good_order"}});
+    let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
+
+#[test]
+fn no_round_the_corner_charges() {
+    let host = lw_host(&[], &[]);
+    let (v, lines, _) = run(&host, &[], &format!("{HORSE_AND_FOOT} charge(c, d, #{{facing: false}})"));
+    assert_eq!(v["result"].to_string(), "no_charge");
+    assert!(lines.iter().any(|l| l.contains("no \"round the corner\" charges")));
+    // On the table: a target behind the charger is not faced.
+    let placed = |y: f64| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", placement: #{{x: 0.0, y: 0.0, facing: 0.0}}}});
+            let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{{x: 0.0, y: {y:.1}, facing: 180.0}}}});
+            charge(c, d, #{{}}).result"#
+        )
+    };
+    host.set_dice(Box::new(Supplied::new([])));
+    assert_eq!(host.eval(&mut Scope::new(), &placed(-8.0)).unwrap().value.to_string(), "no_charge");
+    // Ahead: the charge goes on to the Maneuver Table (3: holds ground, it does not go).
+    host.set_dice(Box::new(Supplied::new([3])));
+    assert_eq!(host.eval(&mut Scope::new(), &placed(8.0)).unwrap().value.to_string(), "charge_failed");
+}
+
+#[test]
+fn a_charge_from_the_maneuver_roll_to_the_pursuit() {
+    let host = lw_host(&[], &[]);
+    // b. Maneuver Table 10: full move. c/d. The foot fires at close range (3"): 8 fire
+    // points, die 2: no effect. e. no fire by the charger. f. 7 + 3 (All Out, cavalry
+    // against foot) - 3 = 7: the foot routs; trophies 9 - 4: kept; pursuit 9 + 3 = 12.
+    let code = format!("{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"fire\", charger_run_in: 12}})");
+    let (v, lines, scope) = run(&host, &[10, 2, 7, 3, 9, 9], &code);
+    assert_eq!(v["result"].to_string(), "charge_combat", "{lines:#?}");
+    let combat = v["combat"].clone().cast::<Map>();
+    assert_eq!(combat["result"].to_string(), "defender_routs", "{lines:#?}");
+    assert_eq!(v["maneuver"].clone().cast::<Map>()["result"].to_string(), "full_move");
+    assert!(
+        lines.iter().any(|l| l.contains("4 firing stand(s) x 2 (musket, close range) = 8 fire points")),
+        "{lines:#?}"
+    );
+    let d = unit(&scope, "d");
+    assert_eq!((d.order.as_str(), d.stands), ("rout", 2));
+    assert!(d.has_marker("moved") && d.has_marker("fired"), "a reaction is the target's move for the turn");
+    assert_eq!(unit(&scope, "c").order, "pursuit");
+}
+
+#[test]
+fn the_charger_may_not_go() {
+    let host = lw_host(&[], &[]);
+    // Grade 2, 1: Fall Back (mandatory).
+    let (v, _, scope) = run(&host, &[1], &format!("{HORSE_AND_FOOT} charge(c, d, #{{charger_run_in: 12}})"));
+    assert_eq!(v["result"].to_string(), "charge_failed");
+    assert_eq!(unit(&scope, "c").order, "fall_back");
+    let err = lw_host(&[], &[])
+        .eval(&mut Scope::new(), &format!("{HORSE_AND_FOOT} c.order = \"rout\"; charge(c, d, #{{}})"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("under a rout order and cannot charge"), "{err}");
+}
+
+#[test]
+fn french_cavalry_chooses_its_charge_by_the_maneuver_roll() {
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12})"#;
+    // 9: All Out in Disorder. The foot stands (Maneuver 5: holds). 6 + 3 - 6 = 3, the
+    // foot falls back; trophies 9; pursuit 1. The gendarmes end the charge disordered
+    // whatever happened.
+    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 1], code);
+    assert!(
+        lines.iter().any(|l| l.contains("modified Maneuver Table total 9") && l.contains("all_out_disorder")),
+        "{lines:#?}"
+    );
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 3);
+    assert_eq!(unit(&scope, "c").order, "disordered");
+    // 8: At the Trot with Fire: mounted fire at close range (4 stands x 1), die 8 on the 4 row
+    // is 8-10, effective: the defender takes -1 and loses nothing to it. 6 + 1 - (6 - 1) = 2.
+    let (v, lines, scope) = run(&host, &[8, 5, 8, 6, 6, 9, 1], code);
+    assert!(lines.iter().any(|l| l.contains("trot_with_fire")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("the mounted fire was effective")), "{lines:#?}");
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 2, "{lines:#?}");
+    assert_eq!(unit(&scope, "d").stands, 4);
+    assert_eq!(unit(&scope, "c").order, "good_order");
+}
+
+#[test]
+fn the_target_may_form_square_or_be_sent_back_before_contact() {
+    let host = lw_host(&[], &[]);
+    // The foot forms square (Maneuver 7: 1/2 move OR formation change): the horse is -2, not +1.
+    let code = format!(
+        "{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"change_formation\", new_formation: \"square\", charger_run_in: 12}})"
+    );
+    let (v, lines, scope) = run(&host, &[10, 7, 5, 5], &code);
+    assert_eq!(unit(&scope, "d").formation, "square", "{lines:#?}");
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 0, "{lines:#?}");
+    // The foot falls back before contact (Maneuver 1): not caught, it gets away...
+    let code = format!("{HORSE_AND_FOOT} charge(c, d, #{{charger_run_in: 12}})");
+    let (v, _, _) = run(&host, &[10, 1], &code);
+    assert_eq!(v["result"].to_string(), "target_escaped");
+    // ... caught, it fights taken in the rear (-2): 5 + 3 - (5 - 2) = 5.
+    let code = format!("{HORSE_AND_FOOT} charge(c, d, #{{charger_run_in: 12, caught: true}})");
+    let (v, lines, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code);
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 5, "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("caught from the rear")));
+}
+
+#[test]
+fn a_late_reaction_cannot_change_formation_and_fires_at_half() {
+    let host = lw_host(&[], &[]);
+    let code = format!(
+        "{HORSE_AND_FOOT} d.set_marker(\"fired\", true); charge(c, d, #{{reaction: \"change_formation\", new_formation: \"square\", charger_run_in: 12}})"
+    );
+    let (_, lines, scope) = run(&host, &[10, 5, 5, 5, 9, 1], &code);
+    assert_eq!(unit(&scope, "d").formation, "line");
+    assert!(lines.iter().any(|l| l.contains("cannot change formation or facing")), "{lines:#?}");
+    let code = format!(
+        "{HORSE_AND_FOOT} d.set_marker(\"moved\", true); charge(c, d, #{{reaction: \"fire\", charger_run_in: 12}}).fire[0].fire_points"
+    );
+    host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+    // 4 stands x 2 at close range, halved.
+    assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(), 4.0);
+    // A reaction the unit's arm does not have is refused.
+    host.set_dice(Box::new(Supplied::new([10])));
+    let err = host
+        .eval(
+            &mut Scope::new(),
+            &format!("{HORSE_AND_FOOT} charge(c, d, #{{reaction: \"counter_charge\", charger_run_in: 12}})"),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cannot react to a charge by \"counter_charge\""), "{err}");
+}
+
+#[test]
+fn pass_through_fire_and_a_charge_stopped_by_fire() {
+    let host = lw_host(&[], &[]);
+    // The foot stands (Maneuver 5). A neighbouring battalion fires as the horse passes:
+    // 12 fire points, 9 on the 12-14 row is 7-9, one stand; the horse is disordered and
+    // checks on the Maneuver Table (disordered column): 2, Retreat, and a Retreat under
+    // fire loses one more stand (maneuver.rhai, house): the charge is stopped.
+    let code = format!(
+        r#"{HORSE_AND_FOOT}
+        let n = unit(#{{name: "Neighbours", arm: "infantry", grade: "2", stands: 6, formation: "line"}});
+        charge(c, d, #{{charger_run_in: 12, pass_through: [n]}})"#
+    );
+    let (v, lines, scope) = run(&host, &[10, 5, 9, 2], &code);
+    assert_eq!(v["result"].to_string(), "stopped_by_fire", "{lines:#?}");
+    assert!(unit(&scope, "n").has_marker("moved"));
+    assert_eq!(unit(&scope, "c").order, "retreat");
+    assert_eq!(unit(&scope, "c").stands, 2);
+}
+
+#[test]
+fn ga_pa_fires_at_minus_one_and_a_routing_target_surrenders() {
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Swedes", nation: "sweden", arm: "infantry", grade: "3", stands: 6, formation: "line", markers: #{doctrine: "ga_pa", impetuous: true, pikes: "1/3"}});
+        let d = unit(#{name: "Saxons", arm: "infantry", grade: "2", stands: 6, formation: "line"});
+        charge(c, d, #{charger_run_in: 2})"#;
+    // Maneuver 10; the target stands (Maneuver 5, holds); Ga Pa fire: 12 FP, 7 - 1 = 6: disordered;
+    // Charge Combat 5 + 1 + 1 + 1 (grade 3) - 5 = 3.
+    let (v, lines, _) = run(&host, &[10, 5, 7, 5, 5, 9, 1], code);
+    assert!(lines.iter().any(|l| l.starts_with("mod     yes -1") && l.contains("Ga Pa")), "{lines:#?}");
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 3, "{lines:#?}");
+    // A routing target contacted surrenders.
+    let code = format!("{HORSE_AND_FOOT} d.order = \"rout\"; charge(c, d, #{{charger_run_in: 12}})");
+    let (v, _, scope) = run(&host, &[10], &code);
+    assert_eq!(v["result"].to_string(), "surrendered");
+    assert!(unit(&scope, "d").has_marker("surrendered"));
+}
+
+#[test]
+fn without_a_doctrine_marker_the_army_list_of_the_period_decides() {
+    let host = lw_host(&[], &[]);
+    // French horse in 1709 (no doctrine marker): the army list's "All Out in Disorder on a
+    // modified 9 or more, otherwise At the Trot with Fire", read from the charge's Maneuver roll.
+    let code = r#"let c = unit(#{name: "Maison du Roi", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12, year: 1709})"#;
+    let (_, lines, scope) = run(&host, &[10, 5, 6, 6, 9, 1], code);
+    assert!(lines.iter().any(|l| l.contains("charges all_out_disorder")), "{lines:#?}");
+    assert_eq!(unit(&scope, "c").order, "disordered");
+    // A British battalion of 1704 charges by Platoon Firing: half line speed, and fires before closing.
+    let code = r#"let c = unit(#{name: "Foot Guards", nation: "britain", arm: "infantry", grade: "3", stands: 4, formation: "line"});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 2, year: 1704})"#;
+    let (v, lines, _) = run(&host, &[10, 5, 1, 6, 6, 9], code);
+    assert!(lines.iter().any(|l| l.contains("charges platoon_firing at half_line speed")), "{lines:#?}");
+    assert_eq!(v["fire"].clone().cast::<rhai::Array>().len(), 1, "{lines:#?}");
+}
+
+#[test]
+fn the_range_of_fire_on_a_charge_follows_the_interpretation() {
+    let code = |cavalry: &str, doctrine: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", type: "{cavalry}", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "{doctrine}"}}}});
+            let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            charge(c, d, #{{reaction: "fire", charger_run_in: 12}}).fire[0]"#
+        )
+    };
+    // Close (default): the foot fires at 3", close range, 8 fire points.
+    let host = lw_host(&[], &[]);
+    let (v, _, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code("heavy", "all_out_good_order"));
+    assert_eq!((v["band"].to_string(), v["fire_points"].as_float().unwrap()), ("close".to_string(), 8.0));
+    // A quarter move: heavy horse All Out (26" a move) is 6.5" away, beyond musket range;
+    // light horse at the trot (22") 5.5", long range: 4 fire points.
+    let host = lw_host(&[("fire_on_charge_range", "quarter_move")], &[]);
+    let (v, lines, _) = run(&host, &[10, 5, 5, 9, 1], &code("heavy", "all_out_good_order"));
+    assert_eq!(v["result"].to_string(), "out_of_range", "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("a quarter of Horse's charge move: 6.5\"")), "{lines:#?}");
+    let (v, lines, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code("light", "trot_ordered_impact"));
+    assert_eq!((v["band"].to_string(), v["fire_points"].as_float().unwrap()), ("long".to_string(), 4.0), "{lines:#?}");
+}

@@ -1,0 +1,30 @@
+//! Linear Warfare (seed 003), charges and fire: the Charge Combat, fire,
+//! trophies, pursuit and skirmisher rules, their tables against the seed and
+//! inventory text, traces, effects and exact odds.
+
+mod charge;
+mod charge_combat;
+mod fire;
+mod skirmishers;
+mod tables;
+mod trophies;
+
+use grognard::rules::{Ruleset, Switches};
+use grognard::script::Host;
+
+/// linear-warfare with interpretations set and options switched on.
+pub fn lw(set: &[(&str, &str)], with: &[&str]) -> Ruleset {
+    let mut rs = crate::ruleset(&["linear-warfare"]);
+    let switches = Switches {
+        set: set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        with: with.iter().map(|s| s.to_string()).collect(),
+        ..Switches::default()
+    };
+    rs.apply(&switches).unwrap_or_else(|e| panic!("{set:?} {with:?}: {e:?}"));
+    rs
+}
+
+/// A host for linear-warfare with interpretations set and options on.
+pub fn lw_host(set: &[(&str, &str)], with: &[&str]) -> Host {
+    Host::new(lw(set, with)).unwrap_or_else(|p| panic!("linear-warfare does not compile: {p:?}"))
+}
