@@ -18,7 +18,7 @@ use std::rc::Rc;
 use rhai::{AST, ASTFlags, Array, Dynamic, Expr, FnCallExpr, ImmutableString, Stmt};
 
 use super::bindings::rules::{CONDITION_NAMES, has_any};
-use super::bindings::unit::{leader_method, leader_property, unit_method, unit_property};
+use super::bindings::unit::{leader_method, leader_property, unit_method, unit_property, unit_text};
 use super::handles::{LeaderRef, UnitRef};
 
 /// A compiled condition: Rhai's AST always, and the native form when the expression allows one.
@@ -77,6 +77,19 @@ pub enum Op {
     Le,
     Gt,
     Ge,
+}
+
+impl Op {
+    /// The operator with its sides swapped: `a < b` is `b > a`.
+    fn flipped(self) -> Op {
+        match self {
+            Op::Lt => Op::Gt,
+            Op::Le => Op::Ge,
+            Op::Gt => Op::Lt,
+            Op::Ge => Op::Le,
+            same => same,
+        }
+    }
 }
 
 impl Native {
@@ -162,8 +175,24 @@ impl Native {
                 }
                 Some(value)
             }
-            Native::Compare(op, a, b) => compare(*op, &a.eval(vars)?, &b.eval(vars)?).map(Dynamic::from),
+            Native::Compare(op, a, b) => {
+                // `unit.arm == "artillery"`: the word compared where it lies, not copied out.
+                let in_place = match (a.as_ref(), b.as_ref()) {
+                    (word, Native::Literal(text)) => word.with_unit_text(vars, |w| compare_text(*op, w, text)),
+                    (Native::Literal(text), word) => word.with_unit_text(vars, |w| compare_text(op.flipped(), w, text)),
+                    _ => None,
+                };
+                match in_place {
+                    Some(Some(result)) => Some(Dynamic::from(result)),
+                    _ => compare(*op, &a.eval(vars)?, &b.eval(vars)?).map(Dynamic::from),
+                }
+            }
             Native::In(value, list) => {
+                let in_place =
+                    value.with_unit_text(vars, |w| list.iter().map(|item| compare_text(Op::Eq, w, item)).sum_any());
+                if let Some(Some(found)) = in_place {
+                    return Some(Dynamic::from(found));
+                }
                 let value = value.eval(vars)?;
                 let mut found = false;
                 for item in list {
@@ -190,6 +219,44 @@ impl Native {
                 Some(Dynamic::FALSE)
             }
         }
+    }
+}
+
+impl Native {
+    /// Calls `f` with a unit's word property (`firer.arm`) read in place,
+    /// when this node is one; `None` to `f` is the unit having none (`()`).
+    fn with_unit_text<R>(&self, vars: &[Dynamic], f: impl FnOnce(Option<&str>) -> R) -> Option<R> {
+        let Native::Chain(base, accesses) = self else { return None };
+        let (Native::Var(i), [Access::Property(name)]) = (base.as_ref(), &accesses[..]) else { return None };
+        let unit = vars.get(*i)?.read_lock::<UnitRef>()?;
+        let unit = unit.0.borrow();
+        unit_text(&unit, name).map(f)
+    }
+}
+
+/// `word op literal` as `compare` makes it, for a word read in place; none
+/// when the literal is not text and `()` (then `compare` decides).
+fn compare_text(op: Op, word: Option<&str>, literal: &Dynamic) -> Option<bool> {
+    let literal = literal.as_immutable_string_ref().ok()?;
+    match word {
+        Some(word) => compare_order(op, Some(word.cmp(literal.as_str()))),
+        // `()` against text: different types, never equal, never ordered.
+        None => Some(op == Op::Ne),
+    }
+}
+
+/// Whether any of the answers is yes; none if any could not be given.
+trait SumAny {
+    fn sum_any(self) -> Option<bool>;
+}
+
+impl<I: Iterator<Item = Option<bool>>> SumAny for I {
+    fn sum_any(self) -> Option<bool> {
+        let mut any = false;
+        for answer in self {
+            any |= answer?;
+        }
+        Some(any)
     }
 }
 
@@ -276,6 +343,11 @@ fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
             _ => return Some(op == Op::Ne),
         }
     };
+    compare_order(op, order)
+}
+
+/// What `op` says of two values `order`ed (none: unordered, such as NaN).
+fn compare_order(op: Op, order: Option<Ordering>) -> Option<bool> {
     Some(match (op, order) {
         (Op::Eq, o) => o == Some(Ordering::Equal),
         (Op::Ne, o) => o != Some(Ordering::Equal),

@@ -128,24 +128,37 @@ pub(crate) const UNIT_PROPERTIES: [&str; 14] = [
 
 /// A unit's property by name, one place for the Rhai getters and for conditions read natively.
 pub(crate) fn unit_property(u: &Unit, name: &str) -> Option<Dynamic> {
-    let text = |t: &Option<String>| t.clone().map_or(Dynamic::UNIT, Dynamic::from);
+    if let Some(text) = unit_text(u, name) {
+        return Some(text.map_or(Dynamic::UNIT, |t| Dynamic::from(t.to_string())));
+    }
     Some(match name {
-        "id" => Dynamic::from(u.id.clone()),
-        "name" => Dynamic::from(u.name.clone()),
-        "side" => Dynamic::from(u.side.clone()),
-        "nation" => Dynamic::from(u.nation.clone()),
-        "arm" => Dynamic::from(u.arm.clone()),
-        "type" => text(&u.kind),
-        "grade" => text(&u.grade),
         "stands" => Dynamic::from(i64::from(u.stands)),
         "stands_at_start" => Dynamic::from(i64::from(u.starting_stands())),
         "stands_lost" => Dynamic::from(i64::from(u.stands_lost())),
-        "formation" => Dynamic::from(u.formation.clone()),
-        "order" => Dynamic::from(u.order.clone()),
-        "command" => text(&u.command),
         "eliminated" => Dynamic::from(u.is_eliminated()),
         _ => return None,
     })
+}
+
+/// A unit's word-valued property read in place (`None` inside: the unit has
+/// none, `()` to a script); none for a property that is not a word.
+pub(crate) fn unit_text<'u>(u: &'u Unit, name: &str) -> Option<Option<&'u str>> {
+    Some(
+        match name {
+            "id" => Some(&u.id),
+            "name" => Some(&u.name),
+            "side" => Some(&u.side),
+            "nation" => Some(&u.nation),
+            "arm" => Some(&u.arm),
+            "type" => u.kind.as_ref(),
+            "grade" => u.grade.as_ref(),
+            "formation" => Some(&u.formation),
+            "order" => Some(&u.order),
+            "command" => u.command.as_ref(),
+            _ => return None,
+        }
+        .map(String::as_str),
+    )
 }
 
 /// `unit.marker("battery")` and `unit.has_marker("breakthrough")`, by name.
