@@ -98,6 +98,7 @@ fn every_house_table_is_marked_house_and_every_other_names_seed_003() {
         "cadence_dates_other",
         "oblique_dates_other",
         "civilian_drivers_other",
+        "cavalry_full_impetus",
     ];
     for (id, t) in &rs.tables {
         if house.contains(&id.as_str()) {
