@@ -669,3 +669,15 @@ fn a_stand_adjustment_without_cadence_costs_double() {
     assert_eq!((int(&cadenced, "fcs"), f(&cadenced, "cost")), (1, 3.0));
     assert_eq!((int(&uncadenced, "fcs"), f(&uncadenced, "cost")), (2, 6.0));
 }
+
+#[test]
+fn mounted_frontage_changes_are_limited_by_the_grade_without_drill() {
+    // L125: "the number of changes per turn can be no greater than the Morale Level of the unit";
+    // L146: drill manipulates the grade "for consulting the Maneuver Table or Formation Change Chart".
+    let host = lw();
+    let cav = r#"let c = unit(#{name: "Drag", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{drill: true}});"#;
+    let m = eval_map(&host, &format!("{cav} mounted_frontage(c, #{{changes: 3, quarters: 4}})"));
+    assert!(!m["ok"].as_bool().unwrap(), "a drilled Line unit still changes at most 2: {}", text(&m, "reason"));
+    let m = eval_map(&host, &format!("{cav} mounted_frontage(c, #{{changes: 2, quarters: 4}})"));
+    assert!(m["ok"].as_bool().unwrap());
+}
