@@ -116,9 +116,13 @@ impl Deck {
         n
     }
 
-    /// Gathers every card, face down again, and starts the next run.
+    /// Gathers the cards at the bottom, face down again, and starts the next
+    /// run. The cards in play stay on the table: they belong to the turn going
+    /// on and go to the bottom of the new deck, face up, at its end (seed 003,
+    /// L62: "When the turn is complete, all drawn cards are placed on the
+    /// bottom of the deck, face up. When you have gone through the entire
+    /// deck, reshuffle and start over").
     pub fn reshuffle(&mut self) {
-        self.face_down.append(&mut self.in_play);
         self.face_down.append(&mut self.face_up);
         self.run += 1;
     }

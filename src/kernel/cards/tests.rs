@@ -51,6 +51,26 @@ fn cards_go_to_the_bottom_face_up_and_come_back_at_the_reshuffle() {
 }
 
 #[test]
+fn a_reshuffle_leaves_the_cards_in_play_on_the_table() {
+    let mut d = deck(&[("red", 3), ("black", 3)]);
+    // Four cards drawn and put to the bottom (earlier turns), two in play (this turn).
+    for _ in 0..4 {
+        let c = d.draw(&mut Supplied::new([1]), "").unwrap();
+        d.to_bottom(&c.name).unwrap();
+    }
+    let a = d.draw(&mut Supplied::new([1]), "").unwrap();
+    let b = d.draw(&mut Supplied::new([]), "").unwrap();
+    assert!(d.run_over());
+    d.reshuffle();
+    // Only the four face-up cards are shuffled back; this turn's two stay in play.
+    assert_eq!((d.face_down(), d.in_play().len(), d.face_up().len(), d.run()), (4, 2, 0, 2));
+    assert!(d.in_play().iter().all(|c| c.name == a.name || c.name == b.name));
+    // At the end of the turn they go to the bottom of the new deck, face up.
+    assert_eq!(d.all_to_bottom(), 2);
+    assert_eq!((d.face_down(), d.face_up().len()), (4, 2));
+}
+
+#[test]
 fn a_supplied_face_past_the_cards_left_is_refused() {
     let mut d = deck(&[("red", 2), ("black", 2)]);
     d.draw(&mut Supplied::new([1]), "").unwrap();

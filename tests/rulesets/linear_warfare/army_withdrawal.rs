@@ -136,9 +136,10 @@ fn units_routed_off_count_whole_and_pursuers_off_not_at_all() {
         us[2].order = "rout"; army_tally(us)"#,
     );
     let m = eval_map(&host, &code);
+    // Routed off: 5 stands; pursued off: not lost for leaving, but its 3 earlier losses count.
     assert_eq!(
         (int(&m, "stands_lost"), int(&m, "loss_percent"), int(&m, "routed_off"), int(&m, "routing")),
-        (5, 25, 1, 1)
+        (8, 40, 1, 1)
     );
     // The enemy's routing and routed-off units: -1 each.
     host.set_dice(Box::new(Supplied::new([5])));
@@ -319,4 +320,68 @@ fn make_it_happen_grades_match_the_seed_and_its_odds_are_exact() {
         r#"make_it_happen(unit(#{name: "U", arm: "infantry", grade: "4", stands: 4, formation: "line"}), "x")"#,
     );
     assert_eq!((int(&m, "total"), m["success"].as_bool().unwrap()), (6, true));
+}
+
+#[test]
+fn a_pursuer_off_the_table_keeps_its_earlier_losses_in_the_count() {
+    // Seed 003, L342: "Units pursuing off the battlefield do not return during the same day of
+    // battle, but they do not count as lost for casualties in Army Withdrawal": leaving is free,
+    // the stands shot away before are still lost.
+    let host = lw();
+    let m = eval_map(&host, &army(4, 0, r#"us[0].stands = 3; army_tally(us)"#));
+    let before = int(&m, "stands_lost");
+    let m = eval_map(&host, &army(4, 0, r#"us[0].stands = 3; us[0].set_marker("pursued_off", true); army_tally(us)"#));
+    assert_eq!((before, int(&m, "stands_lost"), int(&m, "loss_percent")), (2, 2, 10));
+}
+
+#[test]
+fn a_campaign_army_tests_on_net_positive_modifiers_until_its_first_failure() {
+    // L346: "every turn thereafter that there are net positive modifiers"; L364: after "The first
+    // time you fail", "On any subsequent turn that your Die Roll Modifiers ... go up, you must test again".
+    let mut rs = ruleset(&["linear-warfare"]);
+    rs.set_option("campaign_army_morale", true).unwrap();
+    let host = Host::new(rs).unwrap();
+    // 15%: the first test at +2 holds (1 + 2); the next turn, still +2 (not gone up, net positive),
+    // no failure yet: it tests again, and fails (10 + 2 = 12); then +2 again: not gone up, no test.
+    host.set_dice(Box::new(Supplied::new([1, 10])));
+    let code = army(
+        4,
+        3,
+        r#"army.standards_lost = 2; let a = army.withdrawal_check(); let b = army.withdrawal_check();
+        let c = army.withdrawal_check();
+        #{a: a.result, b: b.checked, b_result: b.result, c: c.checked, c_reason: c.reason, failures: army.failures}"#,
+    );
+    let m = eval_map(&host, &code);
+    assert_eq!(text(&m, "a"), "holds");
+    assert!(m["b"].as_bool().unwrap(), "net positive before any failure: tested");
+    assert_eq!((text(&m, "b_result"), int(&m, "failures")), ("withdraws".into(), 1));
+    assert!(!m["c"].as_bool().unwrap());
+    assert!(text(&m, "c_reason").contains("have not gone up"), "{}", text(&m, "c_reason"));
+}
+
+#[test]
+fn drill_adds_neither_rally_attempts_nor_make_it_happen_grade() {
+    // L146: drill raises the grade "for consulting the Maneuver Table or Formation Change Chart";
+    // L342: "as many attempts as the Morale Grade of the unit".
+    let host = lw();
+    host.set_dice(Box::new(Supplied::new([1])));
+    let m = eval_map(&host, &format!(r#"{} u.set_marker("drill", true); rally(u, #{{}})"#, routing(2)));
+    assert_eq!(int(&m, "attempts"), 2);
+    // Lasting losses do lower the attempts.
+    host.set_dice(Box::new(Supplied::new([1])));
+    let m = eval_map(&host, &format!(r#"{} u.set_marker("grade_loss", 1); rally(u, #{{}})"#, routing(3)));
+    assert_eq!(int(&m, "attempts"), 2);
+    // Make it Happen: grade 2 with drill is even (0), 5 fails; grade 3 that lost a grade is 2.
+    host.set_dice(Box::new(Supplied::new([5])));
+    let m = eval_map(
+        &host,
+        r#"let u = unit(#{name: "U", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{drill: true}}); make_it_happen(u, "x")"#,
+    );
+    assert_eq!((int(&m, "modifier"), int(&m, "total"), m["success"].as_bool().unwrap()), (0, 5, false));
+    host.set_dice(Box::new(Supplied::new([5])));
+    let m = eval_map(
+        &host,
+        r#"let u = unit(#{name: "U", arm: "infantry", grade: "3", stands: 4, formation: "line", markers: #{grade_loss: 1}}); make_it_happen(u, "x")"#,
+    );
+    assert_eq!(int(&m, "modifier"), 0);
 }

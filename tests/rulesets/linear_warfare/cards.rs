@@ -292,13 +292,14 @@ fn one_run_through_the_deck_is_36_cards_then_night() {
         let host = lw();
         host.set_dice(Box::new(Seeded::new(seed)));
         let code = format!(
-            r#"{} let d = day.play_day(); d.night = day.night; d.run = day.deck.run; d"#,
+            r#"{} let d = day.play_day(); d.night = day.night; d.run = day.deck.run; d.carried = day.carried_over; d"#,
             day("trumps: 0", "trumps: 0", 2)
         );
         let d = eval_map(&host, &code);
         let phases = d["phases"].clone().cast::<Map>();
         let drawn = int(&phases, "french") + int(&phases, "allies") + int(&d, "surplus");
-        assert_eq!(drawn, 72, "two runs of 36 cards, each a phase or surplus (seed {seed})");
+        // The cards in play when the first run ends stay out of the second run's deck.
+        assert_eq!(drawn, 72 - int(&d, "carried"), "two runs of 36 cards, each a phase or surplus (seed {seed})");
         assert_eq!((int(&d, "runs"), int(&d, "run")), (2, 2));
         assert!(d["night"].as_bool().unwrap());
     }
@@ -448,5 +449,202 @@ fn exact_odds_of_the_daylight_runs_in_a_northern_winter() {
             BigRational::new(BigInt::from(ways), BigInt::from(6)),
             "{runs}"
         );
+    }
+}
+
+/// Seed 003, L62 and L84.
+const SEED_BOTTOM: &str = "When the turn is complete, all drawn cards are placed on the bottom of the deck, face up. \
+When you have gone through the entire deck, reshuffle and start over.";
+const SEED_NIGHT: &str = "When you have finished the last allowed \"run\" through the deck, night has fallen.";
+
+#[test]
+fn a_reshuffle_in_the_middle_of_a_turn_leaves_that_turns_cards_in_play() {
+    assert!(SEED_BOTTOM.contains("When the turn is complete, all drawn cards"));
+    // Turn 1 R R R(surplus) B B, seven turns R B R B: 33 cards, 17 red and 16 black; turn 9
+    // draws R B B, the last three: the run is over with those three in play. The next card
+    // (face 1 of the new deck: turn 1's surplus red, the first put to the bottom) ends the turn.
+    let colours = format!("RRRBB{}RBB", "RBRB".repeat(7));
+    let host = host_with(faces(&colours).into_iter().chain([1]).collect());
+    let code = format!(
+        r#"{} for i in 1..=9 {{ day.play_turn(); }}
+        #{{carried: day.carried_over, face_down: day.deck.face_down, face_up: day.deck.face_up.len(), run: day.deck.run,
+          in_play: day.deck.in_play.len(), turn: day.turn, night: day.night}}"#,
+        day("trumps: 0", "trumps: 0", 2)
+    );
+    let m = eval_map(&host, &code);
+    // The new deck is the 33 cards at the bottom; one drawn; the turn's four go to the bottom face up.
+    assert_eq!(
+        (int(&m, "carried"), int(&m, "face_down"), int(&m, "face_up"), int(&m, "run"), int(&m, "in_play")),
+        (3, 32, 4, 2, 0)
+    );
+    assert_eq!(int(&m, "turn"), 10);
+    assert!(!m["night"].as_bool().unwrap());
+}
+
+#[test]
+fn a_last_run_ending_with_a_turn_is_night_under_both_readings() {
+    assert!(SEED_NIGHT.contains("night has fallen"));
+    // Nine turns of R B R B: the one allowed run ends with the ninth turn.
+    for choice in ["reshuffle_now", "finish_turn"] {
+        let mut rs = ruleset(&["linear-warfare"]);
+        rs.set_interpretation("deck_runs_out", choice).unwrap();
+        let host = Host::new(rs).unwrap();
+        host.set_dice(Box::new(Supplied::new(faces(&"RBRB".repeat(9)))));
+        let code = format!(r#"{} let d = day.play_day(); d.night = day.night; d"#, day("trumps: 0", "trumps: 0", 1));
+        let d = eval_map(&host, &code);
+        let phases = d["phases"].clone().cast::<Map>();
+        assert_eq!(int(&d, "turns"), 9, "{choice}");
+        assert_eq!((int(&phases, "french"), int(&phases, "allies"), int(&d, "surplus")), (18, 18, 0), "{choice}");
+        assert_eq!(int(&d, "runs"), 1, "{choice}");
+        assert!(d["night"].as_bool().unwrap());
+    }
+}
+
+#[test]
+fn bad_runs_and_trumps_are_refused_and_a_written_cp_is_read() {
+    let host = lw();
+    let sides = |french: &str| {
+        format!(r#"[#{{name: "a", colour: "red", {french}}}, #{{name: "b", colour: "black", trumps: 0}}]"#)
+    };
+    for (runs, french, reason) in [
+        (r#""2""#, "trumps: 0", "runs is the number of runs through the deck, a whole number of 1 or more"),
+        ("0", "trumps: 0", "a whole number of 1 or more, not 0"),
+        ("1.5", "trumps: 0", "a whole number of 1 or more"),
+        ("1", "trumps: 20", "trumps is a whole number from 0 to 8 (the face cards and Aces of red), not 20"),
+        ("1", "trumps: -3", "from 0 to 8"),
+        ("1", r#"trumps: "2""#, "from 0 to 8"),
+        ("1", "cp: 4", "CP rating is 1, 2 or 3"),
+        ("1", r#"cp: "two""#, "CP rating is 1, 2 or 3"),
+    ] {
+        let code = format!("card_day(#{{runs: {runs}, sides: {}}})", sides(french));
+        let err = eval_err(&host, &code);
+        assert!(err.contains(reason), "{code}: {err}");
+    }
+    // cp: "2" (as a leader's rating is written) is CP 2: 1d6 + 2 trumps; "3" may be Exceptional.
+    host.set_dice(Box::new(Supplied::new([4])));
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"let day = card_day(#{{runs: 1, sides: {}}}); #{{trumps: day.sides.a.trumps, cp: day.sides.a.cp}}"#,
+            sides(r#"cp: "2""#)
+        ),
+    );
+    assert_eq!((int(&m, "trumps"), int(&m, "cp")), (6, 2));
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"let day = card_day(#{{runs: 1, sides: {}}}); day.allot"#,
+            sides(r#"cp: "3", trumps: 8, exceptional: true"#)
+        ),
+    );
+    assert_eq!(int(&m, "a"), 3);
+    // Under trump_ninth = joker a ninth trump may be given.
+    let mut rs = ruleset(&["linear-warfare"]);
+    rs.set_interpretation("trump_ninth", "joker").unwrap();
+    let m = eval_map(
+        &Host::new(rs).unwrap(),
+        &format!(r#"let day = card_day(#{{runs: 1, sides: {}}}); #{{t: day.sides.a.trumps}}"#, sides("trumps: 9")),
+    );
+    assert_eq!(int(&m, "t"), 9);
+}
+
+#[test]
+fn exact_chance_that_a_side_with_one_trump_has_the_first_two_phases() {
+    // The allies hold one trump and play it whenever they may; the French have none.
+    let code = format!(
+        r#"{} day.next_card(); day.next_card(); day.phases.allies == 2"#,
+        day("trumps: 0", r#"trumps: 1, policy: "always""#, 1)
+    );
+    let odds = lw().odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+    assert!(odds.exact);
+    // Independent count over every ordered pair of two of the 36 cards (18 red, 18 black):
+    // a red first card is trumped (the allies' phase, their trump spent), a black one is
+    // theirs anyway; the second phase is theirs when the card is black, or red with their
+    // trump still in hand.
+    let red = |i: usize| i < 18;
+    let (mut allies_twice, mut all) = (0i64, 0i64);
+    for a in 0..36 {
+        for b in 0..36 {
+            if a == b {
+                continue;
+            }
+            all += 1;
+            let mut trumps = 1;
+            if red(a) {
+                trumps -= 1;
+            }
+            let second_allies = !red(b) || trumps > 0;
+            if second_allies {
+                allies_twice += 1;
+            }
+        }
+    }
+    let expected = BigRational::new(BigInt::from(allies_twice), BigInt::from(all));
+    assert_eq!(odds.distribution.probability(&Outcome::Flag(true)), expected);
+    assert_eq!(expected, BigRational::new(BigInt::from(53), BigInt::from(70)));
+}
+
+/// Every ordered draw of a deck of `red` and `black` cards, as colours (true = red).
+fn orderings(red: usize, black: usize) -> Vec<Vec<bool>> {
+    if red + black == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    // Cards are distinct: each of the `red` red cards may come first (and each black one).
+    for (colour, n) in [(true, red), (false, black)] {
+        if n == 0 {
+            continue;
+        }
+        let rest = if colour { orderings(red - 1, black) } else { orderings(red, black - 1) };
+        for _ in 0..n {
+            for r in &rest {
+                let mut v = vec![colour];
+                v.extend(r);
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn exact_chance_of_a_surplus_card_in_a_whole_first_turn() {
+    // A deck of 3 red and 3 black (the test overlay small_deck), so that every draw of the
+    // whole turn can be walked. French red, allies black, no trumps.
+    let overlay = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/rulesets/linear_warfare/small_deck");
+    for (french, french_phases) in [("trumps: 0", 2usize), ("trumps: 0, cp: 3, exceptional: true", 3)] {
+        let host = Host::new(ruleset(&[overlay])).unwrap();
+        let code = format!(r#"{} day.play_turn(); day.surplus > 0"#, day(french, "trumps: 0", 1));
+        let odds = host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+        assert!(odds.exact);
+        // Independent count over the 720 orderings of the six cards: phases until both sides
+        // have theirs; a card for a side that has had all its phases is a surplus card.
+        let all = orderings(3, 3);
+        assert_eq!(all.len(), 720);
+        let mut surplus_turns = 0i64;
+        for order in &all {
+            let (mut fr, mut al, mut surplus) = (0usize, 0usize, false);
+            for &red in order {
+                if fr == french_phases && al == 2 {
+                    break;
+                }
+                let (used, allot) = if red { (&mut fr, french_phases) } else { (&mut al, 2) };
+                if *used < allot {
+                    *used += 1;
+                } else {
+                    surplus = true;
+                }
+            }
+            if surplus {
+                surplus_turns += 1;
+            }
+        }
+        let expected = BigRational::new(BigInt::from(surplus_turns), BigInt::from(720));
+        assert_eq!(odds.distribution.probability(&Outcome::Flag(true)), expected, "{french}");
+        if french_phases == 2 {
+            // Hypergeometric: no surplus only when the first four cards are two of each colour,
+            // C(4,2) x (3 x 2) x (3 x 2) / (6 x 5 x 4 x 3) = 216/360, so 2/5 with a surplus.
+            assert_eq!(expected, BigRational::new(BigInt::from(2), BigInt::from(5)));
+        }
     }
 }

@@ -106,10 +106,11 @@ fn oblique_movement_from_1745_in_prussia_and_1756_elsewhere() {
 fn the_cavalry_charge_types_are_the_seeds() {
     let lines: Vec<&str> = SEED_CAV.lines().collect();
     for (line, doctrine, speed, impetus, disorder, fires) in [
-        (0, "all_out_good_order", "all_out", 2, false, false),
-        (1, "all_out_disorder", "all_out", 2, true, false),
-        (2, "trot_ordered_impact", "trot", 1, false, false),
-        (3, "trot_with_fire", "trot", 0, false, true),
+        // "Full Impetus Bonus" without a number: the house table's (cavalry_full_impetus).
+        (0, "all_out_good_order", "all_out", LookupValue::Text("full".into()), false, false),
+        (1, "all_out_disorder", "all_out", LookupValue::Int(2), true, false),
+        (2, "trot_ordered_impact", "trot", LookupValue::Int(1), false, false),
+        (3, "trot_with_fire", "trot", LookupValue::Int(0), false, true),
     ] {
         let seed = lines[line];
         assert_eq!(seed.contains("All Out Rate"), speed == "all_out", "{seed}");
@@ -117,7 +118,7 @@ fn the_cavalry_charge_types_are_the_seeds() {
         assert_eq!(seed.contains("fire during the charge"), fires);
         let props = |p: &str| lookup("cavalry_charge_doctrines", &[doctrine, p]);
         assert_eq!(props("speed"), LookupValue::Text(speed.into()));
-        assert_eq!(props("impetus"), LookupValue::Int(impetus), "{doctrine}");
+        assert_eq!(props("impetus"), impetus, "{doctrine}");
         assert_eq!(props("disordered_after_first_phase"), LookupValue::Flag(disorder));
         assert_eq!(props("fires"), LookupValue::Flag(fires));
     }
@@ -187,4 +188,24 @@ fn platoon_firing_impetus_is_an_interpretation() {
     let mut rs = ruleset(&["linear-warfare"]);
     rs.set_interpretation("platoon_firing_impetus", "no").unwrap();
     assert_eq!(int(&eval_map(&grognard::script::Host::new(rs).unwrap(), code), "impetus"), 0);
+}
+
+#[test]
+fn the_full_impetus_of_all_out_in_good_order_is_a_house_value() {
+    let lines: Vec<&str> = SEED_CAV.lines().collect();
+    // #1 names a "Full Impetus Bonus" and prints no number; #2 prints "(+2)".
+    assert!(lines[0].contains("Full Impetus Bonus") && !lines[0].chars().any(|c| c.is_ascii_digit() && c != '1'));
+    assert!(lines[1].contains("full Impetus Bonus (+2)"));
+    let rs = ruleset(&["linear-warfare"]);
+    assert_eq!(rs.tables["cavalry_full_impetus"].source, Source::House);
+    assert!(matches!(&rs.tables["cavalry_charge_doctrines"].source, Source::Seed(s) if s.seed == "003"));
+    assert_eq!(lookup("cavalry_full_impetus", &["all_out_good_order"]), LookupValue::Int(2));
+    // The Swedish horse of 1709 charge All Out in Good Order: +2 from the house table, in the trace as house.
+    let host = lw();
+    let code = r#"charge_doctrine(unit(#{name: "U", nation: "sweden", arm: "cavalry", grade: "2", stands: 4, formation: "line"}), 1709, ())"#;
+    let e = host.eval(&mut rhai::Scope::new(), code).unwrap();
+    let m = e.value.cast::<rhai::Map>();
+    assert_eq!((text(&m, "doctrine"), int(&m, "impetus")), ("all_out_good_order".into(), 2));
+    let trace = e.trace.to_string();
+    assert!(trace.contains("the full impetus bonus of all_out_good_order is +2 (house"), "{trace}");
 }

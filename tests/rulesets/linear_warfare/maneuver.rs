@@ -323,3 +323,40 @@ fn exact_odds_of_a_disordered_grade_3_rally_with_a_cp_1_commander() {
         assert_eq!(p, BigRational::new(BigInt::from(ways), BigInt::from(10)), "{order}");
     }
 }
+
+/// Seed 003, L101 and L271.
+const SEED_EXEMPT_GRADE: &str = "2. The unit has a Morale Grade of 2 or more (Line or better).";
+const SEED_GRADE_LOSS: &str = "The unit morale is - 1 for the rest of the battle";
+
+#[test]
+fn the_exemption_reads_the_grade_after_lasting_losses() {
+    assert!(SEED_EXEMPT_GRADE.contains("Morale Grade of 2 or more") && SEED_GRADE_LOSS.contains("rest of the battle"));
+    let host = lw();
+    let ok = "#{outside_enemy_range: true, cannot_be_charged: true}";
+    for (setup, exempt) in [
+        ("", true),
+        (r#"u.set_marker("grade_loss", 1);"#, false),
+        (r#"u.grade = "3"; u.set_marker("grade_loss", 1);"#, true),
+        // Drill is for consulting the tables, not the exemption (L146).
+        (r#"u.grade = "1"; u.set_marker("drill", true);"#, false),
+    ] {
+        let m = eval_map(&host, &format!("{GRADE2} {setup} maneuver_exempt(u, {ok})"));
+        assert_eq!(m["exempt"].as_bool().unwrap(), exempt, "{setup}: {}", text(&m, "reason"));
+    }
+}
+
+#[test]
+fn as_grade_written_as_a_word_is_read_or_refused() {
+    let host = lw();
+    // "1" is grade 1: on the Disordered Effects column -1 (a 5 reads 4).
+    for grade in [r#""1""#, "1"] {
+        host.set_dice(Box::new(Supplied::new([5])));
+        let m = eval_map(&host, &format!("{GRADE2} maneuver_check(u, #{{as_grade: {grade}, as_disordered: true}})"));
+        assert_eq!((int(&m, "grade"), int(&m, "total")), (1, 4), "{grade}");
+    }
+    for grade in [r#""Militia""#, "5", "0", r#""2.5""#] {
+        host.set_dice(Box::new(Supplied::new([5])));
+        let e = eval_err(&host, &format!("{GRADE2} maneuver_check(u, #{{as_grade: {grade}}})"));
+        assert!(e.contains("as_grade is a Morale Grade, 1 to 4"), "{grade}: {e}");
+    }
+}

@@ -481,7 +481,7 @@ fn sleeves_stand_adjusts_slopes_and_the_cavalry_lines_commanders() {
     let m = eval_map(
         &host,
         r#"let u = unit(#{name: "G", nation: "prussia", arm: "infantry", grade: "3", stands: 5, formation: "line"});
-        formation_change(u, "stand_adjust", #{})"#,
+        formation_change(u, "stand_adjust", #{year: 1745})"#,
     );
     assert_eq!((f(&m, "cost"), text(&m, "formation")), (3.0, "line".into()));
     let m = eval_map(
@@ -526,4 +526,158 @@ fn a_commander_moves_once_in_each_friendly_phase() {
         r#"let a = leader(#{name: "A", rating: "2", markers: #{immobile_turns: 2}}); commander_move(a)"#,
     );
     assert!(e.contains("cannot move for 2 more turn"), "{e}");
+}
+
+/// Seed 003, L209.
+const SEED_NEXT_TURN: &str = "Mandatory Fall Back. Retreat. or Rout moves constitute the affected unit's move for the following Tum. \
+The unit is considered to have already moved for that turn, and suffers all the penalties of having moved if it is forced to React. \
+Mandatory or voluntary Pursuit moves allow one move during the following turn: the unit may \"Rally Back\", making a voluntary \
+Fall Back during the first friendy Movement Phase of the turn following the Pursuit.";
+
+#[test]
+fn a_fall_back_that_has_ended_is_still_next_turns_move() {
+    assert!(SEED_NEXT_TURN.contains("move for the following Tum"));
+    assert_eq!(lookup("mandatory_moves", &["fall_back", "next_turn_move"]), LookupValue::Flag(true));
+    let host = lw();
+    // A Fall Back ends in Good Order in the same phase; next turn it has already moved.
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"{BN} mandatory_move(u, "fall_back", #{{}}); let ended = end_mandatory_move(u, #{{}});
+            start_turn([u]); let next = u.has_marker("moved"); let late = react(u, "fire_on_unit", "return_fire").late;
+            start_turn([u]);
+            #{{ended: ended, next: next, late: late, after: u.has_marker("moved")}}"#
+        ),
+    );
+    assert_eq!(text(&m, "ended"), "good_order");
+    assert!(m["next"].as_bool().unwrap(), "the Fall Back is the following turn's move");
+    assert!(m["late"].as_bool().unwrap(), "a reaction in that turn is late");
+    assert!(!m["after"].as_bool().unwrap(), "only the following turn");
+    // A finished Retreat (Disordered) too; and a voluntary move in that turn is refused.
+    let e = eval_err(
+        &host,
+        &format!(
+            r#"{BN} mandatory_move(u, "retreat", #{{}}); end_mandatory_move(u, #{{out_of_range: true}}); start_turn([u]); move_unit(u)"#
+        ),
+    );
+    assert!(e.contains("already moved or fired this turn"), "{e}");
+}
+
+#[test]
+fn a_reaction_fire_is_halved_only_when_the_unit_had_moved_before_it() {
+    let host = lw();
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"{BN} let r = react(u, "charge_on_unit", "fire_on_chargers");
+            let v = unit(#{{name: "V", arm: "infantry", grade: "2", stands: 5, formation: "line"}}); v.set_marker("moved", true);
+            let s = react(v, "fire_on_unit", "return_fire");
+            #{{fresh: reaction_fire_points(u, 6, r), fresh_late: r.late, moved: reaction_fire_points(v, 6, s), moved_late: s.late,
+              halved: s.fire_points_halved}}"#
+        ),
+    );
+    // Fresh: all 6 Fire Points, though react() has marked it fired; moved before: 6 / 2.
+    assert_eq!((int(&m, "fresh"), int(&m, "moved")), (6, 3));
+    assert!(
+        !m["fresh_late"].as_bool().unwrap() && m["moved_late"].as_bool().unwrap() && m["halved"].as_bool().unwrap()
+    );
+    let e = eval_err(&host, &format!(r#"{BN} reaction_fire_points(u, 6, 1)"#));
+    assert!(e.contains("what react(unit, trigger, reaction) returned"), "{e}");
+}
+
+#[test]
+fn a_pursuer_may_rally_back_once_in_its_first_phase_next_turn() {
+    assert!(SEED_NEXT_TURN.contains("\"Rally Back\"") && SEED_NEXT_TURN.contains("first friendy Movement Phase"));
+    let host = lw();
+    let drag = r#"let u = unit(#{name: "Drag", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+        mandatory_move(u, "pursuit", #{charge_distance: 10.0, target_ahead: true}); start_turn([u]);"#;
+    // Walk rate of (heavy) cavalry (house): 10"; a voluntary Fall Back, its move this turn, ending in Good Order.
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"{drag} let before = u.has_marker("moved"); let r = rally_back(u, #{{phase: 1}});
+            r.before = before; r.order = u.order; r.moved = u.has_marker("moved"); r.ended = end_mandatory_move(u, #{{}});
+            start_turn([u]); r.next = u.has_marker("moved"); r"#
+        ),
+    );
+    assert!(!m["before"].as_bool().unwrap(), "the pursuit is not next turn's move");
+    assert_eq!(
+        (text(&m, "order"), f(&m, "distance"), text(&m, "ended")),
+        ("fall_back".into(), 10.0, "good_order".into())
+    );
+    assert!(m["moved"].as_bool().unwrap(), "the Rally Back is this turn's move");
+    assert!(!m["next"].as_bool().unwrap(), "a voluntary Fall Back is not the next turn's move");
+    for (code, reason) in [
+        (format!(r#"{drag} rally_back(u, #{{phase: 2}})"#), "only in the first friendly Movement Phase"),
+        (format!(r#"{drag} rally_back(u, #{{phase: 1}}); rally_back(u, #{{phase: 1}})"#), "already rallied back"),
+        (format!(r#"{drag} start_turn([u]); rally_back(u, #{{phase: 1}})"#), "in the turn following the Pursuit"),
+        (format!(r#"{drag} rally_back(u, #{{}})"#), "give situation.phase"),
+        (format!(r#"{BN} rally_back(u, #{{phase: 1}})"#), "only a pursuer may Rally Back"),
+    ] {
+        let e = eval_err(&host, &code);
+        assert!(e.contains(reason), "{code}: {e}");
+    }
+}
+
+#[test]
+fn commanders_go_with_a_unit_on_a_mandatory_move_until_it_ends() {
+    let host = lw();
+    let setup = format!(r#"{BN} let c = leader(#{{name: "Col", rating: "2"}}); u.attach(c);"#);
+    let e = eval_err(
+        &host,
+        &format!(r#"{setup} mandatory_move(u, "retreat", #{{}}); commander_phase_move(c, "turn 1, french 1")"#),
+    );
+    assert!(e.contains("must accompany Bn while its mandatory move lasts"), "{e}");
+    // Still retreating (within range): still with it; once the Retreat ends he rides again.
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"{setup} let m = mandatory_move(u, "retreat", #{{}}); end_mandatory_move(u, #{{}}); let held = c.marker("accompanies");
+            end_mandatory_move(u, #{{out_of_range: true}});
+            #{{carried: m.commanders, held: held, ride: commander_phase_move(c, "turn 1, french 2")}}"#
+        ),
+    );
+    assert_eq!(m["carried"].to_string(), r#"["Col"]"#);
+    assert_eq!(text(&m, "held"), "Bn");
+    assert_eq!(f(&m, "ride"), 28.0);
+    // A rout rallied to Good Order frees him too (7: Shaken, rallies and holds).
+    host.set_dice(Box::new(Supplied::new([4, 7])));
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"{setup} mandatory_move(u, "rout", #{{}}); let r = rally(u, #{{}}); #{{order: u.order, free: c.marker("accompanies") == false}}"#
+        ),
+    );
+    assert_eq!(text(&m, "order"), "good_order");
+    assert!(m["free"].as_bool().unwrap(), "{m:?}");
+}
+
+#[test]
+fn a_stand_adjustment_without_cadence_costs_double() {
+    // "Foot that is not marching in cadence ... has their formation change costs doubled" (L127);
+    // "Any adjustment, no matter how small, counts as a Formation Change with appropriate penalties" (L129).
+    let host = lw();
+    let code = |nation: &str, year: i64| {
+        format!(
+            r#"let u = unit(#{{name: "G", nation: "{nation}", arm: "infantry", grade: "3", stands: 5, formation: "line"}});
+            formation_change(u, "stand_adjust", #{{year: {year}}})"#
+        )
+    };
+    // Grade 3: 50% of a 6" line move for one FC; France in 1710 marches without cadence: two.
+    let cadenced = eval_map(&host, &code("prussia", 1745));
+    let uncadenced = eval_map(&host, &code("france", 1710));
+    assert_eq!((int(&cadenced, "fcs"), f(&cadenced, "cost")), (1, 3.0));
+    assert_eq!((int(&uncadenced, "fcs"), f(&uncadenced, "cost")), (2, 6.0));
+}
+
+#[test]
+fn mounted_frontage_changes_are_limited_by_the_grade_without_drill() {
+    // L125: "the number of changes per turn can be no greater than the Morale Level of the unit";
+    // L146: drill manipulates the grade "for consulting the Maneuver Table or Formation Change Chart".
+    let host = lw();
+    let cav = r#"let c = unit(#{name: "Drag", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{drill: true}});"#;
+    let m = eval_map(&host, &format!("{cav} mounted_frontage(c, #{{changes: 3, quarters: 4}})"));
+    assert!(!m["ok"].as_bool().unwrap(), "a drilled Line unit still changes at most 2: {}", text(&m, "reason"));
+    let m = eval_map(&host, &format!("{cav} mounted_frontage(c, #{{changes: 2, quarters: 4}})"));
+    assert!(m["ok"].as_bool().unwrap());
 }
