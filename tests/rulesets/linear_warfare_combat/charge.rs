@@ -234,3 +234,30 @@ fn the_range_of_fire_on_a_charge_follows_the_interpretation() {
     let (v, lines, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code("light", "trot_ordered_impact"));
     assert_eq!((v["band"].to_string(), v["fire_points"].as_float().unwrap()), ("long".to_string(), 4.0), "{lines:#?}");
 }
+
+#[test]
+fn fire_during_the_charge_counts_for_trophies_and_officers() {
+    // Review finding 1. Platoon firing foot: Maneuver 10; the target holds (5); the charger's
+    // platoon fire, 4 stands x 2 = 8 FP, die 9 on the 8,9 row (9-11): one stand lost.
+    // Charge Combat 8 + 1 (impetus) - (3 + 1 CP - 1 lost this turn) = 6: the target retreats
+    // and loses 1 more. Trophies: 3 - (1 in combat + 1 to fire) = 1, the standard is lost
+    // (3 - 1 = 2 would keep it). Its officer: 8 + 2 stands lost = 10, Fallen Leader Table,
+    // 6: captured with a defeated unit (8 + 1 = 9 would not roll).
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Guards", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "platoon_firing"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let m = leader(#{name: "Tallard", rating: "1"}); d.attach(m);
+        charge(c, d, #{charger_run_in: 2})"#;
+    let (v, lines, scope) = run(&host, &[10, 5, 9, 8, 3, 3, 8, 6], code);
+    let combat = v["combat"].clone().cast::<Map>();
+    assert_eq!(combat["result"].to_string(), "defender_retreats", "{lines:#?}");
+    assert_eq!(combat["defender_lost"].as_int().unwrap(), 2, "{lines:#?}");
+    assert_eq!(combat["charger_lost"].as_int().unwrap(), 0, "{lines:#?}");
+    assert_eq!(v["fire"].clone().cast::<rhai::Array>()[0].clone().cast::<Map>()["lost"].as_int().unwrap(), 1);
+    let d = unit(&scope, "d");
+    assert_eq!(d.stands, 2);
+    assert!(d.has_marker("standard_lost"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("table   Trophies of War, total 1 ")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("Tallard: 8 + 2 stands lost = 10")), "{lines:#?}");
+    assert!(scope.get_value::<grognard::script::LeaderRef>("m").unwrap().0.borrow().has_marker("captured"));
+}

@@ -492,3 +492,30 @@ fn stands_are_counted_on_the_table() {
     let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
     assert!(err.contains("is not in contact with Foot on the table"), "{err}");
 }
+
+#[test]
+fn without_a_pikes_marker_the_army_list_gives_the_pikes() {
+    // Review finding 2. Seed L426 Swedes "Impetuous (1/3 pikes)", L429 Russians "Cold Steel
+    // (1/4 pikes up to 1708)". Foot charged by horse at the trot: 5 + 1 (cavalry against foot)
+    // - (5 + 1 pikes facing mounted troops) = 0; without pikes, 1.
+    let with_markers = |nation: &str, year: i64, markers: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "trot_with_fire"}}}});
+            let d = unit(#{{name: "Foot", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: {markers}}});
+            charge_combat(c, d, #{{year: {year}}})"#
+        )
+    };
+    let code = |nation: &str, year: i64| with_markers(nation, year, "#{}");
+    let host = lw_host(&[], &[]);
+    for (nation, year, expected) in
+        [("sweden", 1706, 0), ("russia", 1706, 0), ("russia", 1708, 0), ("russia", 1709, 1), ("britain", 1706, 1)]
+    {
+        let (d, lines) = differential(&host, &code(nation, year));
+        assert_eq!(d, expected, "{nation} {year}: {lines:#?}");
+        assert_eq!(applied(&lines, "Pikes facing mounted troops"), expected == 0, "{nation} {year}");
+    }
+    let (_, lines) = differential(&host, &code("sweden", 1706));
+    assert!(lines.iter().any(|l| l.contains("1/3 pikes by the sweden army list of 1706")), "{lines:#?}");
+    // A unit's own marker still wins: Russians of 1706 marked without pikes.
+    assert_eq!(differential(&host, &with_markers("russia", 1706, "#{pikes: false}")).0, 1);
+}

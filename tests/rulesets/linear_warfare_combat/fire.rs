@@ -350,3 +350,30 @@ fn every_die_roll_modifier_alone() {
         );
     }
 }
+
+#[test]
+fn without_a_marker_the_army_list_gives_the_battalion_guns() {
+    // Review finding 2. Seed L421 British & Dutch "Platoon firing, Battalion Guns": 4 stands
+    // + 1 gun stand at close range (2 FP each) = 10 fire points in 1704; no army list entry
+    // for France's guns (8); a marker of its own wins (2 guns: 12); no year, no army list (8).
+    let host = lw_host(&[], &[]);
+    for (nation, markers, year, fp) in [
+        ("britain", "#{}", "1704", 10.0),
+        ("russia", "#{}", "1709", 10.0),
+        ("france", "#{}", "1704", 8.0),
+        ("britain", "#{battalion_guns: 2}", "1704", 12.0),
+        ("britain", "#{}", "()", 8.0),
+    ] {
+        let code = format!(
+            r#"let f = unit(#{{name: "F", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: {markers}}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            fire(f, t, #{{range: 3, year: {year}}}).fire_points"#
+        );
+        host.set_dice(Box::new(Supplied::new(vec![1])));
+        assert_eq!(
+            host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(),
+            fp,
+            "{nation} {markers} {year}"
+        );
+    }
+}
