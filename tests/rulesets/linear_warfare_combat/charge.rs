@@ -261,3 +261,74 @@ fn fire_during_the_charge_counts_for_trophies_and_officers() {
     assert!(lines.iter().any(|l| l.contains("Tallard: 8 + 2 stands lost = 10")), "{lines:#?}");
     assert!(scope.get_value::<grognard::script::LeaderRef>("m").unwrap().0.borrow().has_marker("captured"));
 }
+
+#[test]
+fn fire_on_a_charge_needs_the_target_to_face_it() {
+    // Review finding 3. Seed L225 "May fire at the charging unit if facing it in line or
+    // square formation"; L175 the sleeve "has no firepower to the flanks ... only 1/4 of its
+    // total stands may fire to the rear (rounded down, but minimum of one)".
+    let host = lw_host(&[], &[]);
+    let code = |formation: &str, situation: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", type: "heavy", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "all_out_good_order"}}}});
+            let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 8, formation: "{formation}"}});
+            let s = {situation}; s.reaction = "fire"; s.charger_run_in = 12;
+            charge(c, d, s).fire[0].fire_points"#
+        )
+    };
+    let fire_points = |formation: &str, situation: &str| {
+        host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+        host.eval(&mut Scope::new(), &code(formation, situation))
+            .unwrap_or_else(|e| panic!("{formation} {situation}: {e}"))
+            .value
+            .as_float()
+            .unwrap()
+    };
+    let refused = |formation: &str, situation: &str| {
+        host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+        host.eval(&mut Scope::new(), &code(formation, situation)).unwrap_err().to_string()
+    };
+    // Charged to its front, a line of 8 fires 8 x 2 = 16; a square fires on any side.
+    assert_eq!(fire_points("line", "#{}"), 16.0);
+    assert_eq!(fire_points("square", "#{flank_or_rear: true}"), 16.0);
+    // A line charged in the flank or rear does not fire.
+    for situation in ["#{flank_or_rear: true}", "#{charged_in: \"flank\"}", "#{charged_in: \"rear\"}"] {
+        let err = refused("line", situation);
+        assert!(err.contains("a line fires on a charge only facing it"), "{situation}: {err}");
+    }
+    // A sleeve fires only to the rear, with 8 / 4 = 2 stands (4 FP); never to a flank.
+    assert_eq!(fire_points("sleeve", "#{charged_in: \"rear\"}"), 4.0);
+    let err = refused("sleeve", "#{flank_or_rear: true}");
+    assert!(err.contains("a sleeve has no fire to the flanks"), "{err}");
+    let err = refused("line", "#{charged_in: \"behind\"}");
+    assert!(err.contains("charged_in is \"front\", \"flank\" or \"rear\""), "{err}");
+    // On the table: horse on the right flank of a line (measured) is not fired on.
+    let placed = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", markers: #{doctrine: "all_out_good_order"}, placement: #{x: 10.0, y: -0.5, facing: 270.0}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        charge(c, d, #{reaction: "fire", charger_run_in: 12, charger_stands: 2, defender_stands: 1, facing: true})"#;
+    host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+    let err = host.eval(&mut Scope::new(), placed).unwrap_err().to_string();
+    assert!(err.contains("Foot is charged in the flank"), "{err}");
+}
+
+#[test]
+fn under_quarter_move_the_chargers_mounted_fire_is_still_at_close_range() {
+    // Review finding 6. Seed L251 step e: mounted fire "If effective (Close Range) it imposes
+    // a - 1 die roll modifier on the defender's Charge Combat die roll". The quarter move
+    // is the range of the fire ON the charger only. French horse, Maneuver 8: At the Trot
+    // with Fire; the foot holds (5); mounted fire 4 stands x 1 at close range, die 8 on the
+    // 4 row (8-10): effective. 6 + 1 (cavalry against foot) - (6 - 1) = 2.
+    let host = lw_host(&[("fire_on_charge_range", "quarter_move")], &[]);
+    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12})"#;
+    let (v, lines, _) = run(&host, &[8, 5, 8, 6, 6, 9, 1], code);
+    let shot = v["fire"].clone().cast::<rhai::Array>()[0].clone().cast::<Map>();
+    assert_eq!(
+        (shot["band"].to_string(), shot["fire_points"].as_float().unwrap()),
+        ("close".to_string(), 4.0),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("the mounted fire was effective")), "{lines:#?}");
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 2, "{lines:#?}");
+}
