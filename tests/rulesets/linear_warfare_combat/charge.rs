@@ -332,3 +332,25 @@ fn under_quarter_move_the_chargers_mounted_fire_is_still_at_close_range() {
     assert!(lines.iter().any(|l| l.contains("the mounted fire was effective")), "{lines:#?}");
     assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 2, "{lines:#?}");
 }
+
+#[test]
+fn all_out_in_disorder_is_disordered_even_when_it_wins_and_pursues() {
+    // Review finding 9. Seed L399 All Out in Disorder "is Disordered at the end of the first
+    // Charge Movement Phase regardless of any other outcome of the charge". Maneuver 9: All
+    // Out in Disorder; the foot holds (5); 6 + 3 - 6 = 3, the foot falls back; trophies 9:
+    // kept; pursuit check 9 + 3 (non-light cavalry) = 12: pursuit. The gendarmes keep the
+    // pursuit order and are disordered too.
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12})"#;
+    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 9], code);
+    assert_eq!(v["combat"].clone().cast::<Map>()["pursuit"].to_string(), "pursuit", "{lines:#?}");
+    let c = unit(&scope, "c");
+    assert_eq!(c.order, "pursuit");
+    assert!(c.has_marker("disordered"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("disordered whatever the outcome, under its pursuit order too")),
+        "{lines:#?}"
+    );
+}

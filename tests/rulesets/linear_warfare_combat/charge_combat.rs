@@ -237,6 +237,11 @@ fn pikes_count_against_horse_and_against_foot_only_when_half_or_more() {
     let (d, lines) = differential(&lw_host(&[], &[]), vs_horse);
     assert_eq!(d, 0);
     assert!(applied(&lines, "Pikes facing mounted troops"), "{lines:#?}");
+    // Review finding 8: seed L257 "if facing mounted troops": hit in flank or rear the pikes
+    // do not count. 5 + 1 (cavalry against foot) - (5 - 2 flank or rear) = 3.
+    let (d, lines) = differential(&lw_host(&[], &[]), &vs_horse.replace("#{})", "#{flank_or_rear: true})"));
+    assert_eq!(d, 3, "{lines:#?}");
+    assert!(not_applied(&lines, "Pikes facing mounted troops"), "{lines:#?}");
     // Against foot, 1/3 pikes do not count; 1/2 counts +1 by default, nothing by the flip.
     let vs_foot = |pikes: &str| {
         format!(
@@ -248,6 +253,8 @@ fn pikes_count_against_horse_and_against_foot_only_when_half_or_more() {
     assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/3")).0, 0);
     assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/2")).0, -1);
     assert_eq!(differential(&lw_host(&[("pikes_majority", "nothing")], &[]), &vs_foot("1/2")).0, 0);
+    // Half pikes taken in the flank by foot: no +1 (5 - (5 - 2)).
+    assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/2").replace("#{})", "#{flank_or_rear: true})")).0, 2);
     let err = lw_host(&[], &[]).eval(&mut Scope::new(), &vs_foot("a third")).unwrap_err().to_string();
     assert!(err.contains("pikes is a fraction"), "{err}");
 }
