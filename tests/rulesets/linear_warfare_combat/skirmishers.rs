@@ -231,3 +231,37 @@ fn the_same_turn_with_the_option_off_and_on() {
     assert!(on_lines.iter().any(|l| l.contains("they must evade")), "{on_lines:#?}");
     assert!(on_lines.iter().any(|l| l.contains("changes formation one grade worse")), "{on_lines:#?}");
 }
+
+#[test]
+fn skirmish_stands_are_half_stands_in_the_count_and_on_the_table() {
+    // Review finding 11. Seed L374 "A skirmish stand is 1/2 the size of a regular stand ...
+    // in single rank about 1 - 1.5 inches wide". 2 squadrons at the trot charge 4 skirmish
+    // stands: 4 half stands are 2 regular stands, no outnumbering (4 full stands would be
+    // 2:1, -2 for the horse). 5 + 1 (cavalry against foot not in square) - 5 = 1.
+    let host = lw_host(&[], &["skirmishers"]);
+    let code = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", markers: #{doctrine: "trot_with_fire"}});
+        let s = unit(#{name: "Jaegers", arm: "infantry", grade: "2", stands: 4, formation: "skirmish"});
+        charge_combat(c, s, #{}).differential"#;
+    host.set_dice(Box::new(Supplied::new([5, 5, 1, 1, 1, 1])));
+    let eval = host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{e}"));
+    let lines = eval.trace.lines();
+    assert_eq!(eval.value.as_int().unwrap(), 1, "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.starts_with("mod     yes") && l.contains("Outnumbered")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("each counts as 1/2 a regular stand")), "{lines:#?}");
+    // Laid out on 1-1/4" skirmish stands, not 3/4" infantry bases: two stands side by side
+    // end 1.25" right of their centre, so a stand whose left edge is 5 - 0.375 = 4.625" over
+    // is 3.375" away (3.875" from two regular infantry stands).
+    let code = r#"let s = unit(#{name: "S", arm: "infantry", grade: "2", stands: 2, formation: "skirmish", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        let i = unit(#{name: "I", arm: "infantry", grade: "2", stands: 2, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        let o = unit(#{name: "O", arm: "infantry", grade: "2", stands: 1, formation: "line", placement: #{x: 5.0, y: 0.0, facing: 0.0}});
+        [distance(fire_footprint(s), fire_footprint(o)), distance(fire_footprint(i), fire_footprint(o))]"#;
+    let v: Vec<f64> = host
+        .eval(&mut Scope::new(), code)
+        .unwrap()
+        .value
+        .cast::<rhai::Array>()
+        .iter()
+        .map(|x| x.as_float().unwrap())
+        .collect();
+    assert!((v[0] - 3.375).abs() < 1e-9 && (v[1] - 3.875).abs() < 1e-9, "{v:?}");
+}
