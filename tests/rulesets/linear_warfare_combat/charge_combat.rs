@@ -118,9 +118,12 @@ fn the_loser_takes_the_result_and_the_winner_may_pursue() {
     assert_eq!((d.stands, d.order.as_str()), (4, "rout"));
     assert!(d.has_marker("standard_lost"));
     assert_eq!(unit(&scope, "c").order, "pursuit");
-    for text in
-        ["Charging All Out", "Cavalry versus Foot Not in Square", "Morale Grade 3 (grade - 2)", "Non-Light Cavalry"]
-    {
+    for text in [
+        "Charging All Out",
+        "Cavalry charging versus Foot Not in Square",
+        "Morale Grade 3 (grade - 2)",
+        "Non-Light Cavalry",
+    ] {
         assert!(applied(&lines, text), "{text}: {lines:#?}");
     }
     assert!(lines.iter().any(|l| l.contains("ran in 12.0\" straight (10.0\" needed)")), "{lines:#?}");
@@ -525,4 +528,40 @@ fn without_a_pikes_marker_the_army_list_gives_the_pikes() {
     assert!(lines.iter().any(|l| l.contains("1/3 pikes by the sweden army list of 1706")), "{lines:#?}");
     // A unit's own marker still wins: Russians of 1706 marked without pikes.
     assert_eq!(differential(&host, &with_markers("russia", 1706, "#{pikes: false}")).0, 1);
+}
+
+#[test]
+fn house_extensions_of_mounted_fire_and_the_cavalry_bonus_say_house() {
+    // Review finding 7. Seed L253 step e: the charger's effective mounted fire is -1 on the
+    // DEFENDER's roll; a defender's reaction mounted fire giving the charger -1 is house.
+    let host = lw_host(&[], &[]);
+    let horse = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
+        let d = unit(#{name: "Dragoons", arm: "cavalry", grade: "2", stands: 4, formation: "line"});"#;
+    let house = |lines: &[String], id: &str| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("mod     yes") && l.contains(&format!("(charge_combat_modifiers.{id}; house)")))
+    };
+    // The charger's fire: 5 - (5 - 1) = 1, cited to the seed.
+    let (d, lines) = differential(&host, &format!("{horse} charge_combat(c, d, #{{mounted_fire: true}})"));
+    assert_eq!(d, 1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("mod     yes -1") && l.contains("charge_combat_modifiers.mounted_fire; seed 003")),
+        "{lines:#?}"
+    );
+    // The defender's reaction fire: (5 - 1) - 5 = -1, marked house.
+    let (d, lines) = differential(&host, &format!("{horse} charge_combat(c, d, #{{defender_mounted_fire: true}})"));
+    assert_eq!(d, -1);
+    assert!(house(&lines, "reaction_mounted_fire"), "{lines:#?}");
+    assert!(not_applied(&lines, "Effective mounted fire (Close Range) by the charger"), "{lines:#?}");
+    // Seed L175's +1 is for cavalry charging foot; cavalry charged by foot gets it as house.
+    let code = r#"let c = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let d = unit(#{name: "Dragoons", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+        charge_combat(c, d, #{})"#;
+    let (d, lines) = differential(&host, code);
+    assert_eq!(d, -1);
+    assert!(house(&lines, "cavalry_vs_foot_defending"), "{lines:#?}");
+    assert!(not_applied(&lines, "Cavalry charging versus Foot Not in Square"), "{lines:#?}");
 }
