@@ -354,3 +354,18 @@ fn all_out_in_disorder_is_disordered_even_when_it_wins_and_pursues() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn a_target_destroyed_by_the_chargers_fire_is_not_fought() {
+    // Review finding 10 (no Charge Combat with a 0-stand unit). Maneuver 10; the last stand
+    // holds (5); platoon fire 8 FP, die 9: one stand lost, none left. No combat, no dice more.
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Guards", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "platoon_firing"}});
+        let d = unit(#{name: "Remnant", arm: "infantry", grade: "2", stands: 1, formation: "line"});
+        charge(c, d, #{charger_run_in: 2})"#;
+    let (v, lines, scope) = run(&host, &[10, 5, 9], code);
+    assert_eq!(v["result"].to_string(), "target_destroyed", "{lines:#?}");
+    assert!(v["combat"].is_unit());
+    assert_eq!(unit(&scope, "d").stands, 0);
+    assert!(lines.iter().any(|l| l.contains("Remnant is destroyed by the fire before contact")), "{lines:#?}");
+}

@@ -565,3 +565,29 @@ fn house_extensions_of_mounted_fire_and_the_cavalry_bonus_say_house() {
     assert!(house(&lines, "cavalry_vs_foot_defending"), "{lines:#?}");
     assert!(not_applied(&lines, "Cavalry charging versus Foot Not in Square"), "{lines:#?}");
 }
+
+#[test]
+fn self_combat_empty_units_and_negative_run_ins_are_refused() {
+    // Review finding 10.
+    let host = lw_host(&[], &[]);
+    let units = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "cold_steel"}});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
+    let err = |call: &str| {
+        host.set_dice(Box::new(Supplied::new([5, 5, 5, 5, 5, 5])));
+        host.eval(&mut Scope::new(), &format!("{units} {call}")).unwrap_err().to_string()
+    };
+    for call in ["charge_combat(f, f, #{charger_run_in: 2})", "charge(f, f, #{charger_run_in: 2})"] {
+        let e = err(call);
+        assert!(e.contains("F cannot charge or fight itself"), "{call}: {e}");
+    }
+    let e = err("t.lose_stands(4); charge_combat(f, t, #{charger_run_in: 2})");
+    assert!(e.contains("T has no stands left: it cannot charge or be charged"), "{e}");
+    let e = err("f.lose_stands(4); charge(f, t, #{charger_run_in: 2})");
+    assert!(e.contains("F has no stands left"), "{e}");
+    let e = err("charge_combat(f, t, #{charger_run_in: -2})");
+    assert!(e.contains("charger_run_in is 0 inches or more, not -2"), "{e}");
+    let e = err("charge_combat(f, t, #{charger_run_in: \"2\"})");
+    assert!(e.contains("charger_run_in is a number of inches"), "{e}");
+    let e = err("charge_combat(f, t, #{charger_run_in: 2, defender_stands: -1})");
+    assert!(e.contains("defender_stands is a whole number of stands, 0 or more, not -1"), "{e}");
+}

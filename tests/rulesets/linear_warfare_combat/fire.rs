@@ -377,3 +377,33 @@ fn without_a_marker_the_army_list_gives_the_battalion_guns() {
         );
     }
 }
+
+#[test]
+fn bad_ranges_and_stand_counts_are_refused_or_capped() {
+    // Review finding 10: a negative range is not close range, a range in quotes is named,
+    // 40 firing stands of a 4-stand battalion fire as its 4 (8 FP at close range, not 80).
+    let host = lw_host(&[], &[]);
+    let units = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
+    let err = |call: &str| {
+        host.set_dice(Box::new(Supplied::new(vec![1])));
+        host.eval(&mut Scope::new(), &format!("{units} {call}")).unwrap_err().to_string()
+    };
+    assert!(err("fire(f, t, #{range: -3})").contains("the range must be 0 inches or more, not -3"));
+    let e = err("fire(f, t, #{range: \"3\"})");
+    assert!(e.contains("the range must be a number of inches, not the string \"3\""), "{e}");
+    assert!(err("fire(f, t, #{range: 3, firing_stands: -1})").contains("firing_stands is a whole number of stands"));
+    assert!(err("fire(f, t, #{fire_points: -2})").contains("the fire points must be 0 points or more"));
+    host.set_dice(Box::new(Supplied::new(vec![1])));
+    let eval = host
+        .eval(&mut Scope::new(), &format!("{units} fire(f, t, #{{range: 3, firing_stands: 40}}).fire_points"))
+        .unwrap();
+    assert_eq!(eval.value.as_float().unwrap(), 8.0);
+    assert!(eval.trace.lines().iter().any(|l| l.contains("F has 4 stand(s) that can fire, not 40")));
+    // With its battalion gun the same battalion may fire 5 stands.
+    host.set_dice(Box::new(Supplied::new(vec![1])));
+    let code = format!(
+        "{units} f.set_marker(\"battalion_guns\", true); fire(f, t, #{{range: 3, firing_stands: 40}}).fire_points"
+    );
+    assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(), 10.0);
+}
