@@ -260,6 +260,23 @@ fn fire_during_the_charge_counts_for_trophies_and_officers() {
     assert!(lines.iter().any(|l| l.starts_with("table   Trophies of War, total 1 ")), "{lines:#?}");
     assert!(lines.iter().any(|l| l.contains("Tallard: 8 + 2 stands lost = 10")), "{lines:#?}");
     assert!(scope.get_value::<grognard::script::LeaderRef>("m").unwrap().0.borrow().has_marker("captured"));
+    // The charger's side: pass-through fire, 12 FP, die 9 on the 12-14 row (7-9): one stand;
+    // the disordered horse checks (10: rallies with a full move) and charges on. 3 + 2 + 1 +
+    // 1 CP - 1 lost this turn - 7 = -1: the horse falls back. Trophies 2 - 1 (to fire) = 1:
+    // its standard is lost; its officer 9 + 1 = 10: Fallen Leader Table, 6: captured.
+    let code = format!(
+        r#"{HORSE_AND_FOOT}
+        let n = unit(#{{name: "Neighbours", arm: "infantry", grade: "2", stands: 6, formation: "line"}});
+        let k = leader(#{{name: "Cutts", rating: "1"}}); c.attach(k);
+        charge(c, d, #{{charger_run_in: 12, pass_through: [n]}})"#
+    );
+    let (v, lines, scope) = run(&host, &[10, 5, 9, 10, 3, 7, 2, 9, 6], &code);
+    let combat = v["combat"].clone().cast::<Map>();
+    assert_eq!(combat["result"].to_string(), "charger_falls_back", "{lines:#?}");
+    assert_eq!(combat["charger_lost"].as_int().unwrap(), 1, "{lines:#?}");
+    assert!(unit(&scope, "c").has_marker("standard_lost"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("Cutts: 9 + 1 stands lost = 10")), "{lines:#?}");
+    assert!(scope.get_value::<grognard::script::LeaderRef>("k").unwrap().0.borrow().has_marker("captured"));
 }
 
 #[test]
