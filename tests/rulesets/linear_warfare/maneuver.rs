@@ -161,7 +161,8 @@ fn every_face_of_a_grade_2_unit_in_good_order_gives_order_and_move() {
 
 #[test]
 fn each_modifier_moves_the_total() {
-    let host = lw();
+    // The skirmish formation -1 is part of the skirmishers option (review finding 5).
+    let host = crate::linear_warfare_combat::lw_host(&[], &["skirmishers"]);
     let cases: [(&str, &str, i64); 7] = [
         (r#"u.attach(leader(#{name: "Brig", rating: "3"}));"#, "#{}", 3),
         (

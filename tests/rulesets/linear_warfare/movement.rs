@@ -219,7 +219,7 @@ fn formation_changes_cost_by_grade_and_cadence_and_resolve_half_done() {
     );
     assert_eq!(int(&m, "share"), 50);
     let m = eval_map(
-        &host,
+        &crate::linear_warfare_combat::lw_host(&[], &["skirmishers"]),
         &format!(
             r#"{} formation_change(u, "line_to_the_left", #{{year: 1745, near_skirmishers: true}})"#,
             col("2", "prussia")

@@ -234,3 +234,155 @@ fn the_range_of_fire_on_a_charge_follows_the_interpretation() {
     let (v, lines, _) = run(&host, &[10, 1, 5, 5, 9, 1], &code("light", "trot_ordered_impact"));
     assert_eq!((v["band"].to_string(), v["fire_points"].as_float().unwrap()), ("long".to_string(), 4.0), "{lines:#?}");
 }
+
+#[test]
+fn fire_during_the_charge_counts_for_trophies_and_officers() {
+    // Review finding 1. Platoon firing foot: Maneuver 10; the target holds (5); the charger's
+    // platoon fire, 4 stands x 2 = 8 FP, die 9 on the 8,9 row (9-11): one stand lost.
+    // Charge Combat 8 + 1 (impetus) - (3 + 1 CP - 1 lost this turn) = 6: the target retreats
+    // and loses 1 more. Trophies: 3 - (1 in combat + 1 to fire) = 1, the standard is lost
+    // (3 - 1 = 2 would keep it). Its officer: 8 + 2 stands lost = 10, Fallen Leader Table,
+    // 6: captured with a defeated unit (8 + 1 = 9 would not roll).
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Guards", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "platoon_firing"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let m = leader(#{name: "Tallard", rating: "1"}); d.attach(m);
+        charge(c, d, #{charger_run_in: 2})"#;
+    let (v, lines, scope) = run(&host, &[10, 5, 9, 8, 3, 3, 8, 6], code);
+    let combat = v["combat"].clone().cast::<Map>();
+    assert_eq!(combat["result"].to_string(), "defender_retreats", "{lines:#?}");
+    assert_eq!(combat["defender_lost"].as_int().unwrap(), 2, "{lines:#?}");
+    assert_eq!(combat["charger_lost"].as_int().unwrap(), 0, "{lines:#?}");
+    assert_eq!(v["fire"].clone().cast::<rhai::Array>()[0].clone().cast::<Map>()["lost"].as_int().unwrap(), 1);
+    let d = unit(&scope, "d");
+    assert_eq!(d.stands, 2);
+    assert!(d.has_marker("standard_lost"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("table   Trophies of War, total 1 ")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("Tallard: 8 + 2 stands lost = 10")), "{lines:#?}");
+    assert!(scope.get_value::<grognard::script::LeaderRef>("m").unwrap().0.borrow().has_marker("captured"));
+    // The charger's side: pass-through fire, 12 FP, die 9 on the 12-14 row (7-9): one stand;
+    // the disordered horse checks (10: rallies with a full move) and charges on. 3 + 2 + 1 +
+    // 1 CP - 1 lost this turn - 7 = -1: the horse falls back. Trophies 2 - 1 (to fire) = 1:
+    // its standard is lost; its officer 9 + 1 = 10: Fallen Leader Table, 6: captured.
+    let code = format!(
+        r#"{HORSE_AND_FOOT}
+        let n = unit(#{{name: "Neighbours", arm: "infantry", grade: "2", stands: 6, formation: "line"}});
+        let k = leader(#{{name: "Cutts", rating: "1"}}); c.attach(k);
+        charge(c, d, #{{charger_run_in: 12, pass_through: [n]}})"#
+    );
+    let (v, lines, scope) = run(&host, &[10, 5, 9, 10, 3, 7, 2, 9, 6], &code);
+    let combat = v["combat"].clone().cast::<Map>();
+    assert_eq!(combat["result"].to_string(), "charger_falls_back", "{lines:#?}");
+    assert_eq!(combat["charger_lost"].as_int().unwrap(), 1, "{lines:#?}");
+    assert!(unit(&scope, "c").has_marker("standard_lost"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("Cutts: 9 + 1 stands lost = 10")), "{lines:#?}");
+    assert!(scope.get_value::<grognard::script::LeaderRef>("k").unwrap().0.borrow().has_marker("captured"));
+}
+
+#[test]
+fn fire_on_a_charge_needs_the_target_to_face_it() {
+    // Review finding 3. Seed L225 "May fire at the charging unit if facing it in line or
+    // square formation"; L175 the sleeve "has no firepower to the flanks ... only 1/4 of its
+    // total stands may fire to the rear (rounded down, but minimum of one)".
+    let host = lw_host(&[], &[]);
+    let code = |formation: &str, situation: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", type: "heavy", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "all_out_good_order"}}}});
+            let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 8, formation: "{formation}"}});
+            let s = {situation}; s.reaction = "fire"; s.charger_run_in = 12;
+            charge(c, d, s).fire[0].fire_points"#
+        )
+    };
+    let fire_points = |formation: &str, situation: &str| {
+        host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+        host.eval(&mut Scope::new(), &code(formation, situation))
+            .unwrap_or_else(|e| panic!("{formation} {situation}: {e}"))
+            .value
+            .as_float()
+            .unwrap()
+    };
+    let refused = |formation: &str, situation: &str| {
+        host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+        host.eval(&mut Scope::new(), &code(formation, situation)).unwrap_err().to_string()
+    };
+    // Charged to its front, a line of 8 fires 8 x 2 = 16; a square fires on any side.
+    assert_eq!(fire_points("line", "#{}"), 16.0);
+    assert_eq!(fire_points("square", "#{flank_or_rear: true}"), 16.0);
+    // A line charged in the flank or rear does not fire.
+    for situation in ["#{flank_or_rear: true}", "#{charged_in: \"flank\"}", "#{charged_in: \"rear\"}"] {
+        let err = refused("line", situation);
+        assert!(err.contains("a line fires on a charge only facing it"), "{situation}: {err}");
+    }
+    // A sleeve fires only to the rear, with 8 / 4 = 2 stands (4 FP); never to a flank.
+    assert_eq!(fire_points("sleeve", "#{charged_in: \"rear\"}"), 4.0);
+    let err = refused("sleeve", "#{flank_or_rear: true}");
+    assert!(err.contains("a sleeve has no fire to the flanks"), "{err}");
+    let err = refused("line", "#{charged_in: \"behind\"}");
+    assert!(err.contains("charged_in is \"front\", \"flank\" or \"rear\""), "{err}");
+    // On the table: horse on the right flank of a line (measured) is not fired on.
+    let placed = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", markers: #{doctrine: "all_out_good_order"}, placement: #{x: 10.0, y: -0.5, facing: 270.0}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        charge(c, d, #{reaction: "fire", charger_run_in: 12, charger_stands: 2, defender_stands: 1, facing: true})"#;
+    host.set_dice(Box::new(Supplied::new([10, 1, 5, 5, 9, 1])));
+    let err = host.eval(&mut Scope::new(), placed).unwrap_err().to_string();
+    assert!(err.contains("Foot is charged in the flank"), "{err}");
+}
+
+#[test]
+fn under_quarter_move_the_chargers_mounted_fire_is_still_at_close_range() {
+    // Review finding 6. Seed L251 step e: mounted fire "If effective (Close Range) it imposes
+    // a - 1 die roll modifier on the defender's Charge Combat die roll". The quarter move
+    // is the range of the fire ON the charger only. French horse, Maneuver 8: At the Trot
+    // with Fire; the foot holds (5); mounted fire 4 stands x 1 at close range, die 8 on the
+    // 4 row (8-10): effective. 6 + 1 (cavalry against foot) - (6 - 1) = 2.
+    let host = lw_host(&[("fire_on_charge_range", "quarter_move")], &[]);
+    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12})"#;
+    let (v, lines, _) = run(&host, &[8, 5, 8, 6, 6, 9, 1], code);
+    let shot = v["fire"].clone().cast::<rhai::Array>()[0].clone().cast::<Map>();
+    assert_eq!(
+        (shot["band"].to_string(), shot["fire_points"].as_float().unwrap()),
+        ("close".to_string(), 4.0),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("the mounted fire was effective")), "{lines:#?}");
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 2, "{lines:#?}");
+}
+
+#[test]
+fn all_out_in_disorder_is_disordered_even_when_it_wins_and_pursues() {
+    // Review finding 9. Seed L399 All Out in Disorder "is Disordered at the end of the first
+    // Charge Movement Phase regardless of any other outcome of the charge". Maneuver 9: All
+    // Out in Disorder; the foot holds (5); 6 + 3 - 6 = 3, the foot falls back; trophies 9:
+    // kept; pursuit check 9 + 3 (non-light cavalry) = 12: pursuit. The gendarmes keep the
+    // pursuit order and are disordered too.
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12})"#;
+    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 9], code);
+    assert_eq!(v["combat"].clone().cast::<Map>()["pursuit"].to_string(), "pursuit", "{lines:#?}");
+    let c = unit(&scope, "c");
+    assert_eq!(c.order, "pursuit");
+    assert!(c.has_marker("disordered"), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("disordered whatever the outcome, under its pursuit order too")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_target_destroyed_by_the_chargers_fire_is_not_fought() {
+    // Review finding 10 (no Charge Combat with a 0-stand unit). Maneuver 10; the last stand
+    // holds (5); platoon fire 8 FP, die 9: one stand lost, none left. No combat, no dice more.
+    let host = lw_host(&[], &[]);
+    let code = r#"let c = unit(#{name: "Guards", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "platoon_firing"}});
+        let d = unit(#{name: "Remnant", arm: "infantry", grade: "2", stands: 1, formation: "line"});
+        charge(c, d, #{charger_run_in: 2})"#;
+    let (v, lines, scope) = run(&host, &[10, 5, 9], code);
+    assert_eq!(v["result"].to_string(), "target_destroyed", "{lines:#?}");
+    assert!(v["combat"].is_unit());
+    assert_eq!(unit(&scope, "d").stands, 0);
+    assert!(lines.iter().any(|l| l.contains("Remnant is destroyed by the fire before contact")), "{lines:#?}");
+}

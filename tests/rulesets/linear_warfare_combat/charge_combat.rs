@@ -118,9 +118,12 @@ fn the_loser_takes_the_result_and_the_winner_may_pursue() {
     assert_eq!((d.stands, d.order.as_str()), (4, "rout"));
     assert!(d.has_marker("standard_lost"));
     assert_eq!(unit(&scope, "c").order, "pursuit");
-    for text in
-        ["Charging All Out", "Cavalry versus Foot Not in Square", "Morale Grade 3 (grade - 2)", "Non-Light Cavalry"]
-    {
+    for text in [
+        "Charging All Out",
+        "Cavalry charging versus Foot Not in Square",
+        "Morale Grade 3 (grade - 2)",
+        "Non-Light Cavalry",
+    ] {
         assert!(applied(&lines, text), "{text}: {lines:#?}");
     }
     assert!(lines.iter().any(|l| l.contains("ran in 12.0\" straight (10.0\" needed)")), "{lines:#?}");
@@ -237,6 +240,11 @@ fn pikes_count_against_horse_and_against_foot_only_when_half_or_more() {
     let (d, lines) = differential(&lw_host(&[], &[]), vs_horse);
     assert_eq!(d, 0);
     assert!(applied(&lines, "Pikes facing mounted troops"), "{lines:#?}");
+    // Review finding 8: seed L257 "if facing mounted troops": hit in flank or rear the pikes
+    // do not count. 5 + 1 (cavalry against foot) - (5 - 2 flank or rear) = 3.
+    let (d, lines) = differential(&lw_host(&[], &[]), &vs_horse.replace("#{})", "#{flank_or_rear: true})"));
+    assert_eq!(d, 3, "{lines:#?}");
+    assert!(not_applied(&lines, "Pikes facing mounted troops"), "{lines:#?}");
     // Against foot, 1/3 pikes do not count; 1/2 counts +1 by default, nothing by the flip.
     let vs_foot = |pikes: &str| {
         format!(
@@ -248,6 +256,8 @@ fn pikes_count_against_horse_and_against_foot_only_when_half_or_more() {
     assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/3")).0, 0);
     assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/2")).0, -1);
     assert_eq!(differential(&lw_host(&[("pikes_majority", "nothing")], &[]), &vs_foot("1/2")).0, 0);
+    // Half pikes taken in the flank by foot: no +1 (5 - (5 - 2)).
+    assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/2").replace("#{})", "#{flank_or_rear: true})")).0, 2);
     let err = lw_host(&[], &[]).eval(&mut Scope::new(), &vs_foot("a third")).unwrap_err().to_string();
     assert!(err.contains("pikes is a fraction"), "{err}");
 }
@@ -491,4 +501,93 @@ fn stands_are_counted_on_the_table() {
         charge_combat(c, d, #{})"#;
     let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
     assert!(err.contains("is not in contact with Foot on the table"), "{err}");
+}
+
+#[test]
+fn without_a_pikes_marker_the_army_list_gives_the_pikes() {
+    // Review finding 2. Seed L426 Swedes "Impetuous (1/3 pikes)", L429 Russians "Cold Steel
+    // (1/4 pikes up to 1708)". Foot charged by horse at the trot: 5 + 1 (cavalry against foot)
+    // - (5 + 1 pikes facing mounted troops) = 0; without pikes, 1.
+    let with_markers = |nation: &str, year: i64, markers: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "trot_with_fire"}}}});
+            let d = unit(#{{name: "Foot", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: {markers}}});
+            charge_combat(c, d, #{{year: {year}}})"#
+        )
+    };
+    let code = |nation: &str, year: i64| with_markers(nation, year, "#{}");
+    let host = lw_host(&[], &[]);
+    for (nation, year, expected) in
+        [("sweden", 1706, 0), ("russia", 1706, 0), ("russia", 1708, 0), ("russia", 1709, 1), ("britain", 1706, 1)]
+    {
+        let (d, lines) = differential(&host, &code(nation, year));
+        assert_eq!(d, expected, "{nation} {year}: {lines:#?}");
+        assert_eq!(applied(&lines, "Pikes facing mounted troops"), expected == 0, "{nation} {year}");
+    }
+    let (_, lines) = differential(&host, &code("sweden", 1706));
+    assert!(lines.iter().any(|l| l.contains("1/3 pikes by the sweden army list of 1706")), "{lines:#?}");
+    // A unit's own marker still wins: Russians of 1706 marked without pikes.
+    assert_eq!(differential(&host, &with_markers("russia", 1706, "#{pikes: false}")).0, 1);
+}
+
+#[test]
+fn house_extensions_of_mounted_fire_and_the_cavalry_bonus_say_house() {
+    // Review finding 7. Seed L253 step e: the charger's effective mounted fire is -1 on the
+    // DEFENDER's roll; a defender's reaction mounted fire giving the charger -1 is house.
+    let host = lw_host(&[], &[]);
+    let horse = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
+        let d = unit(#{name: "Dragoons", arm: "cavalry", grade: "2", stands: 4, formation: "line"});"#;
+    let house = |lines: &[String], id: &str| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("mod     yes") && l.contains(&format!("(charge_combat_modifiers.{id}; house)")))
+    };
+    // The charger's fire: 5 - (5 - 1) = 1, cited to the seed.
+    let (d, lines) = differential(&host, &format!("{horse} charge_combat(c, d, #{{mounted_fire: true}})"));
+    assert_eq!(d, 1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("mod     yes -1") && l.contains("charge_combat_modifiers.mounted_fire; seed 003")),
+        "{lines:#?}"
+    );
+    // The defender's reaction fire: (5 - 1) - 5 = -1, marked house.
+    let (d, lines) = differential(&host, &format!("{horse} charge_combat(c, d, #{{defender_mounted_fire: true}})"));
+    assert_eq!(d, -1);
+    assert!(house(&lines, "reaction_mounted_fire"), "{lines:#?}");
+    assert!(not_applied(&lines, "Effective mounted fire (Close Range) by the charger"), "{lines:#?}");
+    // Seed L175's +1 is for cavalry charging foot; cavalry charged by foot gets it as house.
+    let code = r#"let c = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let d = unit(#{name: "Dragoons", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+        charge_combat(c, d, #{})"#;
+    let (d, lines) = differential(&host, code);
+    assert_eq!(d, -1);
+    assert!(house(&lines, "cavalry_vs_foot_defending"), "{lines:#?}");
+    assert!(not_applied(&lines, "Cavalry charging versus Foot Not in Square"), "{lines:#?}");
+}
+
+#[test]
+fn self_combat_empty_units_and_negative_run_ins_are_refused() {
+    // Review finding 10.
+    let host = lw_host(&[], &[]);
+    let units = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "cold_steel"}});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
+    let err = |call: &str| {
+        host.set_dice(Box::new(Supplied::new([5, 5, 5, 5, 5, 5])));
+        host.eval(&mut Scope::new(), &format!("{units} {call}")).unwrap_err().to_string()
+    };
+    for call in ["charge_combat(f, f, #{charger_run_in: 2})", "charge(f, f, #{charger_run_in: 2})"] {
+        let e = err(call);
+        assert!(e.contains("F cannot charge or fight itself"), "{call}: {e}");
+    }
+    let e = err("t.lose_stands(4); charge_combat(f, t, #{charger_run_in: 2})");
+    assert!(e.contains("T has no stands left: it cannot charge or be charged"), "{e}");
+    let e = err("f.lose_stands(4); charge(f, t, #{charger_run_in: 2})");
+    assert!(e.contains("F has no stands left"), "{e}");
+    let e = err("charge_combat(f, t, #{charger_run_in: -2})");
+    assert!(e.contains("charger_run_in is 0 inches or more, not -2"), "{e}");
+    let e = err("charge_combat(f, t, #{charger_run_in: \"2\"})");
+    assert!(e.contains("charger_run_in is a number of inches"), "{e}");
+    let e = err("charge_combat(f, t, #{charger_run_in: 2, defender_stands: -1})");
+    assert!(e.contains("defender_stands is a whole number of stands, 0 or more, not -1"), "{e}");
 }

@@ -350,3 +350,60 @@ fn every_die_roll_modifier_alone() {
         );
     }
 }
+
+#[test]
+fn without_a_marker_the_army_list_gives_the_battalion_guns() {
+    // Review finding 2. Seed L421 British & Dutch "Platoon firing, Battalion Guns": 4 stands
+    // + 1 gun stand at close range (2 FP each) = 10 fire points in 1704; no army list entry
+    // for France's guns (8); a marker of its own wins (2 guns: 12); no year, no army list (8).
+    let host = lw_host(&[], &[]);
+    for (nation, markers, year, fp) in [
+        ("britain", "#{}", "1704", 10.0),
+        ("russia", "#{}", "1709", 10.0),
+        ("france", "#{}", "1704", 8.0),
+        ("britain", "#{battalion_guns: 2}", "1704", 12.0),
+        ("britain", "#{}", "()", 8.0),
+    ] {
+        let code = format!(
+            r#"let f = unit(#{{name: "F", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: {markers}}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            fire(f, t, #{{range: 3, year: {year}}}).fire_points"#
+        );
+        host.set_dice(Box::new(Supplied::new(vec![1])));
+        assert_eq!(
+            host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(),
+            fp,
+            "{nation} {markers} {year}"
+        );
+    }
+}
+
+#[test]
+fn bad_ranges_and_stand_counts_are_refused_or_capped() {
+    // Review finding 10: a negative range is not close range, a range in quotes is named,
+    // 40 firing stands of a 4-stand battalion fire as its 4 (8 FP at close range, not 80).
+    let host = lw_host(&[], &[]);
+    let units = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
+    let err = |call: &str| {
+        host.set_dice(Box::new(Supplied::new(vec![1])));
+        host.eval(&mut Scope::new(), &format!("{units} {call}")).unwrap_err().to_string()
+    };
+    assert!(err("fire(f, t, #{range: -3})").contains("the range must be 0 inches or more, not -3"));
+    let e = err("fire(f, t, #{range: \"3\"})");
+    assert!(e.contains("the range must be a number of inches, not the string \"3\""), "{e}");
+    assert!(err("fire(f, t, #{range: 3, firing_stands: -1})").contains("firing_stands is a whole number of stands"));
+    assert!(err("fire(f, t, #{fire_points: -2})").contains("the fire points must be 0 points or more"));
+    host.set_dice(Box::new(Supplied::new(vec![1])));
+    let eval = host
+        .eval(&mut Scope::new(), &format!("{units} fire(f, t, #{{range: 3, firing_stands: 40}}).fire_points"))
+        .unwrap();
+    assert_eq!(eval.value.as_float().unwrap(), 8.0);
+    assert!(eval.trace.lines().iter().any(|l| l.contains("F has 4 stand(s) that can fire, not 40")));
+    // With its battalion gun the same battalion may fire 5 stands.
+    host.set_dice(Box::new(Supplied::new(vec![1])));
+    let code = format!(
+        "{units} f.set_marker(\"battalion_guns\", true); fire(f, t, #{{range: 3, firing_stands: 40}}).fire_points"
+    );
+    assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_float().unwrap(), 10.0);
+}

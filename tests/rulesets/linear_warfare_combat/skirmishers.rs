@@ -23,15 +23,47 @@ fn the_option_is_off_by_default_and_everything_asks_for_it() {
         fire(s, t, #{range: 3})"#;
     let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
     assert!(err.contains("skirmish formation: switch the skirmishers option on"), "{err}");
-    // Off, skirmishers near a unit change nothing and a charged "skirmish" unit need not evade.
+    // Off, skirmishers near a unit change nothing (review finding 4: through formation_change,
+    // the grade 3 share of a move per FC, 50%, not grade 2's 75%) and a charged "skirmish"
+    // unit need not evade.
     let code = format!(
-        "{BATTALION} [formation_change_grade(t, #{{skirmishers_in_range: true}}), skirmishers_must_evade(t, bn, #{{}})]"
+        "{BATTALION} [formation_change(t, \"column_to_the_right\", #{{year: 1745, near_skirmishers: true}}).share, skirmishers_must_evade(t, bn, #{{}})]"
     );
-    let eval = host.eval(&mut Scope::new(), &code).unwrap();
+    let eval = host.eval(&mut Scope::new(), &code).unwrap_or_else(|e| panic!("{e}"));
     let v = eval.value.cast::<rhai::Array>();
-    assert_eq!(v[0].as_int().unwrap(), 3);
+    assert_eq!(v[0].as_int().unwrap(), 50);
     assert!(!v[1].as_bool().unwrap());
     assert!(!eval.trace.lines().iter().any(|l| l.contains("skirmishers")), "{:#?}", eval.trace.lines());
+}
+
+#[test]
+fn with_the_option_off_no_unit_may_be_in_skirmish_formation() {
+    // Review finding 5. Seed L368 "Untested Extras: 1. Skirmishers": off, a unit in skirmish
+    // formation is refused by the charge, the Charge Combat and fire, whichever side it is on.
+    let host = lw_host(&[], &[]);
+    let units = r#"let s = unit(#{name: "Jaegers", arm: "infantry", grade: "2", stands: 2, formation: "skirmish"});
+        let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});"#;
+    for call in [
+        "charge(c, s, #{})",
+        "charge(s, c, #{})",
+        "charge_combat(c, s, #{})",
+        "charge_combat(s, c, #{})",
+        "fire(c, s, #{range: 2})",
+    ] {
+        host.set_dice(Box::new(Supplied::new([10, 5, 5, 5, 5, 5])));
+        let err = host.eval(&mut Scope::new(), &format!("{units} {call}")).unwrap_err().to_string();
+        assert!(err.contains("Jaegers is in skirmish formation: switch the skirmishers option on"), "{call}: {err}");
+    }
+    // The Maneuver Table's -1 for skirmish formation is part of the option: off, a die of 6
+    // totals 6; on, 5.
+    for (with, total) in [(vec![], 6), (vec!["skirmishers"], 5)] {
+        let host = lw_host(&[], &with);
+        host.set_dice(Box::new(Supplied::new([6])));
+        let eval = host
+            .eval(&mut Scope::new(), &format!("{units} maneuver_check(s, #{{}}).total"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(eval.value.as_int().unwrap(), total, "{with:?}: {:#?}", eval.trace.lines());
+    }
 }
 
 #[test]
@@ -84,23 +116,32 @@ fn a_skirmishers_natural_ten_costs_the_target_a_grade() {
 
 #[test]
 fn formation_changes_one_grade_worse_within_their_range() {
+    // Through formation_change (review finding 4): a grade 3 line forming column to the right
+    // pays grade 2's 75% of a move per FC near skirmishers, its own 50% otherwise.
     let host = lw_host(&[], &["skirmishers"]);
-    let eval = host
-        .eval(&mut Scope::new(), &format!("{BATTALION} [formation_change_grade(t, #{{skirmishers_in_range: true}}), formation_change_grade(t, #{{}})]"))
-        .unwrap();
-    let v: Vec<i64> = eval.value.cast::<rhai::Array>().iter().map(|x| x.as_int().unwrap()).collect();
-    assert_eq!(v, [2, 3]);
-    assert!(eval.trace.lines().iter().any(|l| l.contains("changes formation one grade worse")));
+    let share = |situation: &str| {
+        let eval = host
+            .eval(
+                &mut Scope::new(),
+                &format!("{BATTALION} formation_change(t, \"column_to_the_right\", {situation}).share"),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        (eval.value.as_int().unwrap(), eval.trace.lines())
+    };
+    let (near, lines) = share("#{year: 1745, near_skirmishers: true}");
+    assert_eq!(near, 75);
+    assert!(lines.iter().any(|l| l.contains("changes formation one grade worse")), "{lines:#?}");
+    assert_eq!(share("#{year: 1745}").0, 50);
     // Measured on the table: skirmishers 5" away are in musket range, 8" away are not.
     let code = |y: f64| {
         format!(
             r#"let t = unit(#{{name: "T", arm: "infantry", grade: "3", stands: 4, formation: "line", placement: #{{x: 0.0, y: 0.0, facing: 0.0}}}});
             let s = unit(#{{name: "S", arm: "infantry", grade: "2", stands: 2, formation: "skirmish", placement: #{{x: 0.0, y: {y:.1}, facing: 180.0}}}});
-            formation_change_grade(t, #{{skirmishers: [s]}})"#
+            formation_change(t, "column_to_the_right", #{{year: 1745, skirmishers: [s]}}).share"#
         )
     };
-    assert_eq!(host.eval(&mut Scope::new(), &code(5.0)).unwrap().value.as_int().unwrap(), 2);
-    assert_eq!(host.eval(&mut Scope::new(), &code(8.0)).unwrap().value.as_int().unwrap(), 3);
+    assert_eq!(host.eval(&mut Scope::new(), &code(5.0)).unwrap().value.as_int().unwrap(), 75);
+    assert_eq!(host.eval(&mut Scope::new(), &code(8.0)).unwrap().value.as_int().unwrap(), 50);
 }
 
 #[test]
@@ -161,28 +202,66 @@ fn skirmishers_rally_by_rejoining_their_parent() {
 #[test]
 fn the_same_turn_with_the_option_off_and_on() {
     // A charge on a unit in skirmish order standing in the open, then a grenadier battalion
-    // changing formation with skirmishers in range. Off: the "skirmishers" stand and fight and
-    // the grenadiers keep their grade; on: they must evade, and the grenadiers are a grade worse.
+    // changing formation with skirmishers in range. Off (review finding 5): a unit in skirmish
+    // formation is refused, and the grenadiers keep their grade (50% a FC); on: the
+    // skirmishers must evade, and the grenadiers change as grade 2 (75%).
     let code = r#"let s = unit(#{name: "Jaegers", arm: "infantry", grade: "2", stands: 2, formation: "skirmish"});
         let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
         let g = unit(#{name: "Grenadiers", arm: "infantry", grade: "3", stands: 4, formation: "line"});
+        let share = formation_change(g, "column_to_the_right", #{year: 1745, near_skirmishers: true}).share;
         let r = charge(c, s, #{});
-        [r.result, formation_change_grade(g, #{skirmishers_in_range: true})]"#;
+        [r.result, share]"#;
     let run = |with: &[&str], dice: Vec<i64>| {
         let host = lw_host(&[], with);
         host.set_dice(Box::new(Supplied::new(dice)));
-        let eval = host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{with:?}: {e}"));
-        let v: Vec<String> = eval.value.cast::<rhai::Array>().iter().map(|x| x.to_string()).collect();
-        (v, eval.trace.lines())
+        host.eval(&mut Scope::new(), code)
     };
-    // Off: the horse goes (Maneuver 10), the target stands (Maneuver 5), mounted fire 1 (no effect),
-    // Charge Combat 5 against 5 with +1 for the horse against foot: the target falls back.
-    let (off, off_lines) = run(&[], vec![10, 5, 1, 5, 5, 9, 1]);
-    assert_eq!(off, ["charge_combat", "3"], "{off_lines:#?}");
-    assert!(!off_lines.iter().any(|l| l.contains("must evade") || l.contains("grade worse")), "{off_lines:#?}");
+    let err = run(&[], vec![10, 5, 1, 5, 5, 9, 1]).unwrap_err().to_string();
+    assert!(err.contains("Jaegers is in skirmish formation: switch the skirmishers option on"), "{err}");
+    let off = lw_host(&[], &[])
+        .eval(&mut Scope::new(), &code.replace("let r = charge(c, s, #{});\n        [r.result, share]", "share"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(off.value.as_int().unwrap(), 50);
+    assert!(!off.trace.lines().iter().any(|l| l.contains("grade worse")), "{:#?}", off.trace.lines());
     // On: the horse goes (10), the skirmishers evade at once: no combat, no more dice.
-    let (on, on_lines) = run(&["skirmishers"], vec![10]);
-    assert_eq!(on, ["target_escaped", "2"], "{on_lines:#?}");
+    let on = run(&["skirmishers"], vec![10]).unwrap_or_else(|e| panic!("{e}"));
+    let v: Vec<String> = on.value.cast::<rhai::Array>().iter().map(|x| x.to_string()).collect();
+    let on_lines = on.trace.lines();
+    assert_eq!(v, ["target_escaped", "75"], "{on_lines:#?}");
     assert!(on_lines.iter().any(|l| l.contains("they must evade")), "{on_lines:#?}");
     assert!(on_lines.iter().any(|l| l.contains("changes formation one grade worse")), "{on_lines:#?}");
+}
+
+#[test]
+fn skirmish_stands_are_half_stands_in_the_count_and_on_the_table() {
+    // Review finding 11. Seed L374 "A skirmish stand is 1/2 the size of a regular stand ...
+    // in single rank about 1 - 1.5 inches wide". 2 squadrons at the trot charge 4 skirmish
+    // stands: 4 half stands are 2 regular stands, no outnumbering (4 full stands would be
+    // 2:1, -2 for the horse). 5 + 1 (cavalry against foot not in square) - 5 = 1.
+    let host = lw_host(&[], &["skirmishers"]);
+    let code = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 2, formation: "line", markers: #{doctrine: "trot_with_fire"}});
+        let s = unit(#{name: "Jaegers", arm: "infantry", grade: "2", stands: 4, formation: "skirmish"});
+        charge_combat(c, s, #{}).differential"#;
+    host.set_dice(Box::new(Supplied::new([5, 5, 1, 1, 1, 1])));
+    let eval = host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{e}"));
+    let lines = eval.trace.lines();
+    assert_eq!(eval.value.as_int().unwrap(), 1, "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.starts_with("mod     yes") && l.contains("Outnumbered")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("each counts as 1/2 a regular stand")), "{lines:#?}");
+    // Laid out on 1-1/4" skirmish stands, not 3/4" infantry bases: two stands side by side
+    // end 1.25" right of their centre, so a stand whose left edge is 5 - 0.375 = 4.625" over
+    // is 3.375" away (3.875" from two regular infantry stands).
+    let code = r#"let s = unit(#{name: "S", arm: "infantry", grade: "2", stands: 2, formation: "skirmish", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        let i = unit(#{name: "I", arm: "infantry", grade: "2", stands: 2, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});
+        let o = unit(#{name: "O", arm: "infantry", grade: "2", stands: 1, formation: "line", placement: #{x: 5.0, y: 0.0, facing: 0.0}});
+        [distance(fire_footprint(s), fire_footprint(o)), distance(fire_footprint(i), fire_footprint(o))]"#;
+    let v: Vec<f64> = host
+        .eval(&mut Scope::new(), code)
+        .unwrap()
+        .value
+        .cast::<rhai::Array>()
+        .iter()
+        .map(|x| x.as_float().unwrap())
+        .collect();
+    assert!((v[0] - 3.375).abs() < 1e-9 && (v[1] - 3.875).abs() < 1e-9, "{v:?}");
 }
