@@ -3,22 +3,10 @@
 //! charger, pass-through fire, mandatory orders and surrender.
 
 use grognard::dice::Supplied;
-use grognard::script::{Host, UnitRef};
+
 use rhai::{Map, Scope};
 
-use super::lw_host;
-
-fn run(host: &Host, dice: &[i64], code: &str) -> (Map, Vec<String>, Scope<'static>) {
-    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
-    let mut scope = Scope::new();
-    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{e}"));
-    let lines = eval.trace.lines();
-    (eval.value.try_cast::<Map>().unwrap_or_default(), lines, scope)
-}
-
-fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
-    scope.get_value::<UnitRef>(name).unwrap().0.borrow().clone()
-}
+use super::{lw_host, run, unit};
 
 const HORSE_AND_FOOT: &str = r#"
     let c = unit(#{name: "Horse", arm: "cavalry", type: "heavy", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_good_order"}});

@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 
 use grognard::dice::{EnumLimits, Supplied};
-use grognard::script::{Host, LeaderRef, Outcome, UnitRef};
+use grognard::script::{Host, LeaderRef, Outcome};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::{Map, Scope};
 
-use super::lw_host;
+use super::{lw_host, run, unit};
 
 fn ratio(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))
@@ -26,20 +26,6 @@ fn table_result(differential: i64) -> &'static str {
         -6..=-4 => "charger_retreats",
         _ => "charger_routs",
     }
-}
-
-/// Runs `code` with the supplied dice: its value as a map, the trace and the scope.
-fn run(host: &Host, dice: &[i64], code: &str) -> (Map, Vec<String>, Scope<'static>) {
-    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
-    let mut scope = Scope::new();
-    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{e}"));
-    let lines = eval.trace.lines();
-    let value = eval.value.try_cast::<Map>().unwrap_or_default();
-    (value, lines, scope)
-}
-
-fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
-    scope.get_value::<UnitRef>(name).unwrap().0.borrow().clone()
 }
 
 fn applied(lines: &[String], text: &str) -> bool {

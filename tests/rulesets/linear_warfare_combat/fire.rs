@@ -3,24 +3,12 @@
 //! Things of a natural 10, and exact odds against an independent count.
 
 use grognard::dice::{EnumLimits, Supplied};
-use grognard::script::{Host, LeaderRef, Outcome, UnitRef};
+use grognard::script::{LeaderRef, Outcome};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use rhai::{Map, Scope};
+use rhai::Scope;
 
-use super::lw_host;
-
-fn run(host: &Host, dice: &[i64], code: &str) -> (Map, Vec<String>, Scope<'static>) {
-    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
-    let mut scope = Scope::new();
-    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{e}"));
-    let lines = eval.trace.lines();
-    (eval.value.try_cast::<Map>().unwrap_or_default(), lines, scope)
-}
-
-fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
-    scope.get_value::<UnitRef>(name).unwrap().0.borrow().clone()
-}
+use super::{lw_host, run, unit};
 
 const LINE_AND_TARGET: &str = r#"
     let f = unit(#{name: "Firers", arm: "infantry", grade: "2", stands: 6, formation: "line"});
@@ -99,6 +87,15 @@ fn a_late_reaction_halves_the_fire_points() {
     // Not reacting, or reacting before moving: no halving.
     let code = format!("{LINE_AND_TARGET} fire(f, t, #{{range: 2, reaction: true}})");
     assert_eq!(run(&host, &[1], &code).0["fire_points"].as_float().unwrap(), 12.0);
+    // A reaction declared with react() first: react() marks the unit, and its
+    // own `late` (false: the unit had not moved) keeps the fire whole.
+    let code = format!(
+        "{LINE_AND_TARGET} let r = react(f, \"fire_on_unit\", \"return_fire\");
+         [r.late, f.has_marker(\"fired\") || f.has_marker(\"moved\"), fire(f, t, #{{range: 2, reaction: true, late: r.late}}).fire_points]"
+    );
+    host.set_dice(Box::new(grognard::dice::Supplied::new(vec![1])));
+    let v = host.eval(&mut rhai::Scope::new(), &code).unwrap().value.into_array().unwrap();
+    assert_eq!((v[0].as_bool(), v[1].as_bool(), v[2].as_float()), (Ok(false), Ok(true), Ok(12.0)));
     // 1 fire point halved stays 1 (round down, at least 1).
     let code =
         format!("{LINE_AND_TARGET} f.set_marker(\"fired\", true); fire(f, t, #{{fire_points: 1, reaction: true}})");

@@ -9,8 +9,10 @@ mod skirmishers;
 mod tables;
 mod trophies;
 
+use grognard::dice::Supplied;
 use grognard::rules::{Ruleset, Switches};
-use grognard::script::Host;
+use grognard::script::{Host, UnitRef};
+use rhai::{Map, Scope};
 
 /// linear-warfare with interpretations set and options switched on.
 pub fn lw(set: &[(&str, &str)], with: &[&str]) -> Ruleset {
@@ -27,4 +29,18 @@ pub fn lw(set: &[(&str, &str)], with: &[&str]) -> Ruleset {
 /// A host for linear-warfare with interpretations set and options on.
 pub fn lw_host(set: &[(&str, &str)], with: &[&str]) -> Host {
     Host::new(lw(set, with)).unwrap_or_else(|p| panic!("linear-warfare does not compile: {p:?}"))
+}
+
+/// Runs `code` with the supplied dice: its value as a map, the trace and the scope.
+pub fn run(host: &Host, dice: &[i64], code: &str) -> (Map, Vec<String>, Scope<'static>) {
+    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
+    let mut scope = Scope::new();
+    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{e}"));
+    let lines = eval.trace.lines();
+    (eval.value.try_cast::<Map>().unwrap_or_default(), lines, scope)
+}
+
+/// The unit a script left in `name`, as it stands now.
+pub fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
+    scope.get_value::<UnitRef>(name).unwrap().0.borrow().clone()
 }
