@@ -233,4 +233,12 @@ fn a_day_of_card_draws_counts_phases_runs_and_turns() {
     assert!(runs["min"].as_f64().unwrap() >= 1.0 && runs["max"].as_f64().unwrap() <= 6.0, "{runs}");
     // The Exceptional General's three phases a turn: more French phases than Allied.
     assert!(records["French phases"]["mean"].as_f64() > records["Allied phases"]["mean"].as_f64());
+    // And the opening charge, once a trial, ends in one of the charge's results.
+    let charge = &v["summary"]["tallies"]["opening charge"];
+    assert_eq!(charge["n"], 5, "{charge}");
+    let known =
+        ["charge_combat", "charge_failed", "target_escaped", "stopped_by_fire", "surrendered", "target_destroyed"];
+    for outcome in charge["outcomes"].as_array().unwrap() {
+        assert!(known.contains(&outcome["value"].as_str().unwrap()), "{outcome}");
+    }
 }
