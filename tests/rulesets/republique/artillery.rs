@@ -149,7 +149,27 @@ fn a_preliminary_bombardment_needs_the_rule_and_both_players() {
     assert_eq!((int(&eval, "phases"), int(&eval, "shots")), (4, 4));
     assert_line(&eval, &["Grande Batterie: no saved fire steps may be executed during a bombardment (rule 401)"]);
     assert_line(&eval, &["preliminary bombardment, artillery phase 4 (second player)"]);
-    assert!(!unit(&scope, "a").has_marker("saved_fire"));
+    // Seed l.47: no saved fire *during* the bombardment; it is given back after it.
+    assert_line(&eval, &["Grande Batterie: the bombardment is over, its Saved Fire is back (rule 401)"]);
+    assert!(unit(&scope, "a").has_marker("saved_fire"));
+}
+
+#[test]
+fn saved_fire_after_a_bombardment_still_gives_its_immunity() {
+    // During the bombardment (one pair) the French roll no 13; after it, with Saved Fire
+    // back, a 13 on the shortage die does not put the battery out of ammunition.
+    let code = format!(
+        "{BOMBARDMENT} preliminary_bombardment([#{{battery: a, target: ta}}], [#{{battery: b, target: tb}}], #{{agreed: true, pairs: 1}});
+        fire(a, ta, #{{}});
+        a.has_marker(\"ammo_shortage\")"
+    );
+    let host = host_with(&["preliminary_bombardment", "ammunition_shortage"], &[]);
+    let (eval, _) = run(&host, &[5, 2, 5, 2, 5, 13], &code);
+    assert!(!eval.value.as_bool().unwrap());
+    assert_line(
+        &eval,
+        &["Grande Batterie began the turn with Saved Fire: immune to the ammunition shortage (rule 413)"],
+    );
 }
 
 #[test]
@@ -163,4 +183,65 @@ fn a_bombardment_phase_counts_as_a_player_turn_for_the_ammunition() {
     let (eval, _) = run(&host, &[5, 13, 5, 2, 5, 2, 5, 2, 5, 2], &code);
     assert_eq!((int(&eval, "phases"), int(&eval, "shots")), (6, 5));
     assert_line(&eval, &["Grande Batterie is out of ammunition: it cannot fire this player turn (rule 413)"]);
+}
+
+/// A regiment of six bases with two attached artillery markers, under fire three times.
+const UNDER_FIRE: &str = r#"let b = unit(#{name: "Battery", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+    let r = unit(#{name: "IR 4", side: "austrian", arm: "infantry", stands: 6, formation: "line", markers: #{attached_artillery: 2}});
+    let left = [];
+    for i in 0..3 { fire(b, r, #{}); left.push(r.marker("attached_artillery") ?? 0); }
+    left.push(r.stands);
+    left"#;
+
+fn ints(eval: &grognard::script::Evaluation) -> Vec<i64> {
+    eval.value.clone().into_array().unwrap().iter().map(|x| x.as_int().unwrap()).collect()
+}
+
+#[test]
+fn every_base_hit_from_fire_costs_a_marker() {
+    // Seed l.61: "Each base hit to the parent unit causes one attached artillery block to be lost."
+    // Three fires of 8 (a base hit each): 2 -> 1 -> 0 -> 0 markers, 6 -> 3 bases, whichever
+    // marker_loss_same_event says (it only merges a rout with its base hit).
+    for choice in ["cumulative", "one"] {
+        let host = host_with(&["attached_artillery"], &[("marker_loss_same_event", choice)]);
+        let (eval, scope) = run(&host, &[8, 8, 8], UNDER_FIRE);
+        assert_eq!(ints(&eval), [1, 0, 0, 3], "{choice}");
+        assert!(!unit(&scope, "r").markers.contains_key("markers_lost"), "{choice}");
+    }
+    // Two base hits in one fire (a 10) cost two markers.
+    let host = host_with(&["attached_artillery"], &[("marker_loss_same_event", "one")]);
+    let (eval, _) = run(&host, &[10, 1, 1], UNDER_FIRE);
+    assert_eq!(ints(&eval), [0, 0, 0, 4]);
+    // Off: the markers are not touched.
+    let (eval, _) = run(&host_with(&[], &[]), &[8, 8, 8], UNDER_FIRE);
+    assert_eq!(ints(&eval), [2, 2, 2, 3]);
+}
+
+#[test]
+fn the_owners_next_turn_needs_the_batterys_side_and_a_phasing_side() {
+    let host = host_with(&["ammunition_shortage"], &[("ammo_next_turn", "owner_next_turn")]);
+    let code = r#"let b = unit(#{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let t = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        fire(b, t, #{});
+        artillery_phase_end([b], "french")"#;
+    let err = fails(&host, &[8, 13], code);
+    assert!(err.contains("Battery has no side: with ammo_next_turn = owner_next_turn"), "{err}");
+    for bad in ["\"\"", "3"] {
+        let err = fails(
+            &host,
+            &[8, 2],
+            &format!("{} fire(b, t, #{{}}); artillery_phase_end([b], {bad})", battery("trained")),
+        );
+        assert!(err.contains("artillery_phase_end needs the phasing player's side"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn bad_fire_and_bombardment_input_is_refused_with_a_reason() {
+    let host = host_with(&["preliminary_bombardment"], &[]);
+    let err = fails(&host, &[5], &format!("{} fire(b, \"IR 4\", #{{}})", battery("trained")));
+    assert!(err.contains("Battery fires at IR 4: the target of artillery fire is a unit"), "{err}");
+    let err =
+        fails(&host, &[5, 5], &format!("{BOMBARDMENT} preliminary_bombardment([a], [b], #{{agreed: true, pairs: 1}})"));
+    assert!(err.contains("a preliminary bombardment takes each battery as #{battery: .., target: ..}"), "{err}");
 }

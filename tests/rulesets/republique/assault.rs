@@ -86,9 +86,99 @@ fn a_rout_and_a_base_hit_each_cost_a_marker() {
     assert_eq!(count(&scope, "d", "attached_artillery"), 0);
     let host = host_with(&["attached_artillery"], &[("marker_loss_same_event", "one")]);
     let (eval, scope) = run(&host, &[10, 1], code);
-    assert_line(&eval, &["already lost an attached artillery block in this assault"]);
+    assert_line(
+        &eval,
+        &["IR 4: the rout and its base hit cost one attached artillery block in all (marker_loss_same_event = one)"],
+    );
     assert_eq!(count(&scope, "d", "attached_artillery"), 1);
-    assert!(!unit(&scope, "d").markers.contains_key("markers_lost"), "the assault's count is cleared");
+    assert!(!unit(&scope, "d").markers.contains_key("markers_lost"), "no count is left on the unit");
+}
+
+#[test]
+fn more_than_two_markers_on_a_regiment_are_refused_in_an_assault() {
+    // Seed l.53: "A maximum of two markers may be assigned to any one regiment."
+    let code = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line", markers: #{attached_artillery: 4}});
+        let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        assault(a, d, #{})"#;
+    let err = fails(&host_with(&["attached_artillery"], &[]), &[5, 5], code);
+    assert!(
+        err.contains(
+            "9e Ligne holds 4 attached artillery markers: at most two may be assigned to any one regiment (rule 403)"
+        ),
+        "{err}"
+    );
+    // Two are fine: 6 + 2 - 5 = 3.
+    let (eval, _) = run(
+        &host_with(&["attached_artillery"], &[]),
+        &[6, 5],
+        &code.replace("attached_artillery: 4", "attached_artillery: 2"),
+    );
+    assert_eq!(int(&eval, "differential"), 3);
+}
+
+#[test]
+fn a_battery_broken_up_once_cannot_be_attached_again() {
+    let code = r#"let b = unit(#{name: "12-pdr", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{calibre: "heavy"}});
+        let r = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"});
+        let r2 = unit(#{name: "10e Ligne", arm: "infantry", stands: 4, formation: "line"});
+        attach_artillery(b, r);
+        attach_artillery(b, r2)"#;
+    let err = fails(&host_with(&["attached_artillery"], &[]), &[], code);
+    assert!(err.contains("12-pdr has already been broken up into attached artillery markers (rule 403)"), "{err}");
+}
+
+#[test]
+fn every_calibre_and_arm_of_attached_artillery() {
+    let host = host_with(&["attached_artillery"], &[]);
+    // Seed l.55-59: Heavy 4, Medium 4, Light 3, Very Light 2; two attached, the rest pooled.
+    for (calibre, made, left) in [("medium", 4, 2), ("very_light", 2, 0)] {
+        let code = format!(
+            r#"let b = unit(#{{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{{calibre: "{calibre}"}}}});
+            let r = unit(#{{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"}});
+            attach_artillery(b, r)"#
+        );
+        let (eval, scope) = run(&host, &[], &code);
+        assert_eq!((int(&eval, "made"), int(&eval, "attached"), int(&eval, "left")), (made, 2, left), "{calibre}");
+        assert_eq!(count(&scope, "r", "attached_artillery"), 2, "{calibre}");
+    }
+    // Foot artillery goes to infantry only.
+    let err = fails(
+        &host,
+        &[],
+        r#"let b = unit(#{name: "FA", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{calibre: "light"}});
+        attach_artillery(b, unit(#{name: "Hussars", arm: "cavalry", type: "light", stands: 4, formation: "line"}))"#,
+    );
+    assert!(err.contains("FA can only be attached to infantry, not to Hussars"), "{err}");
+}
+
+#[test]
+fn attached_artillery_input_is_refused_with_a_reason() {
+    let host = host_with(&["attached_artillery"], &[]);
+    let err = fails(
+        &host,
+        &[],
+        r#"let b = unit(#{name: "FA", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        attach_artillery(b, unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"}))"#,
+    );
+    assert!(err.contains("FA has no calibre: give it markers: #{calibre: ..}"), "{err}");
+    // A very light battery leaves no pool: allotting from it or interdicting it gives 0.
+    let code = r#"let b = unit(#{name: "3-pdr", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{calibre: "very_light"}});
+        let r = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"});
+        let r2 = unit(#{name: "10e Ligne", arm: "infantry", stands: 4, formation: "line"});
+        let pool = marker_pool(b, attach_artillery(b, r).left);
+        let e = unit(#{name: "Chasseurs", arm: "cavalry", type: "light", stands: 2, formation: "line"});
+        [allot_markers(pool, r2, 1), interdict_markers(pool, e, #{interdicted: true})]"#;
+    let (eval, scope) = run(&host, &[], code);
+    let v: Vec<i64> = eval.value.clone().into_array().unwrap().iter().map(|x| x.as_int().unwrap()).collect();
+    assert_eq!(v, [0, 0]);
+    assert_line(&eval, &["no unassigned markers left to allot to 10e Ligne (rule 403)"]);
+    assert_eq!(count(&scope, "r2", "attached_artillery"), 0);
+    let err = fails(
+        &host,
+        &[],
+        r#"allot_markers("pool", unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"}), 1)"#,
+    );
+    assert!(err.contains("allot_markers takes the pool marker_pool(battery, count) made"), "{err}");
 }
 
 #[test]
@@ -293,6 +383,28 @@ fn routed_lancers_fight_as_light_cavalry_for_the_rest_of_the_game() {
     assert_eq!(int(&eval, "differential"), 9);
 }
 
+#[test]
+fn routed_or_demoralized_lancers_without_the_marker_still_fight_as_light() {
+    // Seed l.86: "unless the lancer unit is routed or goes demoralized".
+    // Demoralized (no marker yet): 9 + 1 (light, not 2) - 1 = 9.
+    let code = LANCERS.replace(r#"formation: "column"}"#, r#"formation: "column", order: "demoralized"}"#);
+    let (eval, scope) = run(&host_with(&["lancers"], &[]), &[9, 1], &code);
+    assert_eq!(int(&eval, "differential"), 9);
+    assert_line(&eval, &["mod     yes +1 x1", "Cavalry bonus"]);
+    assert_line(
+        &eval,
+        &["Vistula Lancers: routed or demoralized lancers fight as light cavalry for the rest of the game (rule 505)"],
+    );
+    assert!(unit(&scope, "l").has_marker("lancer_degraded"));
+    // Routed lancers defending: 9 - (1 + 1 light) = 7.
+    let defend = r#"let a = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        let l = unit(#{name: "Vistula Lancers", arm: "cavalry", type: "lancer", stands: 4, formation: "column", order: "routed"});
+        assault(a, l, #{})"#;
+    let (eval, scope) = run(&host_with(&["lancers"], &[]), &[9, 1], defend);
+    assert_eq!(int(&eval, "differential"), 7);
+    assert!(unit(&scope, "l").has_marker("lancer_degraded"));
+}
+
 // ---- 506 firefights ----------------------------------------------------------
 
 #[test]
@@ -489,4 +601,28 @@ fn bad_input_is_refused_with_a_reason() {
         r#"assault(unit(#{name: "Hussars", arm: "cavalry", stands: 2, formation: "column"}), unit(#{name: "D", arm: "infantry", stands: 2, formation: "line"}), #{})"#,
     );
     assert!(err.contains("Hussars is cavalry without a weight"), "{err}");
+}
+
+#[test]
+fn a_misspelt_ground_is_refused_with_the_known_words() {
+    let host = host_with(&["vulnerable_units"], &[]);
+    let err = fails(&host, &[5, 5], &format!("{EVEN} assault(a, d, #{{cover: \"wood\"}})"));
+    assert!(
+        err.contains(r#"situation.cover is wood: the ground is one of ["open", "rough", "woods", "buildings"]"#),
+        "{err}"
+    );
+    let err = fails(&host, &[5, 5], &format!("{EVEN} assault(a, d, #{{attacker_terrain: [\"woods\", \"forest\"]}})"));
+    assert!(err.contains("situation.attacker_terrain is forest: the ground is one of"), "{err}");
+    // The known words still work: woods gives the defender +1 (5 - (5 + 1) = -1).
+    let (eval, _) = run(&host, &[5, 5, 9, 1], &format!("{EVEN} assault(a, d, #{{cover: \"woods\"}})"));
+    assert_line(&eval, &["differential: (5 +0) - (5 +1) = -1"]);
+}
+
+#[test]
+fn a_unit_named_twice_in_an_assault_is_refused() {
+    let host = host_with(&[], &[]);
+    let err = fails(&host, &[5, 5], &format!("{EVEN} assault(a, a, #{{}})"));
+    assert!(err.contains("9e Ligne is named twice in the assault: each unit takes part once, on one side"), "{err}");
+    let err = fails(&host, &[5, 5], &format!("{EVEN} assault([a, a], d, #{{}})"));
+    assert!(err.contains("9e Ligne is named twice in the assault"), "{err}");
 }

@@ -146,10 +146,11 @@ fn the_alert_unit_counter_attacks_with_a_pro_rated_move_or_forms_square() {
     let half = host_with(&["alert_infantry"], &[("alert_reaction_distance", "half_move")]);
     let (eval, _) = react(&half, &[8, 2], "#{enemy_moved: 5, distance: 2.5}");
     assert_eq!(word(&eval, "result"), "defender_retreats");
-    // The emergency square.
+    // The emergency square: the formation change is named in the trace.
     let (eval, scope) = react(&on, &[], r#"#{reaction: "square"}"#);
     assert_eq!(word(&eval, "result"), "emergency_square");
     assert_eq!(unit(&scope, "u").formation, "square");
+    assert_line(&eval, &["9e Ligne: formation line -> square, an emergency square (rule 201)"]);
     // Off: no reaction.
     let (eval, _) = react(&host_with(&[], &[]), &[], r#"#{reaction: "square"}"#);
     assert_eq!(word(&eval, "result"), "no_reaction");
@@ -243,4 +244,77 @@ fn alert_lasts_until_the_units_own_movement_phase() {
     let (eval, _) = run(&host_with(&["alert_infantry"], &[]), &[], code);
     assert!(!eval.value.as_bool().unwrap());
     assert_line(&eval, &["loses its alert status: its own movement phase begins (rule 201)"]);
+}
+
+#[test]
+fn an_enemy_crossing_the_zone_triggers_the_alert_though_it_ends_outside() {
+    // Seed l.27: "moves into, through or across the alert unit's 3\" assault zone".
+    // The hussars ride from 10" left to 10" right, 2" ahead of the line, and end outside
+    // the front zone (the 45-degree arc from the line's 6" front reaches 5" out at 2").
+    let on = host_with(&["alert_infantry"], &[]);
+    let ends = alert_and_enemy(10.0, 2.0, 90.0);
+    let across = r#"#{enemy_path: [#{x: -10.0, y: 2.0, facing: 90.0}, #{x: 10.0, y: 2.0, facing: 90.0}]}"#;
+    let (eval, _) = run(&on, &[], &format!("{ends} alert_triggered(u, e, #{{}})"));
+    assert!(!eval.value.as_bool().unwrap(), "where it ends is outside the zone");
+    let (eval, _) = run(&on, &[], &format!("{ends} alert_triggered(u, e, {across})"));
+    assert!(eval.value.as_bool().unwrap());
+    assert_line(&eval, &["Hussars passes within the 3\" assault zone of 9e Ligne on its way", "(rule 201)"]);
+    // The same ride 8" ahead never comes within 3".
+    let far = across.replace("y: 2.0", "y: 8.0");
+    let (eval, _) = run(&on, &[], &format!("{} alert_triggered(u, e, {far})", alert_and_enemy(10.0, 8.0, 90.0)));
+    assert!(!eval.value.as_bool().unwrap());
+    // The reaction follows: an emergency square against the crossing enemy.
+    let square = across.replace("#{enemy_path", r#"#{reaction: "square", enemy_path"#);
+    let (eval, _) = run(&on, &[], &format!("{ends} alert_reaction(u, e, {square})"));
+    assert_eq!(word(&eval, "result"), "emergency_square");
+    // A path of one point is refused.
+    let err =
+        fails(&on, &[], &format!("{ends} alert_triggered(u, e, #{{enemy_path: [#{{x: 0.0, y: 2.0, facing: 90.0}}]}})"));
+    assert!(
+        err.contains("situation.enemy_path is the enemy's placements from the start of its move to its end"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pass_through_refuses_an_unknown_approach_or_move() {
+    let code = |situation: &str| {
+        format!(
+            r#"let b = unit(#{{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"}});
+            let c = unit(#{{name: "Hussars", arm: "cavalry", type: "light", stands: 2, formation: "column"}});
+            pass_through(c, b, {situation})"#
+        )
+    };
+    let on = host_with(&["cavalry_pass_through"], &[]);
+    let err = fails(&on, &[], &code(r#"#{approach: "Front"}"#));
+    assert!(err.contains("situation.approach is Front: it is front, left_flank, right_flank or rear"), "{err}");
+    let err = fails(&on, &[], &code(r#"#{approach: "rear", move: "sideways"}"#));
+    assert!(err.contains("situation.move is sideways: it is retrograde, breakthrough or other"), "{err}");
+    for (approach, result) in [("front", "assault"), ("rear", "passed_through"), ("right_flank", "passed_through")] {
+        let (eval, _) = run(&on, &[], &code(&format!(r#"#{{approach: "{approach}"}}"#)));
+        assert_eq!(word(&eval, "result"), result, "{approach}");
+    }
+}
+
+#[test]
+fn a_spaced_cavalry_line_needs_rule_105_to_assault_or_move() {
+    let spaced = r#"let c = unit(#{name: "Dragoons", arm: "cavalry", type: "medium", stands: 4, formation: "spaced_line"});
+        let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});"#;
+    let off = host_with(&[], &[]);
+    let err = fails(&off, &[5, 5], &format!("{spaced} assault(c, d, #{{}})"));
+    assert!(err.contains("Dragoons is in a spaced cavalry line: that is rule 105"), "{err}");
+    let err = fails(&off, &[], &format!("{spaced} move_allowance(c)"));
+    assert!(err.contains("that is rule 105, switch it on with --with cavalry_in_line"), "{err}");
+    // On: it assaults (5 + 2 medium - 5 = 2, stalled, then 9 + 2 - 1 - (1 - 1) = 10) and moves 12".
+    let on = host_with(&["cavalry_in_line"], &[]);
+    let (eval, _) = run(&on, &[5, 5, 9, 1], &format!("{spaced} assault(c, d, #{{}})"));
+    assert_eq!(word(&eval, "result"), "defender_routed");
+    assert_line(&eval, &["Dragoons is in a spaced cavalry line, solid across its gaps (rule 105)"]);
+    assert_eq!(float(&on, &format!("{spaced} move_allowance(c)")), 12.0);
+    let err = fails(
+        &on,
+        &[],
+        r#"move_allowance(unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "spaced_line"}))"#,
+    );
+    assert!(err.contains("only cavalry forms a spaced line (rule 105)"), "{err}");
 }
