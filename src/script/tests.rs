@@ -614,3 +614,25 @@ fn effects_written_in_a_script_clear_markers() {
     let err = host.eval(&mut Scope::new(), code).unwrap_err();
     assert!(err.to_string().contains("clear_markers is a list of marker names"), "{err}");
 }
+
+#[test]
+fn a_footprint_is_laid_out_where_the_unit_stands_or_at_a_given_place() {
+    let host = host(&["republique"]);
+    let unit = r#"let u = unit(#{name: "A", arm: "infantry", stands: 2, formation: "line", placement: #{x: 0.0, y: 0.0, facing: 0.0}});"#;
+    // Two 1" stands abreast, 1" deep: moved 10" along its depth the gap is 9";
+    // moved 5" along its 2" front, 3".
+    let code = format!(
+        "{unit} [distance(footprint(u, 1.0, 1.0, 2), footprint(u, 1.0, 1.0, 2, #{{x: 0, y: 10, facing: 0}})),
+                 distance(footprint(u, 1.0, 1.0, 2), footprint(u, 1.0, 1.0, 2, #{{x: 5.0, y: 0.0}}))]"
+    );
+    let v = host.eval(&mut Scope::new(), &code).unwrap().value.into_array().unwrap();
+    assert_eq!(v.iter().map(|d| d.as_float().unwrap()).collect::<Vec<_>>(), [9.0, 3.0]);
+    for (at, message) in [
+        (r#"#{x: "a", y: 0}"#, "`x` of a place on the table is a number, not string"),
+        ("#{x: 1}", "a place on the table needs `y`"),
+        ("#{x: 1, y: 2, z: 3}", "a place on the table has x, y and facing, not `z`"),
+    ] {
+        let err = host.eval(&mut Scope::new(), &format!("{unit} footprint(u, 1.0, 1.0, 2, {at})")).unwrap_err();
+        assert!(err.to_string().contains(message), "{at}: {err}");
+    }
+}

@@ -8,6 +8,7 @@ use crate::measure::{
 };
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
+use crate::unit::{Placement, Unit};
 
 /// The most stands a footprint lays out: more is a slip of the keyboard, not a unit.
 const MAX_STANDS: u32 = 1_000;
@@ -41,16 +42,21 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         |unit: UnitRef, frontage: f64, depth: f64, wide: i64| -> Result<Footprint, Box<EvalAltResult>> {
             let u = unit.0.borrow();
             let Some(place) = u.placement else {
-                return fail(format!("{} has no placement on the table: give it placement: #{{x: .., y: .., facing: ..}}", u.name));
+                return fail(format!(
+                    "{} has no placement on the table: give it placement: #{{x: .., y: .., facing: ..}}",
+                    u.name
+                ));
             };
-            if u.stands > MAX_STANDS {
-                return fail(format!("{} has {} stands: a footprint is laid out for at most {MAX_STANDS}", u.name, u.stands));
-            }
-            if !(frontage > 0.0 && depth > 0.0) || wide < 1 {
-                return fail(format!("a stand is some inches wide and deep, and a row at least 1 stand: not {frontage} x {depth}, {wide} wide"));
-            }
-            let front = Point::new(place.x, place.y);
-            Ok(Footprint::block(u.stands as usize, wide as usize, front, place.facing, frontage, depth))
+            lay_out(&u, place, frontage, depth, wide)
+        },
+    );
+    // footprint(unit, frontage, depth, wide, at): the same laid out at `at`
+    // (#{x, y, facing}) instead of where the unit stands: a unit along its path.
+    engine.register_fn(
+        "footprint",
+        |unit: UnitRef, frontage: f64, depth: f64, wide: i64, at: Map| -> Result<Footprint, Box<EvalAltResult>> {
+            let u = unit.0.borrow();
+            lay_out(&u, place_from(&at)?, frontage, depth, wide)
         },
     );
     engine.register_fn("stands", |f: Footprint| -> Array {
@@ -115,4 +121,40 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let seen = aspect(&target, first.facing, &viewer);
         Ok(serde_json::to_value(seen).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default())
     });
+}
+
+/// A unit's stands laid out at `place`, in rows of `wide` stands of `frontage` by `depth` inches.
+fn lay_out(u: &Unit, place: Placement, frontage: f64, depth: f64, wide: i64) -> Result<Footprint, Box<EvalAltResult>> {
+    if u.stands > MAX_STANDS {
+        return fail(format!("{} has {} stands: a footprint is laid out for at most {MAX_STANDS}", u.name, u.stands));
+    }
+    if !(frontage > 0.0 && depth > 0.0) || wide < 1 {
+        return fail(format!(
+            "a stand is some inches wide and deep, and a row at least 1 stand: not {frontage} x {depth}, {wide} wide"
+        ));
+    }
+    if !(place.x.is_finite() && place.y.is_finite() && place.facing.is_finite()) {
+        return fail(format!("a place on the table is finite inches and degrees, not {place:?}"));
+    }
+    let front = Point::new(place.x, place.y);
+    Ok(Footprint::block(u.stands as usize, wide as usize, front, place.facing, frontage, depth))
+}
+
+/// A place on the table from `#{x: 3, y: 4.5, facing: 90}`: numbers whole or
+/// not, in inches and degrees; `facing` 0 when not given.
+fn place_from(at: &Map) -> Result<Placement, Box<EvalAltResult>> {
+    let number = |key: &str, default: Option<f64>| -> Result<f64, Box<EvalAltResult>> {
+        match at.get(key) {
+            None => default
+                .ok_or_else(|| format!("a place on the table needs `{key}`: #{{x: .., y: .., facing: ..}}").into()),
+            Some(v) => v
+                .as_float()
+                .or_else(|_| v.as_int().map(|n| n as f64))
+                .map_err(|t| format!("`{key}` of a place on the table is a number, not {t}").into()),
+        }
+    };
+    if let Some(key) = at.keys().find(|k| !matches!(k.as_str(), "x" | "y" | "facing")) {
+        return fail(format!("a place on the table has x, y and facing, not `{key}`"));
+    }
+    Ok(Placement { x: number("x", None)?, y: number("y", None)?, facing: number("facing", Some(0.0))? })
 }
