@@ -189,6 +189,22 @@ impl Loader {
 
     /// The first layer: an empty ruleset with the manifest applied (which sets its id and title).
     fn base(&mut self, folder: &Path, file: &SourceFile, m: ManifestFile) -> Ruleset {
+        // A d10 read the wrong way shifts every table by one: say which way it is read.
+        if m.dice.is_none() {
+            self.problems.push(
+                Problem::error(
+                    "rules::dice_unstated",
+                    format!("ruleset `{}` does not say how its d10 is numbered: it is read 1-10", m.id.value),
+                    file,
+                    span_of(file, &m.id),
+                )
+                .with_label("no `dice:` in this ruleset")
+                .with_help(
+                    "add `dice: { d10: \"1-10\" }` (a printed 0 is a 10) or `dice: { d10: \"0-9\" }` to ruleset.yaml",
+                )
+                .warning(),
+            );
+        }
         let mut rs = Ruleset::empty();
         self.overlay(&mut rs, folder, file, m);
         rs

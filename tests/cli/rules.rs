@@ -195,8 +195,13 @@ fn the_shipped_schemas_are_up_to_date() {
 fn warnings_do_not_fail_a_check() {
     let out = grognard(&["check", "tests/fixtures/rules/warnings-only"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), "tests/fixtures/rules/warnings-only: 0 errors and 1 warning in the rules\n");
+    assert_eq!(stdout(&out), "tests/fixtures/rules/warnings-only: 0 errors and 2 warnings in the rules\n");
     assert!(stderr(&out).contains("⚠ no roll can reach band `7+`"), "{}", stderr(&out));
+    // Its ruleset.yaml has no `dice:`: the d10 is read 1-10, and check says so.
+    let err = stderr(&out);
+    assert!(err.contains("ruleset `warnings-only` does not say how its d10 is numbered"), "{err}");
+    assert!(err.contains("no `dice:` in this ruleset"), "{err}");
+    assert!(err.contains(r#"add `dice: { d10: "1-10" }`"#), "{err}");
 }
 
 #[test]
