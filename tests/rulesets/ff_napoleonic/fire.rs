@@ -6,15 +6,10 @@ use std::collections::BTreeMap;
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::rules::{LookupValue, Switches};
 use grognard::script::{Host, LeaderRef, Outcome};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rhai::Scope;
 
+use crate::ratio;
 use crate::{host, ruleset};
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
 
 /// Seed 004, MUSKETRY AND CANNONADE TABLE, typed here for the rows these tests read:
 /// (lowest total of lively, telling, deadly, withering), none where the row has no such column.

@@ -5,15 +5,10 @@ use std::collections::BTreeMap;
 
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::script::{Host, Outcome, UnitRef};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rhai::Scope;
 
+use crate::ratio;
 use crate::{host, ruleset};
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
 
 /// Seed 004, GOOD ORDER TABLE, Average column, typed here.
 fn average_chart(total: i64) -> &'static str {

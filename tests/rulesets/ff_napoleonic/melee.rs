@@ -6,15 +6,10 @@ use std::collections::BTreeMap;
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::rules::Switches;
 use grognard::script::{Host, LeaderRef, Outcome, UnitRef};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rhai::Scope;
 
+use crate::ratio;
 use crate::{host, ruleset};
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
 
 /// Seed 004, MELEE TABLE, typed here: the result of a differential.
 fn melee_result(differential: i64) -> &'static str {

@@ -5,11 +5,10 @@
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::rules::{LookupValue, ModEffect};
 use grognard::script::{Host, Outcome};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rhai::Scope;
 
 use super::{eval_err, eval_map, int, lw, text};
+use crate::ratio;
 use crate::ruleset;
 
 /// Seed 003, L350-360, as printed (the two columns one after the other).
@@ -31,10 +30,6 @@ const SEED_MAKE_IT_HAPPEN: &str = "Morale Grade 1 - 1
 Morale Grade 2 even
 Morale Grade 3 + 1
 Morale Grade 4 + 2";
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
 
 #[test]
 fn the_withdrawal_modifiers_are_the_seeds_line_by_line() {

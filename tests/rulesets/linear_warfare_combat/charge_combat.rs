@@ -5,15 +5,10 @@ use std::collections::BTreeMap;
 
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::script::{Host, LeaderRef, Outcome};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rhai::{Map, Scope};
 
 use super::{lw_host, run, unit};
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
+use crate::ratio;
 
 /// The inventory's Charge Combat Table (AR-MISSING-CHARGE-COMBAT-TABLE), typed here.
 fn table_result(differential: i64) -> &'static str {

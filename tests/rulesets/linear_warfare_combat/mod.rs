@@ -10,20 +10,13 @@ mod tables;
 mod trophies;
 
 use grognard::dice::Supplied;
-use grognard::rules::{Ruleset, Switches};
-use grognard::script::{Host, UnitRef};
+use grognard::rules::Ruleset;
+use grognard::script::Host;
 use rhai::{Map, Scope};
 
 /// linear-warfare with interpretations set and options switched on.
 pub fn lw(set: &[(&str, &str)], with: &[&str]) -> Ruleset {
-    let mut rs = crate::ruleset(&["linear-warfare"]);
-    let switches = Switches {
-        set: set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        with: with.iter().map(|s| s.to_string()).collect(),
-        ..Switches::default()
-    };
-    rs.apply(&switches).unwrap_or_else(|e| panic!("{set:?} {with:?}: {e:?}"));
-    rs
+    crate::switched("linear-warfare", with, set)
 }
 
 /// A host for linear-warfare with interpretations set and options on.
@@ -42,5 +35,5 @@ pub fn run(host: &Host, dice: &[i64], code: &str) -> (Map, Vec<String>, Scope<'s
 
 /// The unit a script left in `name`, as it stands now.
 pub fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
-    scope.get_value::<UnitRef>(name).unwrap().0.borrow().clone()
+    crate::unit_in(scope, name)
 }

@@ -9,11 +9,9 @@ mod options;
 mod tables;
 
 use grognard::dice::Supplied;
-use grognard::rules::{Ruleset, Switches};
-use grognard::script::{Evaluation, Host, UnitRef};
+use grognard::rules::Ruleset;
+use grognard::script::{Evaluation, Host};
 use rhai::Scope;
-
-use crate::ruleset;
 
 /// Every option of the ruleset, by its name and its number in the seed.
 pub const OPTIONS: [(&str, &str); 15] = [
@@ -36,14 +34,7 @@ pub const OPTIONS: [(&str, &str); 15] = [
 
 /// The republique ruleset with these options on and these interpretations set.
 pub fn rules(with: &[&str], set: &[(&str, &str)]) -> Ruleset {
-    let mut rs = ruleset(&["republique"]);
-    rs.apply(&Switches {
-        with: with.iter().map(|s| s.to_string()).collect(),
-        set: set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        ..Switches::default()
-    })
-    .unwrap_or_else(|e| panic!("{with:?} {set:?}: {e:?}"));
-    rs
+    crate::switched("republique", with, set)
 }
 
 /// A host for the ruleset with these options and interpretations.
@@ -97,7 +88,7 @@ pub fn assert_no_line(eval: &Evaluation, pieces: &[&str]) {
 
 /// A unit of the scope.
 pub fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
-    scope.get_value::<UnitRef>(name).unwrap_or_else(|| panic!("no unit `{name}`")).0.borrow().clone()
+    crate::unit_in(scope, name)
 }
 
 /// A unit's marker as a number (0 when absent).

@@ -5,16 +5,12 @@
 
 use grognard::dice::EnumLimits;
 use grognard::script::Outcome;
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use rhai::Scope;
 
 use super::host_with;
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
+use crate::ratio;
 
 fn binomial(n: u32, k: u32) -> i64 {
     (0..k).fold(1i64, |acc, i| acc * i64::from(n - i) / i64::from(i + 1))
