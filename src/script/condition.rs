@@ -126,36 +126,32 @@ impl Native {
         if !call.namespace.is_empty() {
             return None;
         }
-        {
-            {
-                let name = call.name.as_str();
-                let args = &call.args;
-                if call.is_operator_call() {
-                    let op = match name {
-                        "==" => Op::Eq,
-                        "!=" => Op::Ne,
-                        "<" => Op::Lt,
-                        "<=" => Op::Le,
-                        ">" => Op::Gt,
-                        ">=" => Op::Ge,
-                        "!" if args.len() == 1 => return Some(Native::Not(compile(&args[0])?)),
-                        _ => return None,
-                    };
-                    return match &args[..] {
-                        [a, b] => Some(Native::Compare(op, compile(a)?, compile(b)?)),
-                        _ => None,
-                    };
-                }
-                if shadowed(name) {
-                    return None;
-                }
-                match (name, &args[..]) {
-                    // `x in [..]` is Rhai's `contains([..], x)`.
-                    ("contains", [list, value]) => Some(Native::In(compile(value)?, literal_array(list)?)),
-                    ("has_any", [value, list]) => Some(Native::HasAny(compile(value)?, literal_array(list)?)),
-                    _ => None,
-                }
-            }
+        let name = call.name.as_str();
+        let args = &call.args;
+        if call.is_operator_call() {
+            let op = match name {
+                "==" => Op::Eq,
+                "!=" => Op::Ne,
+                "<" => Op::Lt,
+                "<=" => Op::Le,
+                ">" => Op::Gt,
+                ">=" => Op::Ge,
+                "!" if args.len() == 1 => return Some(Native::Not(compile(&args[0])?)),
+                _ => return None,
+            };
+            return match &args[..] {
+                [a, b] => Some(Native::Compare(op, compile(a)?, compile(b)?)),
+                _ => None,
+            };
+        }
+        if shadowed(name) {
+            return None;
+        }
+        match (name, &args[..]) {
+            // `x in [..]` is Rhai's `contains([..], x)`.
+            ("contains", [list, value]) => Some(Native::In(compile(value)?, literal_array(list)?)),
+            ("has_any", [value, list]) => Some(Native::HasAny(compile(value)?, literal_array(list)?)),
+            _ => None,
         }
     }
 
@@ -188,8 +184,7 @@ impl Native {
                 }
             }
             Native::In(value, list) => {
-                let in_place =
-                    value.with_unit_text(vars, |w| list.iter().map(|item| compare_text(Op::Eq, w, item)).sum_any());
+                let in_place = value.with_unit_text(vars, |w| any_equal_text(w, list));
                 if let Some(Some(found)) = in_place {
                     return Some(Dynamic::from(found));
                 }
@@ -245,19 +240,14 @@ fn compare_text(op: Op, word: Option<&str>, literal: &Dynamic) -> Option<bool> {
     }
 }
 
-/// Whether any of the answers is yes; none if any could not be given.
-trait SumAny {
-    fn sum_any(self) -> Option<bool>;
-}
-
-impl<I: Iterator<Item = Option<bool>>> SumAny for I {
-    fn sum_any(self) -> Option<bool> {
-        let mut any = false;
-        for answer in self {
-            any |= answer?;
-        }
-        Some(any)
+/// Whether a word read in place equals any item of `list`; none if an item
+/// is not text (then `compare` decides).
+fn any_equal_text(word: Option<&str>, list: &Array) -> Option<bool> {
+    let mut any = false;
+    for item in list {
+        any |= compare_text(Op::Eq, word, item)?;
     }
+    Some(any)
 }
 
 /// The steps of the right side of a `.` chain: `a.b.c` is `a` then [b, c].
