@@ -635,4 +635,27 @@ fn a_footprint_is_laid_out_where_the_unit_stands_or_at_a_given_place() {
         let err = host.eval(&mut Scope::new(), &format!("{unit} footprint(u, 1.0, 1.0, 2, {at})")).unwrap_err();
         assert!(err.to_string().contains(message), "{at}: {err}");
     }
+    // A unit placed with whole numbers, or with a bad place.
+    let whole = r#"let w = unit(#{name: "W", arm: "infantry", stands: 2, formation: "line", placement: #{x: 0, y: 3}}); w.placed"#;
+    assert!(host.eval(&mut Scope::new(), whole).unwrap().value.as_bool().unwrap());
+    let bad = r#"unit(#{name: "W", arm: "infantry", stands: 2, formation: "line", placement: #{x: "a", y: 3}})"#;
+    let err = host.eval(&mut Scope::new(), bad).unwrap_err().to_string();
+    assert!(err.contains("unit `W`: `x` of a place on the table is a number, not string"), "{err}");
+}
+
+#[test]
+fn every_unit_and_leader_property_is_read() {
+    use super::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, unit_property};
+    let host = host(&["ff-napoleonic"]);
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 2, formation: "line"});
+        let l = leader(#{name: "B"}); [u, l]"#;
+    let pair = host.eval(&mut Scope::new(), code).unwrap().value.into_array().unwrap();
+    let unit = pair[0].clone().cast::<UnitRef>();
+    let leader = pair[1].clone().cast::<LeaderRef>();
+    for name in UNIT_PROPERTIES {
+        assert!(unit_property(&unit.0.borrow(), name).is_some(), "unit.{name}");
+    }
+    for name in LEADER_PROPERTIES {
+        assert!(leader_property(&leader.0.borrow(), name).is_some(), "leader.{name}");
+    }
 }

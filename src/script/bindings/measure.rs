@@ -142,19 +142,18 @@ fn lay_out(u: &Unit, place: Placement, frontage: f64, depth: f64, wide: i64) -> 
 
 /// A place on the table from `#{x: 3, y: 4.5, facing: 90}`: numbers whole or
 /// not, in inches and degrees; `facing` 0 when not given.
-fn place_from(at: &Map) -> Result<Placement, Box<EvalAltResult>> {
-    let number = |key: &str, default: Option<f64>| -> Result<f64, Box<EvalAltResult>> {
+pub(crate) fn place_from(at: &Map) -> Result<Placement, String> {
+    let number = |key: &str, default: Option<f64>| -> Result<f64, String> {
         match at.get(key) {
-            None => default
-                .ok_or_else(|| format!("a place on the table needs `{key}`: #{{x: .., y: .., facing: ..}}").into()),
+            None => default.ok_or_else(|| format!("a place on the table needs `{key}`: #{{x: .., y: .., facing: ..}}")),
             Some(v) => v
                 .as_float()
                 .or_else(|_| v.as_int().map(|n| n as f64))
-                .map_err(|t| format!("`{key}` of a place on the table is a number, not {t}").into()),
+                .map_err(|t| format!("`{key}` of a place on the table is a number, not {t}")),
         }
     };
     if let Some(key) = at.keys().find(|k| !matches!(k.as_str(), "x" | "y" | "facing")) {
-        return fail(format!("a place on the table has x, y and facing, not `{key}`"));
+        return Err(format!("a place on the table has x, y and facing, not `{key}`"));
     }
     Ok(Placement { x: number("x", None)?, y: number("y", None)?, facing: number("facing", Some(0.0))? })
 }

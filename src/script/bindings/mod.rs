@@ -2,7 +2,7 @@
 
 pub mod cards;
 mod dice;
-mod measure;
+pub(crate) mod measure;
 pub mod rules;
 mod scenario;
 mod study;

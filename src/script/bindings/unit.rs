@@ -52,6 +52,11 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
         vocabulary.orders.iter().next().cloned().unwrap_or_default()
     };
     spec.entry("order".into()).or_insert_with(|| Dynamic::from(default_order));
+    // A placement as a player writes it (`#{x: 0, y: 3}`): whole numbers too, facing 0 if not given.
+    if let Some(at) = spec.get("placement").and_then(|p| p.read_lock::<Map>().map(|m| m.clone())) {
+        let place = super::measure::place_from(&at).map_err(|e| format!("unit `{name}`: {e}"))?;
+        spec.insert("placement".into(), rhai::serde::to_dynamic(place)?);
+    }
     let unit: Unit = rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("unit `{name}`: {e}"))?;
     if let Some(problem) = vocabulary.check_unit(&unit).into_iter().next() {
         let help = match &problem {
