@@ -46,8 +46,8 @@ pub struct State {
     pub tracing: bool,
     /// The ruleset's modifier lists with their conditions compiled, shared so a call does not copy them.
     pub lists: HashMap<String, Rc<CompiledList>>,
-    /// Dice expressions already parsed, by their text.
-    pub dice_cache: HashMap<String, DiceExpr>,
+    /// Dice expressions already parsed, by their text (shared: a roll does not copy its expression).
+    pub dice_cache: HashMap<String, Rc<DiceExpr>>,
     /// The last dice error a binding hit, kept whole for the report.
     pub dice_error: Option<DiceError>,
     /// What a study counts in the current trial: `tally(key, value)` and `record(key, number)`.
@@ -68,13 +68,17 @@ pub struct CompiledList {
     pub list: ModifierList,
     pub when: Vec<Option<Condition>>,
     pub per: Vec<Option<Condition>>,
+    /// The list's id and each modifier's, shared with every result that names them instead of copied.
+    pub name: Rc<str>,
+    pub ids: Vec<Rc<str>>,
 }
 
 impl CompiledList {
     /// The list with nothing compiled yet.
     pub fn new(list: &ModifierList) -> Self {
         let none = || vec![None; list.modifiers.len()];
-        CompiledList { list: list.clone(), when: none(), per: none() }
+        let ids = list.modifiers.iter().map(|m| Rc::from(m.id.as_str())).collect();
+        CompiledList { list: list.clone(), when: none(), per: none(), name: Rc::from(list.id.as_str()), ids }
     }
 }
 
@@ -127,11 +131,11 @@ impl State {
     }
 
     /// A dice expression read with the ruleset's conventions, parsed once.
-    pub fn dice(&mut self, text: &str) -> Result<DiceExpr, DiceError> {
+    pub fn dice(&mut self, text: &str) -> Result<Rc<DiceExpr>, DiceError> {
         if let Some(expr) = self.dice_cache.get(text) {
             return Ok(expr.clone());
         }
-        let expr = parse_with(text, &self.ruleset.dice, &DiceLimits::default())?;
+        let expr = Rc::new(parse_with(text, &self.ruleset.dice, &DiceLimits::default())?);
         self.dice_cache.insert(text.to_string(), expr.clone());
         Ok(expr)
     }

@@ -29,8 +29,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let rolled = parsed.roll_for(&mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
             match rolled {
                 Ok(roll) => {
-                    let label = label.map(str::to_string);
-                    st.record(|| Step::Roll { label, roll: Box::new(roll.clone()) });
+                    st.record(|| Step::Roll { label: label.map(str::to_string), roll: Box::new(roll.clone()) });
                     Ok(roll)
                 }
                 Err(err) => dice_failure(&mut st, err),

@@ -1,6 +1,7 @@
 //! The ruleset for Rhai: `lookup` a table, sum `modifiers`, `apply` a result, read `option` and `interpretation`.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map, NativeCallContext, Scope};
 
@@ -20,11 +21,11 @@ pub const CONDITION_NAMES: [&str; 9] =
 /// What a modifier list came to: the sum of added values and the halvings and doublings of each quantity.
 #[derive(Clone, Debug, Default)]
 pub struct Mods {
-    pub list: String,
+    pub list: Rc<str>,
     pub total: i64,
     pub halve: BTreeMap<String, i64>,
     pub double: BTreeMap<String, i64>,
-    pub applied: Vec<String>,
+    pub applied: Vec<Rc<str>>,
 }
 
 impl Mods {
@@ -121,7 +122,9 @@ fn register_mods(engine: &mut Engine) {
     engine
         .register_type_with_name::<Mods>("Modifiers")
         .register_get("total", |m: &mut Mods| m.total)
-        .register_get("applied", |m: &mut Mods| m.applied.iter().cloned().map(Dynamic::from).collect::<Array>())
+        .register_get("applied", |m: &mut Mods| {
+            m.applied.iter().map(|id| Dynamic::from(id.to_string())).collect::<Array>()
+        })
         .register_fn("halvings", |m: &mut Mods, q: &str| m.halve.get(q).copied().unwrap_or(0))
         .register_fn("doublings", |m: &mut Mods, q: &str| m.double.get(q).copied().unwrap_or(0))
         .register_fn("adjust", |m: &mut Mods, q: &str, value: f64| m.adjust(q, value))
@@ -139,8 +142,11 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             let mut st = st.borrow_mut();
             let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
             let reading = t.read_bands(total).map_err(|e| e.to_string())?;
-            let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
-            st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
+            // Only when tracing: naming the table and its source costs as much as the read.
+            if st.tracing {
+                let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
+                st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
+            }
             Ok(reading)
         },
     );
@@ -151,8 +157,11 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             let mut st = st.borrow_mut();
             let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
             let reading = t.read_grid(&row, total).map_err(|e| e.to_string())?;
-            let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
-            st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
+            // Only when tracing: naming the table and its source costs as much as the read.
+            if st.tracing {
+                let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
+                st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
+            }
             Ok(reading)
         };
         let registration = FuncRegistration::new("lookup").with_volatility(true);
@@ -306,10 +315,10 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
     }
     apply_groups(&st.borrow().ruleset.settings, modifiers, &mut verdicts);
 
-    let mut mods = Mods { list: list.to_string(), ..Mods::default() };
-    for (m, verdict) in modifiers.modifiers.iter().zip(verdicts) {
+    let mut mods = Mods { list: compiled.name.clone(), ..Mods::default() };
+    for ((m, verdict), id) in modifiers.modifiers.iter().zip(verdicts).zip(&compiled.ids) {
         if verdict.applies {
-            mods.applied.push(m.id.clone());
+            mods.applied.push(id.clone());
             match &m.effect {
                 ModEffect::Add(_) => {
                     mods.total = mods
@@ -477,8 +486,8 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
                 return;
             }
             apply_to_unit(&unit, &result.effects);
-            let (subject, effects) = (unit.name(), result.effects.describe());
-            st.borrow_mut().record(|| Step::Effect { subject, effects });
+            // Described only when tracing: the words cost more than the effect.
+            st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: result.effects.describe() });
         },
     );
     let st = state.clone();
@@ -498,8 +507,7 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
                     l.markers.insert("removed".into(), Marker::Flag(true));
                 }
             }
-            let (subject, effects) = (leader.name(), result.effects.describe());
-            st.borrow_mut().record(|| Step::Effect { subject, effects });
+            st.borrow_mut().record(|| Step::Effect { subject: leader.name(), effects: result.effects.describe() });
         },
     );
     // Effects written in a script: apply(unit, #{order: "disordered", lose_stands: 1}).
@@ -540,8 +548,7 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
                 }
             }
             apply_to_unit(&unit, &effects);
-            let (subject, described) = (unit.name(), effects.describe());
-            st.borrow_mut().record(|| Step::Effect { subject, effects: described });
+            st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
             Ok(())
         },
     );
