@@ -4,7 +4,8 @@
 //! evaluation (runtime state, scope search, a getter call per property) made
 //! conditions most of the time of a scripted fire. Most conditions only read:
 //! properties of the units and the situation, literals, comparisons, `in`,
-//! `&&`/`||`/`!`, `has_marker`, `marker` and `has_any`. Such a condition is
+//! `&&`/`||`/`!`, `has_marker`, `marker`, `has_any`, a unit's `leaders`, a
+//! list's `len()` and `any_marker`. Such a condition is
 //! also compiled to a `Native` tree and evaluated here, with Rhai's own
 //! semantics for each operation. Anything else (arithmetic, other calls, a
 //! property this file does not know, a value of another type) is not decided
@@ -13,11 +14,12 @@
 //! property test holds both evaluations equal.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use rhai::{AST, ASTFlags, Array, Dynamic, Expr, FnCallExpr, ImmutableString, Stmt};
 
-use super::bindings::rules::{CONDITION_NAMES, has_any};
+use super::bindings::rules::{CONDITION_NAMES, any_marker, has_any};
 use super::bindings::unit::{leader_method, leader_property, unit_method, unit_property, unit_text};
 use super::handles::{LeaderRef, UnitRef};
 
@@ -55,6 +57,8 @@ pub enum Native {
     In(Box<Native>, Array),
     /// `has_any(value, [literals])`.
     HasAny(Box<Native>, Array),
+    /// `any_marker(list, "name")`.
+    AnyMarker(Box<Native>, ImmutableString),
     Not(Box<Native>),
     And(Vec<Native>),
     Or(Vec<Native>),
@@ -66,7 +70,12 @@ pub enum Access {
     Property(ImmutableString),
     /// A method with one text argument: `marker` or `has_marker`.
     Method(ImmutableString, ImmutableString),
+    /// `len()` of a list.
+    Len,
 }
+
+/// What a condition reads besides its variables: the leaders, by id, that a unit's `leaders` names.
+pub type Leaders = BTreeMap<String, LeaderRef>;
 
 /// A comparison operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,23 +160,26 @@ impl Native {
             // `x in [..]` is Rhai's `contains([..], x)`.
             ("contains", [list, value]) => Some(Native::In(compile(value)?, literal_array(list)?)),
             ("has_any", [value, list]) => Some(Native::HasAny(compile(value)?, literal_array(list)?)),
+            ("any_marker", [list, Expr::StringConstant(marker, _)]) => {
+                Some(Native::AnyMarker(compile(list)?, marker.clone()))
+            }
             _ => None,
         }
     }
 
     /// The condition's value, or none where Rhai must decide (an error, a type this file does not compare).
-    pub fn eval(&self, vars: &[Dynamic]) -> Option<Dynamic> {
+    pub fn eval(&self, vars: &[Dynamic], leaders: &Leaders) -> Option<Dynamic> {
         match self {
             Native::Var(i) => vars.get(*i).cloned(),
             Native::Literal(value) => Some(value.clone()),
             Native::Chain(base, accesses) => {
                 // A chain off a name reads it in place: `situation.range` does not copy the situation.
                 let (mut value, rest) = match base.as_ref() {
-                    Native::Var(i) => (accesses.first()?.read(vars.get(*i)?)?, accesses.get(1..)?),
-                    other => (other.eval(vars)?, &accesses[..]),
+                    Native::Var(i) => (accesses.first()?.read(vars.get(*i)?, leaders)?, accesses.get(1..)?),
+                    other => (other.eval(vars, leaders)?, &accesses[..]),
                 };
                 for access in rest {
-                    value = access.read(&value)?;
+                    value = access.read(&value, leaders)?;
                 }
                 Some(value)
             }
@@ -180,7 +192,7 @@ impl Native {
                 };
                 match in_place {
                     Some(Some(result)) => Some(Dynamic::from(result)),
-                    _ => compare(*op, &a.eval(vars)?, &b.eval(vars)?).map(Dynamic::from),
+                    _ => compare(*op, &a.eval(vars, leaders)?, &b.eval(vars, leaders)?).map(Dynamic::from),
                 }
             }
             Native::In(value, list) => {
@@ -188,18 +200,22 @@ impl Native {
                 if let Some(Some(found)) = in_place {
                     return Some(Dynamic::from(found));
                 }
-                let value = value.eval(vars)?;
+                let value = value.eval(vars, leaders)?;
                 let mut found = false;
                 for item in list {
                     found |= compare(Op::Eq, item, &value)?;
                 }
                 Some(Dynamic::from(found))
             }
-            Native::HasAny(value, list) => Some(Dynamic::from(has_any(value.eval(vars)?, list))),
-            Native::Not(value) => value.eval(vars)?.as_bool().ok().map(|b| Dynamic::from(!b)),
+            Native::HasAny(value, list) => Some(Dynamic::from(has_any(value.eval(vars, leaders)?, list))),
+            // Not a list: Rhai decides (and words the error).
+            Native::AnyMarker(list, marker) => {
+                Some(Dynamic::from(any_marker(&list.eval(vars, leaders)?.try_cast::<Array>()?, marker)))
+            }
+            Native::Not(value) => value.eval(vars, leaders)?.as_bool().ok().map(|b| Dynamic::from(!b)),
             Native::And(terms) => {
                 for term in terms {
-                    if !term.eval(vars)?.as_bool().ok()? {
+                    if !term.eval(vars, leaders)?.as_bool().ok()? {
                         return Some(Dynamic::FALSE);
                     }
                 }
@@ -207,7 +223,7 @@ impl Native {
             }
             Native::Or(terms) => {
                 for term in terms {
-                    if term.eval(vars)?.as_bool().ok()? {
+                    if term.eval(vars, leaders)?.as_bool().ok()? {
                         return Some(Dynamic::TRUE);
                     }
                 }
@@ -266,6 +282,9 @@ fn accessors(expr: &Expr, out: &mut Vec<Access>, shadowed: &dyn Fn(&str) -> bool
 
 fn method(call: &FnCallExpr, shadowed: &dyn Fn(&str) -> bool) -> Option<Access> {
     let name = call.name.as_str();
+    if name == "len" && call.args.is_empty() && !shadowed(name) && call.namespace.is_empty() {
+        return Some(Access::Len);
+    }
     if !matches!(name, "marker" | "has_marker") || shadowed(name) || !call.namespace.is_empty() {
         return None;
     }
@@ -285,7 +304,11 @@ fn literal_array(expr: &Expr) -> Option<Array> {
 impl Access {
     /// This step read off `value`: a map's entry (`()` when missing, as Rhai
     /// reads it), or a unit's or leader's property or method.
-    fn read(&self, value: &Dynamic) -> Option<Dynamic> {
+    fn read(&self, value: &Dynamic, leaders: &Leaders) -> Option<Dynamic> {
+        if let Access::Len = self {
+            // A list's length; Rhai decides any other value's.
+            return value.read_lock::<Array>().map(|list| Dynamic::from(list.len() as i64));
+        }
         if value.is_map() {
             let Access::Property(name) = self else { return None };
             let map = value.read_lock::<rhai::Map>()?;
@@ -294,8 +317,13 @@ impl Access {
         if let Some(unit) = value.read_lock::<UnitRef>() {
             let unit = unit.0.borrow();
             return match self {
+                // As the `leaders` getter reads them: the attached leaders that exist.
+                Access::Property(name) if name == "leaders" => Some(Dynamic::from_array(
+                    unit.leaders.iter().filter_map(|id| leaders.get(id)).map(|l| Dynamic::from(l.clone())).collect(),
+                )),
                 Access::Property(name) => unit_property(&unit, name),
                 Access::Method(name, arg) => unit_method(&unit, name, arg),
+                Access::Len => None,
             };
         }
         if let Some(leader) = value.read_lock::<LeaderRef>() {
@@ -303,6 +331,7 @@ impl Access {
             return match self {
                 Access::Property(name) => leader_property(&leader, name),
                 Access::Method(name, arg) => leader_method(&leader, name, arg),
+                Access::Len => None,
             };
         }
         None
@@ -392,6 +421,17 @@ mod tests {
         format!("unit(#{{ name: \"U\", arm: \"{arm}\", stands: {stands}, formation: \"{formation}\"{kind}{markers} }})")
     }
 
+    /// A unit with `leaders` attached, the first of them exceptional when `exceptional`.
+    fn with_leaders(unit: String, leaders: usize, exceptional: bool) -> String {
+        let attach: String = (0..leaders)
+            .map(|i| {
+                let mark = if i == 0 && exceptional { "l.set_marker(\"exceptional\", true); " } else { "" };
+                format!("let l = leader(#{{ name: \"L{i}\" }}); {mark}u.attach(l); ")
+            })
+            .collect();
+        format!("{{ let u = {unit}; {attach}u }}")
+    }
+
     fn atom() -> impl Strategy<Value = String> {
         prop_oneof![
             Just("firer.arm".to_string()),
@@ -406,6 +446,11 @@ mod tests {
             Just("roll".to_string()),
             Just("firer.marker(\"battery\")".to_string()),
             Just("target.has_marker(\"flag\")".to_string()),
+            Just("firer.leaders.len()".to_string()),
+            Just("target.leaders.len()".to_string()),
+            Just("any_marker(firer.leaders, \"exceptional\")".to_string()),
+            Just("any_marker(situation.cover, \"exceptional\")".to_string()),
+            Just("situation.cover.len()".to_string()),
             Just("\"line\"".to_string()),
             Just("\"infantry\"".to_string()),
             Just("3".to_string()),
@@ -454,8 +499,11 @@ mod tests {
             marker in prop::option::of(prop::sample::select(vec!["damaged", "silenced"])),
             situation in situation(),
             roll in prop_oneof![Just("()"), Just("3"), Just("\"x\"")],
+            leaders in 0usize..3,
+            exceptional: bool,
         ) {
-            HOST.with(|host| agree(host, &text, [unit_spec(arm, kind, stands, formation, marker), unit_spec(arm, None, stands + 1, formation, None), situation, roll.to_string()]))?;
+            let firer = with_leaders(unit_spec(arm, kind, stands, formation, marker), leaders, exceptional);
+            HOST.with(|host| agree(host, &text, [firer, unit_spec(arm, None, stands + 1, formation, None), situation, roll.to_string()]))?;
         }
     }
 
@@ -485,7 +533,7 @@ mod tests {
             let ast = ast.unwrap();
             let condition = Condition::new(ast, &|_| false);
             let by_rhai = host.eval(&mut scope, text);
-            if let Some(native) = condition.native.as_ref().and_then(|n| n.eval(&vars)) {
+            if let Some(native) = condition.native.as_ref().and_then(|n| n.eval(&vars, &host.state().leaders)) {
                 let by_rhai = by_rhai.map_err(|e| format!("{e:?}"));
                 prop_assert!(by_rhai.is_ok(), "{text}: native {native:?}, Rhai failed: {by_rhai:?}");
                 let by_rhai = by_rhai.unwrap().value;
@@ -497,14 +545,23 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_fire_modifiers_are_read_natively() {
+    fn the_shipped_ff_modifiers_are_read_natively() {
         let specs = ["ff-napoleonic".to_string()];
         let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules");
         let rs = crate::rules::load(&specs, &dir).unwrap().ruleset;
         let host = Host::new(rs).unwrap();
         let st = host.state();
-        let fire = &st.lists["fire_modifiers"];
-        let native = fire.when.iter().flatten().filter(|c| c.native.is_some()).count();
-        assert_eq!(native, fire.when.iter().flatten().count(), "every fire condition only reads");
+        for (id, list) in &st.lists {
+            for (m, when) in list.list.modifiers.iter().zip(&list.when) {
+                let when = when.as_ref().map(|c| c.native.is_some());
+                assert_ne!(
+                    when,
+                    Some(false),
+                    "{id}.{}: `when: {}` is read by Rhai",
+                    m.id,
+                    m.when.as_deref().unwrap_or("")
+                );
+            }
+        }
     }
 }

@@ -60,18 +60,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 
     // has_any(situation.cover, ["woods", "hedge"]): a word, or any word of a list, among the given words.
     engine.register_fn("has_any", |value: Dynamic, words: Array| has_any(value, &words));
-    // any_marker(unit.leaders, "exceptional"): whether any unit or leader of a list carries a marker.
-    engine.register_fn("any_marker", |items: Array, marker: &str| -> bool {
-        items.iter().any(|item| {
-            if let Some(unit) = item.clone().try_cast::<UnitRef>() {
-                unit.0.borrow().has_marker(marker)
-            } else if let Some(leader) = item.clone().try_cast::<LeaderRef>() {
-                leader.0.borrow().has_marker(marker)
-            } else {
-                false
-            }
-        })
-    });
+    engine.register_fn("any_marker", |items: Array, marker: &str| any_marker(&items, marker));
     register_lookup(engine, state);
     register_table_result(engine, state);
     register_modifiers(engine, state);
@@ -88,6 +77,19 @@ pub(crate) fn has_any(value: Dynamic, words: &Array) -> bool {
         })
     };
     if value.is_array() { value.cast::<Array>().iter().any(wanted) } else { wanted(&value) }
+}
+
+/// `any_marker(unit.leaders, "exceptional")`: whether any unit or leader of a list carries a marker.
+pub(crate) fn any_marker(items: &Array, marker: &str) -> bool {
+    items.iter().any(|item| {
+        if let Some(unit) = item.read_lock::<UnitRef>() {
+            unit.0.borrow().has_marker(marker)
+        } else if let Some(leader) = item.read_lock::<LeaderRef>() {
+            leader.0.borrow().has_marker(marker)
+        } else {
+            false
+        }
+    })
 }
 
 fn register_reading(engine: &mut Engine) {
@@ -282,7 +284,7 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
                 let Some(condition) = &compiled.when[i] else {
                     return fail(format!("modifier {list}.{} was not compiled", m.id));
                 };
-                let value = evaluate(ctx, condition, &values, &mut scope)
+                let value = evaluate(ctx, st, condition, &values, &mut scope)
                     .map_err(|e| format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text()))?;
                 value.as_bool().map_err(|kind| {
                     format!(
@@ -298,7 +300,7 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
             let Some(condition) = &compiled.per[i] else {
                 return fail(format!("the `per:` of modifier {list}.{} was not compiled", m.id));
             };
-            let n = count(ctx, list, m, condition, &values, &mut scope)?;
+            let n = count(ctx, st, list, m, condition, &values, &mut scope)?;
             times = Some(n);
             if n == 0 {
                 applies = false;
@@ -348,11 +350,14 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
 /// the condition names (made once per `modifiers()` call, when first needed).
 fn evaluate(
     ctx: &NativeCallContext,
+    st: &Shared,
     condition: &Condition,
     values: &[Dynamic; CONDITION_NAMES.len()],
     scope: &mut Option<Scope<'static>>,
 ) -> Result<Dynamic, Box<EvalAltResult>> {
-    if let Some(value) = condition.native.as_ref().and_then(|native| native.eval(values)) {
+    if let Some(native) = &condition.native
+        && let Some(value) = native.eval(values, &st.borrow().leaders)
+    {
         return Ok(value);
     }
     let scope = scope.get_or_insert_with(|| {
@@ -376,6 +381,7 @@ struct Verdict<'a> {
 /// How many times a modifier with `per:` counts: a whole number, 0 or more.
 fn count(
     ctx: &NativeCallContext,
+    st: &Shared,
     list: &str,
     m: &crate::rules::Modifier,
     condition: &Condition,
@@ -385,7 +391,7 @@ fn count(
     let place = || {
         m.per.as_ref().map(|(_, o)| crate::rules::Problem::error("", "", &o.file, o.span).place()).unwrap_or_default()
     };
-    let value = evaluate(ctx, condition, values, scope)
+    let value = evaluate(ctx, st, condition, values, scope)
         .map_err(|e| format!("in the `per:` of modifier {list}.{} ({}): {e}", m.id, place()))?;
     let n = if value.is_unit() { Ok(0) } else { value.as_int() };
     match n {
