@@ -317,7 +317,7 @@ impl Session {
     }
 
     fn switch_option(&mut self, name: &str, on: bool) -> Reply {
-        let result = self.host.ruleset_mut().set_option(name, on);
+        let result = self.host.set_option(name, on);
         match result {
             Ok(()) => {
                 let list = if on { &mut self.switches.with } else { &mut self.switches.without };
@@ -333,7 +333,7 @@ impl Session {
             return Reply::Error(format!("`:set` takes NAME=CHOICE, not `{text}`"));
         };
         let (name, choice) = (name.trim(), choice.trim());
-        let result = self.host.ruleset_mut().set_interpretation(name, choice);
+        let result = self.host.set_interpretation(name, choice);
         match result {
             Ok(()) => {
                 self.switches.set.push((name.to_string(), choice.to_string()));

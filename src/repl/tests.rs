@@ -119,6 +119,30 @@ fn switches_change_the_rules_and_are_checked() {
 }
 
 #[test]
+fn a_switch_changes_what_the_procedures_do_from_the_next_line() {
+    // Procedures read each switch once, when it is set: a change must reach them at once.
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(r#"apply(a, #{order: "disordered"});"#));
+    let points = |s: &mut Session| output(s.handle("fire(a, b, #{fire_points: 6}).fire_points"));
+    let halved = points(&mut s);
+    assert!(halved.contains("halve fire points Firing unit is disordered") && halved.ends_with("= 3.0"), "{halved}");
+    output(s.handle(":set fire_halving=minus_one"));
+    let kept = points(&mut s);
+    assert!(kept.ends_with("= 6.0"), "minus_one: the halving is a -1 on the die instead: {kept}");
+    output(s.handle(":set fire_halving=cumulative"));
+    assert!(points(&mut s).ends_with("= 3.0"));
+
+    let mut s = session(&["republique"]);
+    let bombard = "preliminary_bombardment([], [], #{agreed: false}).phases";
+    assert!(error(s.handle(bombard)).contains("rule 401 (preliminary_bombardment) is off"));
+    output(s.handle(":with preliminary_bombardment"));
+    assert!(output(s.handle(bombard)).ends_with("= 0"));
+    output(s.handle(":without preliminary_bombardment"));
+    assert!(error(s.handle(bombard)).contains("is off"));
+}
+
+#[test]
 fn show_rules_and_use() {
     let mut s = session(&[]);
     assert!(s.banner().contains("no ruleset"));

@@ -1,10 +1,10 @@
 //! `Host`: one Rhai engine with a loaded ruleset: compiles its procedures and conditions once, evaluates, enumerates.
 
-use std::cell::{Ref, RefCell, RefMut};
+use std::cell::{Ref, RefCell};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-use rhai::{AST, Dynamic, Engine, EvalAltResult, Scope};
+use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
 use super::bindings::{self, rules::CONDITION_NAMES};
 use super::condition::Condition;
@@ -28,8 +28,11 @@ pub struct Evaluation {
 pub struct Host {
     engine: Engine,
     state: Shared,
-    /// Every procedure file, merged in load order.
-    procedures: AST,
+    /// Every procedure file, merged in load order, as written.
+    compiled: AST,
+    /// The same with each `option("x")` and `interpretation("x")` read for the
+    /// switches as they stand (see `fold`): what every evaluation runs.
+    procedures: RefCell<AST>,
     /// Procedure files by the source name their ASTs carry, for error reports.
     sources: HashMap<String, SourceFile>,
     /// The file that defines each procedure function (the last layer's, when overridden):
@@ -73,7 +76,8 @@ impl Host {
         let mut host = Host {
             engine,
             state,
-            procedures: AST::empty(),
+            compiled: AST::empty(),
+            procedures: RefCell::new(AST::empty()),
             sources: HashMap::new(),
             function_files: HashMap::new(),
             limits,
@@ -88,6 +92,8 @@ impl Host {
     fn compile_procedures(&mut self, problems: &mut Vec<Problem>) {
         let files: Vec<SourceFile> = self.state.borrow().ruleset.procedures.iter().map(|p| p.file.clone()).collect();
         let mut compiled = Vec::new();
+        // Unoptimized: `fold` optimizes them once the switches are read.
+        self.engine.set_optimization_level(OptimizationLevel::None);
         for file in files {
             match self.engine.compile(file.inner()) {
                 Ok(mut ast) => {
@@ -118,8 +124,33 @@ impl Host {
                     problems.push(problem);
                 }
             }
-            self.procedures = self.procedures.merge(ast);
+            self.compiled = self.compiled.merge(ast);
         }
+        self.engine.set_optimization_level(OptimizationLevel::Simple);
+        self.fold();
+    }
+
+    /// Optimizes the procedures with each `option("x")` and `interpretation("x")`
+    /// call read once for the switches as they stand, as a constant: they hold
+    /// for every call until switched again (which folds afresh), and the
+    /// optimizer then drops the branches of a `switch` on one that cannot run.
+    /// A call that fails (an unknown name) is left to fail when it runs. The
+    /// folding engine knows no other function, so nothing else is called early.
+    fn fold(&self) {
+        let mut folder = Engine::new_raw();
+        let st = self.state.clone();
+        folder.register_fn("option", move |name: &str| -> Result<bool, Box<EvalAltResult>> {
+            st.borrow().ruleset.option(name).map_err(Into::into)
+        });
+        let st = self.state.clone();
+        folder.register_fn("interpretation", move |name: &str| -> Result<String, Box<EvalAltResult>> {
+            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
+        });
+        let mut folded = folder.optimize_ast(&Scope::new(), self.compiled.clone(), OptimizationLevel::Full);
+        if let Some(source) = self.compiled.source() {
+            folded.set_source(source);
+        }
+        *self.procedures.borrow_mut() = folded;
     }
 
     fn compile_conditions(&mut self, problems: &mut Vec<Problem>) {
@@ -129,7 +160,7 @@ impl Host {
             scope.push_dynamic(name, Dynamic::UNIT);
         }
         let known = self.known_functions(&BTreeSet::new());
-        let scripted: BTreeSet<String> = self.procedures.iter_functions().map(|f| f.name.to_string()).collect();
+        let scripted: BTreeSet<String> = self.compiled.iter_functions().map(|f| f.name.to_string()).collect();
         let shadowed = |name: &str| scripted.contains(name);
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
         for list in lists {
@@ -251,7 +282,7 @@ impl Host {
 
     /// The functions the ruleset's procedures define.
     pub fn procedure_names(&self) -> Vec<String> {
-        self.procedures.iter_functions().map(|f| f.name.to_string()).collect()
+        self.compiled.iter_functions().map(|f| f.name.to_string()).collect()
     }
 
     /// The ruleset, to read.
@@ -259,9 +290,18 @@ impl Host {
         Ref::map(self.state.borrow(), |s| &s.ruleset)
     }
 
-    /// The ruleset, to switch options and interpretations.
-    pub fn ruleset_mut(&self) -> RefMut<'_, Ruleset> {
-        RefMut::map(self.state.borrow_mut(), |s| &mut s.ruleset)
+    /// Switches an option on or off, for every evaluation from now on.
+    pub fn set_option(&self, name: &str, on: bool) -> Result<(), String> {
+        self.state.borrow_mut().ruleset.set_option(name, on)?;
+        self.fold();
+        Ok(())
+    }
+
+    /// Chooses an interpretation, for every evaluation from now on.
+    pub fn set_interpretation(&self, name: &str, choice: &str) -> Result<(), String> {
+        self.state.borrow_mut().ruleset.set_interpretation(name, choice)?;
+        self.fold();
+        Ok(())
     }
 
     /// Where dice come from from now on.
@@ -295,7 +335,7 @@ impl Host {
             .engine
             .compile_with_scope(scope, code)
             .map_err(|err| parse_problem(&expression_source(&self.code_name.borrow(), code), &err))?;
-        Ok(self.procedures.merge(&ast))
+        Ok(self.procedures.borrow().merge(&ast))
     }
 
     /// Evaluates `code` (one expression or several statements) in `scope`,
