@@ -340,7 +340,7 @@ impl Access {
 
 /// A comparison as Rhai makes it between `()`, booleans, numbers and text;
 /// none for any other type (Rhai decides those).
-fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
+pub(crate) fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
     let order = if let (Ok(x), Ok(y)) = (a.as_immutable_string_ref(), b.as_immutable_string_ref()) {
         Some(x.as_str().cmp(y.as_str()))
     } else {

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
 use super::bindings::{self, rules::CONDITION_NAMES};
+use super::compiled::Compiled;
 use super::condition::Condition;
 use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
 use super::handles::{LeaderRef, UnitRef};
@@ -41,6 +42,8 @@ pub struct Host {
     limits: Limits,
     /// What the code given to `eval` or `compile` is called in error reports: "expression", or a script's path.
     code_name: RefCell<String>,
+    /// The procedure functions compiled to native steps (none: all are Rhai's; see `script::compiled`).
+    native: Option<Compiled>,
 }
 
 impl Host {
@@ -58,7 +61,20 @@ impl Host {
     }
 
     /// Builds a host and lists every problem found on the way (errors and warnings).
+    /// `GROGNARD_INTERPRET=1` leaves every procedure to Rhai (see `script::compiled`): to
+    /// tell whether the compiled form of a procedure is at fault when a result looks wrong.
     pub fn build(ruleset: Ruleset, limits: Limits) -> (Host, Vec<Problem>) {
+        let compile = std::env::var_os("GROGNARD_INTERPRET").is_none_or(|v| v.is_empty() || v == "0");
+        Host::build_with(ruleset, limits, compile)
+    }
+
+    /// A host whose procedures Rhai runs whole, none compiled: to hold the compiled ones to it.
+    pub fn interpreted(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
+        let (host, problems) = Host::build_with(ruleset, Limits::default(), false);
+        if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
+    }
+
+    fn build_with(ruleset: Ruleset, limits: Limits, compile: bool) -> (Host, Vec<Problem>) {
         let roots = ruleset.layers.iter().map(|l| l.folder.clone()).collect();
         let state: Shared = Rc::new(RefCell::new(State::new(ruleset)));
         let mut engine = Engine::new();
@@ -82,10 +98,17 @@ impl Host {
             function_files: HashMap::new(),
             limits,
             code_name: RefCell::new("expression".into()),
+            native: None,
         };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems);
         host.compile_conditions(&mut problems);
+        if compile && problems.iter().all(|p| !p.is_error()) {
+            let procedures = host.procedures.borrow().clone();
+            let (native, rest) = Compiled::new(&mut host.engine, &procedures, &host.state);
+            *host.procedures.borrow_mut() = rest;
+            host.native = Some(native);
+        }
         (host, problems)
     }
 
@@ -137,6 +160,19 @@ impl Host {
     /// A call that fails (an unknown name) is left to fail when it runs. The
     /// folding engine knows no other function, so nothing else is called early.
     fn fold(&self) {
+        let folder = self.folder();
+        let mut folded = folder.optimize_ast(&Scope::new(), self.compiled.clone(), OptimizationLevel::Full);
+        if let Some(source) = self.compiled.source() {
+            folded.set_source(source);
+        }
+        if let Some(native) = &self.native {
+            folded = native.relower(&folded);
+        }
+        *self.procedures.borrow_mut() = folded;
+    }
+
+    /// An engine that knows only `option` and `interpretation`, answering for the switches as they stand.
+    fn folder(&self) -> Engine {
         let mut folder = Engine::new_raw();
         let st = self.state.clone();
         folder.register_fn("option", move |name: &str| -> Result<bool, Box<EvalAltResult>> {
@@ -146,11 +182,7 @@ impl Host {
         folder.register_fn("interpretation", move |name: &str| -> Result<String, Box<EvalAltResult>> {
             st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
         });
-        let mut folded = folder.optimize_ast(&Scope::new(), self.compiled.clone(), OptimizationLevel::Full);
-        if let Some(source) = self.compiled.source() {
-            folded.set_source(source);
-        }
-        *self.procedures.borrow_mut() = folded;
+        folder
     }
 
     fn compile_conditions(&mut self, problems: &mut Vec<Problem>) {
@@ -278,6 +310,11 @@ impl Host {
     /// Names the code given from now on in error reports (a script's path).
     pub fn name_code(&self, name: &str) {
         *self.code_name.borrow_mut() = name.to_string();
+    }
+
+    /// The procedure functions compiled to native steps, by name (the rest Rhai runs).
+    pub fn compiled_procedures(&self) -> Vec<String> {
+        self.native.as_ref().map(Compiled::names).unwrap_or_default()
     }
 
     /// The functions the ruleset's procedures define.

@@ -9,6 +9,7 @@
 
 mod bindings;
 mod check;
+mod compiled;
 mod condition;
 mod error;
 mod handles;

@@ -242,3 +242,19 @@ fn a_day_of_card_draws_counts_phases_runs_and_turns() {
         assert!(known.contains(&outcome["value"].as_str().unwrap()), "{outcome}");
     }
 }
+
+#[test]
+fn grognard_interpret_gives_the_same_run_without_compiled_procedures() {
+    // The escape hatch a player reaches for when a result looks wrong: the same trace, all by Rhai.
+    let args = ["run", "scripts/ff_melee_study.rhai", "--trials", "1", "--seed", "5"];
+    let compiled = grognard(&args);
+    let interpreted = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("GROGNARD_INTERPRET", "1")
+        .output()
+        .unwrap();
+    assert!(compiled.status.success() && interpreted.status.success());
+    assert!(stdout(&compiled).contains("Melee Table"), "{}", stdout(&compiled));
+    assert_eq!(stdout(&compiled), stdout(&interpreted));
+}

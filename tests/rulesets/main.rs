@@ -1,6 +1,7 @@
 //! The shipped rulesets, through the library: every table against its seed,
 //! the procedures' results, traces, effects and exact odds.
 
+mod compiled;
 mod ff_napoleonic;
 mod linear_warfare;
 mod linear_warfare_combat;

@@ -11,7 +11,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     engine
         .register_type_with_name::<Roll>("Roll")
         .register_get("total", |r: &mut Roll| r.total)
-        .register_get("natural", |r: &mut Roll| r.dice.first().map_or(0, |d| d.natural))
+        .register_get("natural", |r: &mut Roll| roll_natural(r))
         .register_get("naturals", |r: &mut Roll| r.naturals().map(Dynamic::from).collect::<Array>())
         .register_get("success", |r: &mut Roll| r.success.map_or(Dynamic::UNIT, Dynamic::from))
         .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| r.has_natural(sides as u32, face))
@@ -20,29 +20,36 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 
     for labelled in [false, true] {
         let state = state.clone();
-        let roll = move |expr: &str, label: Option<&str>| -> Result<Roll, Box<EvalAltResult>> {
-            let mut st = state.borrow_mut();
-            let parsed = match st.dice(expr) {
-                Ok(parsed) => parsed,
-                Err(err) => return dice_failure(&mut st, err),
-            };
-            let rolled = parsed.roll_for(&mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
-            match rolled {
-                Ok(roll) => {
-                    st.record(|| Step::Roll { label: label.map(str::to_string), roll: Box::new(roll.clone()) });
-                    Ok(roll)
-                }
-                Err(err) => dice_failure(&mut st, err),
-            }
-        };
         // Volatile: the optimizer must never fold a roll into a constant.
         let registration = FuncRegistration::new("roll").with_volatility(true);
         if labelled {
-            registration.register_into_engine(engine, move |expr: &str, label: &str| roll(expr, Some(label)));
+            registration.register_into_engine(engine, move |expr: &str, label: &str| roll(&state, expr, Some(label)));
         } else {
-            registration.register_into_engine(engine, move |expr: &str| roll(expr, None));
+            registration.register_into_engine(engine, move |expr: &str| roll(&state, expr, None));
         }
     }
+}
+
+/// `roll(expr)` and `roll(expr, label)`: the dice rolled from the current source, and traced.
+pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Roll, Box<EvalAltResult>> {
+    let mut st = state.borrow_mut();
+    let parsed = match st.dice(expr) {
+        Ok(parsed) => parsed,
+        Err(err) => return dice_failure(&mut st, err),
+    };
+    let rolled = parsed.roll_for(&mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
+    match rolled {
+        Ok(roll) => {
+            st.record(|| Step::Roll { label: label.map(str::to_string), roll: Box::new(roll.clone()) });
+            Ok(roll)
+        }
+        Err(err) => dice_failure(&mut st, err),
+    }
+}
+
+/// A roll's `natural`: its first die's face.
+pub(crate) fn roll_natural(r: &Roll) -> i64 {
+    r.dice.first().map_or(0, |d| d.natural)
 }
 
 /// Keeps the dice error whole for the report, and stops the script.

@@ -1,7 +1,7 @@
 //! Registers the kernel and the loaded ruleset with a Rhai engine.
 
 pub mod cards;
-mod dice;
+pub(crate) mod dice;
 pub(crate) mod measure;
 pub mod rules;
 mod scenario;

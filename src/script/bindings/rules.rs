@@ -29,6 +29,11 @@ pub struct Mods {
 }
 
 impl Mods {
+    /// How many of the modifiers halve `quantity`.
+    pub fn halvings(&self, quantity: &str) -> i64 {
+        self.halve.get(quantity).copied().unwrap_or(0)
+    }
+
     /// `value` halved and doubled as the modifiers say.
     pub fn adjust(&self, quantity: &str, value: f64) -> f64 {
         let times = self.double.get(quantity).copied().unwrap_or(0) - self.halve.get(quantity).copied().unwrap_or(0);
@@ -95,9 +100,7 @@ pub(crate) fn any_marker(items: &Array, marker: &str) -> bool {
 fn register_reading(engine: &mut Engine) {
     engine
         .register_type_with_name::<Reading>("Cell")
-        .register_get("result", |r: &mut Reading| {
-            r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(x.id.clone()))
-        })
+        .register_get("result", |r: &mut Reading| reading_result(r))
         .register_get("text", |r: &mut Reading| {
             r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.text.clone())
         })
@@ -120,6 +123,11 @@ fn register_reading(engine: &mut Engine) {
         });
 }
 
+/// A cell's `result`: the result's id, or `()` where the chart reads nothing.
+pub(crate) fn reading_result(r: &Reading) -> Dynamic {
+    r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(x.id.clone()))
+}
+
 fn register_mods(engine: &mut Engine) {
     engine
         .register_type_with_name::<Mods>("Modifiers")
@@ -127,7 +135,7 @@ fn register_mods(engine: &mut Engine) {
         .register_get("applied", |m: &mut Mods| {
             m.applied.iter().map(|id| Dynamic::from(id.to_string())).collect::<Array>()
         })
-        .register_fn("halvings", |m: &mut Mods, q: &str| m.halve.get(q).copied().unwrap_or(0))
+        .register_fn("halvings", |m: &mut Mods, q: &str| m.halvings(q))
         .register_fn("doublings", |m: &mut Mods, q: &str| m.double.get(q).copied().unwrap_or(0))
         .register_fn("adjust", |m: &mut Mods, q: &str, value: f64| m.adjust(q, value))
         .register_fn("adjust", |m: &mut Mods, q: &str, value: i64| m.adjust(q, value as f64))
@@ -138,34 +146,13 @@ fn register_mods(engine: &mut Engine) {
 fn register_lookup(engine: &mut Engine, state: &Shared) {
     // A bands table read at a total.
     let st = state.clone();
-    FuncRegistration::new("lookup").with_volatility(true).register_into_engine(
-        engine,
-        move |table: &str, total: i64| -> Result<Reading, Box<EvalAltResult>> {
-            let mut st = st.borrow_mut();
-            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
-            let reading = t.read_bands(total).map_err(|e| e.to_string())?;
-            // Only when tracing: naming the table and its source costs as much as the read.
-            if st.tracing {
-                let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
-                st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
-            }
-            Ok(reading)
-        },
-    );
+    FuncRegistration::new("lookup")
+        .with_volatility(true)
+        .register_into_engine(engine, move |table: &str, total: i64| lookup_read(&st, table, None, total));
     // A grid read at a row (a number or a label) and a total.
     for by_label in [false, true] {
         let st = state.clone();
-        let read = move |table: &str, row: RowKey, total: i64| -> Result<Reading, Box<EvalAltResult>> {
-            let mut st = st.borrow_mut();
-            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
-            let reading = t.read_grid(&row, total).map_err(|e| e.to_string())?;
-            // Only when tracing: naming the table and its source costs as much as the read.
-            if st.tracing {
-                let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
-                st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
-            }
-            Ok(reading)
-        };
+        let read = move |table: &str, row: RowKey, total: i64| lookup_read(&st, table, Some(row), total);
         let registration = FuncRegistration::new("lookup").with_volatility(true);
         if by_label {
             registration.register_into_engine(engine, move |table: &str, row: &str, total: i64| {
@@ -194,6 +181,28 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             registration.register_into_engine(engine, move |table: &str, key: &str| read(table, vec![key.to_string()]));
         }
     }
+}
+
+/// `lookup(table, total)` of a bands table, or `lookup(table, row, total)` of a grid: the cell read, and traced.
+pub(crate) fn lookup_read(
+    st: &Shared,
+    table: &str,
+    row: Option<RowKey>,
+    total: i64,
+) -> Result<Reading, Box<EvalAltResult>> {
+    let mut st = st.borrow_mut();
+    let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+    let reading = match &row {
+        None => t.read_bands(total),
+        Some(row) => t.read_grid(row, total),
+    }
+    .map_err(|e| e.to_string())?;
+    // Only when tracing: naming the table and its source costs as much as the read.
+    if st.tracing {
+        let (title, source) = (t.title.clone(), t.source_of(&reading).to_string());
+        st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
+    }
+    Ok(reading)
 }
 
 /// `table_result("fallen_leader", "captured")`: a table's result named by a rule
@@ -238,23 +247,32 @@ fn to_dynamic(value: &LookupValue) -> Dynamic {
 
 fn register_modifiers(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    FuncRegistration::new("modifiers").with_volatility(true).register_into_engine(
-        engine,
-        move |ctx: NativeCallContext, list: &str, vars: Map| -> Result<Mods, Box<EvalAltResult>> {
-            // A condition may call `modifiers` again; each call is a fresh evaluation,
-            // so Rhai's own depth limit does not see the nesting: count it here.
-            if st.borrow().modifier_depth >= crate::script::state::MAX_MODIFIER_DEPTH {
-                return fail(format!(
-                    "modifiers(\"{list}\") nested more than {} deep: a condition calls modifiers without end?",
-                    crate::script::state::MAX_MODIFIER_DEPTH
-                ));
-            }
-            st.borrow_mut().modifier_depth += 1;
-            let result = evaluate_list(&ctx, &st, list, vars);
-            st.borrow_mut().modifier_depth -= 1;
-            result
-        },
-    );
+    FuncRegistration::new("modifiers")
+        .with_volatility(true)
+        .register_into_engine(engine, move |ctx: NativeCallContext, list: &str, vars: Map| {
+            modifiers(&ctx, &st, list, vars)
+        });
+}
+
+/// `modifiers(list, vars)`: which modifiers of a list apply, and what they come to.
+pub(crate) fn modifiers(
+    ctx: &NativeCallContext,
+    st: &Shared,
+    list: &str,
+    vars: Map,
+) -> Result<Mods, Box<EvalAltResult>> {
+    // A condition may call `modifiers` again; each call is a fresh evaluation,
+    // so Rhai's own depth limit does not see the nesting: count it here.
+    if st.borrow().modifier_depth >= crate::script::state::MAX_MODIFIER_DEPTH {
+        return fail(format!(
+            "modifiers(\"{list}\") nested more than {} deep: a condition calls modifiers without end?",
+            crate::script::state::MAX_MODIFIER_DEPTH
+        ));
+    }
+    st.borrow_mut().modifier_depth += 1;
+    let result = evaluate_list(ctx, st, list, vars);
+    st.borrow_mut().modifier_depth -= 1;
+    result
 }
 
 /// The body of `modifiers(list, vars)`.
@@ -484,18 +502,9 @@ impl crate::rules::Modifier {
 
 fn register_apply(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    FuncRegistration::new("apply").with_volatility(true).register_into_engine(
-        engine,
-        move |unit: UnitRef, cell: Reading| {
-            let Some(result) = &cell.result else { return };
-            if result.effects.is_empty() {
-                return;
-            }
-            apply_to_unit(&unit, &result.effects);
-            // Described only when tracing: the words cost more than the effect.
-            st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: result.effects.describe() });
-        },
-    );
+    FuncRegistration::new("apply")
+        .with_volatility(true)
+        .register_into_engine(engine, move |unit: UnitRef, cell: Reading| apply_cell(&st, &unit, &cell));
     let st = state.clone();
     FuncRegistration::new("apply").with_volatility(true).register_into_engine(
         engine,
@@ -558,6 +567,17 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
             Ok(())
         },
     );
+}
+
+/// `apply(unit, cell)`: a table result's effects on a unit, traced.
+pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Reading) {
+    let Some(result) = &cell.result else { return };
+    if result.effects.is_empty() {
+        return;
+    }
+    apply_to_unit(unit, &result.effects);
+    // Described only when tracing: the words cost more than the effect.
+    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: result.effects.describe() });
 }
 
 fn apply_to_unit(unit: &UnitRef, effects: &Effects) {

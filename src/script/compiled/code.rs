@@ -1,0 +1,152 @@
+//! The compiled form of a procedure function: statements and expressions over numbered local slots.
+
+use rhai::{Dynamic, ImmutableString, Position};
+
+/// One compiled function.
+#[derive(Debug)]
+pub struct Function {
+    pub name: ImmutableString,
+    /// Local slots: the parameters first, then each `let` in order.
+    pub slots: usize,
+    pub body: Vec<Code>,
+}
+
+/// A statement. Each yields a value, as in Rhai: a block's value is its last statement's.
+#[derive(Debug)]
+pub enum Code {
+    Expr(Ex),
+    /// `let x = e`: the value of the statement is `()`.
+    Let(usize, Ex),
+    /// `x = e` and `x op= e` (the operator applied as Rhai would).
+    Set(usize, Option<Op>, Ex, Position),
+    /// `x.name = e` and `x.name op= e`.
+    SetProperty(usize, ImmutableString, Option<Op>, Ex, Position),
+    /// `if guard { .. } else { .. }`; the position is the guard's.
+    If(Ex, Vec<Code>, Vec<Code>, Position),
+    /// `switch value { .. }`: each case value's Rhai hash, the case's guards and results.
+    Switch(Ex, Box<SwitchTable>),
+    /// `while guard { .. }` (no guard: `loop`), with the guard's position, and the loop's.
+    While(Option<(Ex, Position)>, Vec<Code>, Position),
+    Break,
+    Continue,
+    Return(Option<Ex>),
+    /// `throw e`.
+    Throw(Option<Ex>, Position),
+    Block(Vec<Code>),
+}
+
+/// A `switch` whose cases are literal values (no ranges).
+#[derive(Debug)]
+pub struct SwitchTable {
+    /// Rhai's hash of each case value, and the indices of its (guard, result) pairs in order.
+    pub cases: Vec<(u64, Vec<usize>)>,
+    /// Each case's guard (none: always) with its position, and result.
+    pub arms: Vec<(Option<(Ex, Position)>, Ex)>,
+    pub default: Option<usize>,
+}
+
+/// An expression.
+#[derive(Debug)]
+pub enum Ex {
+    Const(Dynamic),
+    Var(usize),
+    Array(Vec<Ex>),
+    Map(Vec<(ImmutableString, Ex)>),
+    /// A string with `${..}` parts, each made text as Rhai does.
+    Interpolated(Vec<Ex>),
+    /// `value.name`.
+    Property(Box<Ex>, ImmutableString, Position),
+    /// `value.name(args)`: the receiver is passed by reference (a slot when it is a variable).
+    Method(Box<Ex>, ImmutableString, Vec<Ex>, Position),
+    /// `name(args)`.
+    Call(Callee, Vec<Ex>, Position),
+    /// A binary operator.
+    Binary(Op, Box<Ex>, Box<Ex>, Position),
+    /// `!value`.
+    Not(Box<Ex>, Position),
+    /// `-value`.
+    Negate(Box<Ex>, Position),
+    /// `a && b`, each term with its position (for the error when it is not a boolean).
+    And(Vec<(Ex, Position)>),
+    Or(Vec<(Ex, Position)>),
+    /// `a ?? b`.
+    Coalesce(Vec<Ex>),
+    /// `type_of(value)`.
+    TypeOf(Box<Ex>),
+    /// A block used as a value (`if` and `switch` as expressions).
+    Block(Vec<Code>),
+}
+
+/// Who a call goes to.
+#[derive(Debug)]
+pub enum Callee {
+    /// A procedure function, by its index in the table: run directly when compiled.
+    Procedure(usize, ImmutableString),
+    /// Anything else: grognard's functions and Rhai's, found as Rhai finds them.
+    Other(ImmutableString),
+}
+
+/// The binary operators with a native fast path; any other operand types go to Rhai's own operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    /// The operator named by Rhai's syntax, if it is one of these.
+    pub fn from_syntax(syntax: &str) -> Option<Op> {
+        Some(match syntax {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" => Op::Mul,
+            "/" => Op::Div,
+            "%" => Op::Rem,
+            "==" => Op::Eq,
+            "!=" => Op::Ne,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            _ => return None,
+        })
+    }
+
+    /// Rhai's syntax for the operator.
+    pub fn syntax(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Rem => "%",
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+
+    /// The op-assignment form (`+=`), for the arithmetic operators.
+    pub fn assign_syntax(self) -> Option<&'static str> {
+        Some(match self {
+            Op::Add => "+=",
+            Op::Sub => "-=",
+            Op::Mul => "*=",
+            Op::Div => "/=",
+            Op::Rem => "%=",
+            _ => return None,
+        })
+    }
+}

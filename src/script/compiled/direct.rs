@@ -1,0 +1,94 @@
+//! Getters and methods of grognard's own types, and a few of Rhai's on numbers, read
+//! here instead of through Rhai's function lookup: the same functions the registered ones call.
+
+use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext};
+
+use crate::dice::Roll;
+use crate::rules::Reading;
+use crate::rules::RowKey;
+use crate::script::bindings::dice::{roll, roll_natural};
+use crate::script::bindings::rules::{Mods, apply_cell, lookup_read, modifiers, reading_result};
+use crate::script::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, unit_property};
+use crate::script::state::Shared;
+use crate::script::{LeaderRef, UnitRef};
+
+/// `base.name` for a unit, leader, roll, cell or modifiers; none for anything else (Rhai reads it).
+pub fn property(base: &Dynamic, name: &str) -> Option<Dynamic> {
+    if let Some(unit) = base.read_lock::<UnitRef>() {
+        return UNIT_PROPERTIES.contains(&name).then(|| unit_property(&unit.0.borrow(), name).unwrap_or_default());
+    }
+    if let Some(leader) = base.read_lock::<LeaderRef>() {
+        return LEADER_PROPERTIES
+            .contains(&name)
+            .then(|| leader_property(&leader.0.borrow(), name).unwrap_or_default());
+    }
+    if let Some(roll) = base.read_lock::<Roll>() {
+        return match name {
+            "total" => Some(Dynamic::from(roll.total)),
+            "natural" => Some(Dynamic::from(roll_natural(&roll))),
+            _ => None,
+        };
+    }
+    if let Some(cell) = base.read_lock::<Reading>() {
+        return (name == "result").then(|| reading_result(&cell));
+    }
+    if let Some(mods) = base.read_lock::<Mods>() {
+        return (name == "total").then(|| Dynamic::from(mods.total));
+    }
+    None
+}
+
+/// `values[0].name(values[1..])` for the few methods read here; none for the rest.
+pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
+    match (name.as_str(), values) {
+        ("to_float", [x]) if x.is_int() => Some(Dynamic::from(x.as_int().ok()? as f64)),
+        ("to_float", [x]) if x.is_float() => Some(x.clone()),
+        ("floor", [x]) if x.is_float() => Some(Dynamic::from(x.as_float().ok()?.floor())),
+        ("halvings", [m, q]) => {
+            let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
+            Some(Dynamic::from(mods.halvings(&q)))
+        }
+        ("adjust", [m, q, x]) => {
+            let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
+            let x = if x.is_float() { x.as_float().ok()? } else { x.as_int().ok()? as f64 };
+            Some(Dynamic::from(mods.adjust(&q, x)))
+        }
+        _ => None,
+    }
+}
+
+/// Names of grognard's functions that `call` runs directly.
+pub const CALLS: &[&str] = &["roll", "lookup", "apply", "modifiers"];
+
+/// `name(values)` for the grognard functions a procedure calls most, called as
+/// their registrations call them; none where the values are not of the types
+/// those take (then Rhai finds the function, or words the error).
+pub fn call(
+    ctx: &NativeCallContext,
+    state: &Shared,
+    name: &str,
+    values: &mut [Dynamic],
+) -> Option<Result<Dynamic, Box<EvalAltResult>>> {
+    let text = |v: &Dynamic| v.read_lock::<ImmutableString>().map(|s| s.to_string());
+    Some(match (name, &mut *values) {
+        ("roll", [expr]) => roll(state, &text(expr)?, None).map(Dynamic::from),
+        ("roll", [expr, label]) => roll(state, &text(expr)?, Some(&text(label)?)).map(Dynamic::from),
+        ("lookup", [table, total]) if total.is_int() => {
+            lookup_read(state, &text(table)?, None, total.as_int().ok()?).map(Dynamic::from)
+        }
+        ("lookup", [table, row, total]) if total.is_int() && (row.is_int() || row.is_string()) => {
+            let row = if row.is_int() { RowKey::Number(row.as_int().ok()?) } else { RowKey::Label(text(row)?) };
+            lookup_read(state, &text(table)?, Some(row), total.as_int().ok()?).map(Dynamic::from)
+        }
+        ("apply", [unit, cell]) => {
+            let (unit, cell) = (unit.read_lock::<UnitRef>()?, cell.read_lock::<Reading>()?);
+            apply_cell(state, &unit, &cell);
+            Ok(Dynamic::UNIT)
+        }
+        ("modifiers", [list, vars]) if vars.is_map() => {
+            let list = text(list)?;
+            modifiers(ctx, state, &list, std::mem::take(vars).cast::<Map>()).map(Dynamic::from)
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,369 @@
+//! Lowering: a procedure function's Rhai AST to `Code`, or none when any part of it is not one this compiler knows.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
+
+use super::code::{Callee, Code, Ex, Function, Op, SwitchTable};
+
+/// Methods that never change their receiver: the only ones called on a
+/// property (`situation.range.to_float()`), where Rhai would write a changed receiver back.
+const PURE_METHODS: &[&str] = &[
+    "to_float",
+    "to_int",
+    "floor",
+    "ceiling",
+    "round",
+    "abs",
+    "len",
+    "is_empty",
+    "contains",
+    "sub_string",
+    "to_string",
+    "starts_with",
+    "ends_with",
+    "index_of",
+    "keys",
+    "values",
+    "to_upper",
+    "to_lower",
+];
+
+/// Calls left to Rhai whole: they read the caller's scope or engine state this compiler does not keep.
+const REFUSED_CALLS: &[&str] =
+    &["print", "debug", "Fn", "call", "curry", "is_def_var", "is_def_fn", "is_shared", "eval", "this", "type_of"];
+
+/// The hash Rhai files a `switch` case under (`calc_switch_value_hash`): `Dynamic`'s
+/// hash through ahash's default hasher. Checked against Rhai's own table before use.
+pub fn switch_hash(value: &rhai::Dynamic) -> u64 {
+    let mut hasher = ahash::AHasher::default();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Whether `switch_hash` files values where Rhai does, tried on a probe `switch`
+/// (once per process): if not, no `switch` is compiled.
+pub fn switch_hashes_agree() -> bool {
+    static AGREE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AGREE.get_or_init(|| {
+        let engine = rhai::Engine::new_raw();
+        let Ok(ast) = engine.compile(r#"fn probe(x) { switch x { "probe" => 1, 7 => 2, _ => 3 } }"#) else {
+            return false;
+        };
+        let mut found: Vec<u64> = Vec::new();
+        ast.walk(&mut |path: &[ASTNode]| {
+            if let [ASTNode::Stmt(Stmt::Switch(x, _))] = path {
+                found = x.1.cases.keys().copied().collect();
+            }
+            true
+        });
+        let mut expected = vec![switch_hash(&rhai::Dynamic::from("probe")), switch_hash(&rhai::Dynamic::from(7_i64))];
+        found.sort_unstable();
+        expected.sort_unstable();
+        found == expected
+    })
+}
+
+/// Lowers the function `name` of `arity` in `procedures`; `index` numbers every procedure function.
+pub fn lower(
+    procedures: &AST,
+    name: &str,
+    arity: usize,
+    index: &HashMap<(String, usize), usize>,
+    switches: bool,
+) -> Option<Function> {
+    // Anonymous functions (closures) are reached through function pointers: left to Rhai.
+    if name.starts_with("anon$") {
+        return None;
+    }
+    let def = procedures.iter_fn_def().find(|d| d.name == name && d.params.len() == arity)?;
+    // A function that uses `this` is a method: left to Rhai.
+    if def.this_type.is_some() {
+        return None;
+    }
+    let mut lower = Lower { names: Vec::new(), slots: 0, loops: 0, procedures: index, switches };
+    for param in &def.params {
+        lower.declare(param.clone());
+    }
+    // Rhai keeps a function's statements behind a type it does not export; its walk
+    // over an AST of this one function hands them over, each body statement at depth 1.
+    // (`clone_functions_only_filtered` copies every function into a new AST, unfiltered.)
+    let mut alone = procedures.clone_functions_only();
+    alone.retain_functions(|_, _, n, a| n == name && a == arity);
+    let mut body = Vec::new();
+    let mut failed = false;
+    alone.walk(&mut |path: &[ASTNode]| {
+        if let [ASTNode::Stmt(stmt)] = path {
+            match lower.stmt(stmt) {
+                Some(code) => body.push(code),
+                None => {
+                    if std::env::var_os("GROGNARD_DEBUG_LOWER").is_some() {
+                        eprintln!("LOWER {name}: {}", format!("{stmt:?}").chars().take(150).collect::<String>());
+                    }
+                    failed = true;
+                    return false;
+                }
+            }
+        }
+        true
+    });
+    if failed {
+        return None;
+    }
+    Some(Function { name: def.name.clone(), slots: lower.slots, body })
+}
+
+struct Lower<'a> {
+    /// Names in scope, innermost last, with their slots.
+    names: Vec<(ImmutableString, usize)>,
+    slots: usize,
+    /// How deep in loops: `break` and `continue` need one.
+    loops: usize,
+    procedures: &'a HashMap<(String, usize), usize>,
+    /// Whether `switch` hashes agree with Rhai's (see `switch_hash`).
+    switches: bool,
+}
+
+impl Lower<'_> {
+    fn declare(&mut self, name: ImmutableString) -> usize {
+        let slot = self.slots;
+        self.slots += 1;
+        self.names.push((name, slot));
+        slot
+    }
+
+    fn slot(&self, name: &str) -> Option<usize> {
+        self.names.iter().rev().find(|(n, _)| n == name).map(|(_, s)| *s)
+    }
+
+    /// A block with its own scope.
+    fn block(&mut self, block: &StmtBlock) -> Option<Vec<Code>> {
+        let depth = self.names.len();
+        let code = block.statements().iter().map(|s| self.stmt(s)).collect::<Option<Vec<_>>>();
+        self.names.truncate(depth);
+        code
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Option<Code> {
+        Some(match stmt {
+            Stmt::Noop(_) => Code::Expr(Ex::Const(rhai::Dynamic::UNIT)),
+            Stmt::Var(x, flags, _) if !flags.contains(ASTFlags::EXPORTED) => {
+                let (ident, init, _) = &**x;
+                // The initial value is read before the name is in scope: `let x = x + 1`.
+                let init = self.expr(init)?;
+                Code::Let(self.declare(ident.name.clone()), init)
+            }
+            Stmt::Assignment(x) => {
+                let (op, target) = &**x;
+                let op = match op.get_op_assignment_info() {
+                    None => None,
+                    Some((.., syntax)) => Some(Op::from_syntax(syntax).filter(|o| o.assign_syntax().is_some())?),
+                };
+                let value = self.expr(&target.rhs)?;
+                match &target.lhs {
+                    Expr::Variable(var, _, pos) if var.2.is_empty() => Code::Set(self.slot(&var.1)?, op, value, *pos),
+                    Expr::Dot(chain, flags, pos) if !flags.contains(ASTFlags::NEGATED) => {
+                        let (Expr::Variable(var, ..), Expr::Property(prop, _)) = (&chain.lhs, &chain.rhs) else {
+                            return None;
+                        };
+                        if !var.2.is_empty() {
+                            return None;
+                        }
+                        Code::SetProperty(self.slot(&var.1)?, prop.2.clone(), op, value, *pos)
+                    }
+                    _ => return None,
+                }
+            }
+            Stmt::FnCall(call, pos) => Code::Expr(self.call(call, *pos)?),
+            Stmt::Expr(expr) => Code::Expr(self.expr(expr)?),
+            Stmt::If(x, _) => {
+                let guard = self.expr(&x.expr)?;
+                Code::If(guard, self.block(&x.body)?, self.block(&x.branch)?, x.expr.position())
+            }
+            Stmt::Switch(x, _) if self.switches => {
+                let (value, cases) = &**x;
+                if !cases.ranges.is_empty() {
+                    return None;
+                }
+                let arms = cases
+                    .expressions
+                    .iter()
+                    .map(|arm| {
+                        let guard = match &arm.lhs {
+                            Expr::BoolConstant(true, _) => None,
+                            other => Some((self.expr(other)?, other.position())),
+                        };
+                        Some((guard, self.expr(&arm.rhs)?))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                let table = SwitchTable {
+                    cases: cases.cases.iter().map(|(hash, list)| (*hash, list.blocks.to_vec())).collect(),
+                    arms,
+                    default: cases.def_case,
+                };
+                Code::Switch(self.expr(value)?, Box::new(table))
+            }
+            Stmt::While(x, pos) => {
+                let guard = match &x.expr {
+                    Expr::Unit(_) | Expr::BoolConstant(true, _) => None,
+                    other => Some((self.expr(other)?, other.position())),
+                };
+                self.loops += 1;
+                let body = self.block(&x.body);
+                self.loops -= 1;
+                Code::While(guard, body?, *pos)
+            }
+            Stmt::BreakLoop(None, flags, _) if self.loops > 0 => {
+                if flags.contains(ASTFlags::BREAK) {
+                    Code::Break
+                } else {
+                    Code::Continue
+                }
+            }
+            Stmt::Return(value, flags, pos) => {
+                let value = match value {
+                    Some(v) => Some(self.expr(v)?),
+                    None => None,
+                };
+                if flags.contains(ASTFlags::BREAK) { Code::Throw(value, *pos) } else { Code::Return(value) }
+            }
+            Stmt::Block(block) => Code::Block(self.block(block)?),
+            _ => return None,
+        })
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Option<Ex> {
+        if expr.is_constant() {
+            return expr.get_literal_value(None).map(Ex::Const);
+        }
+        Some(match expr {
+            Expr::InterpolatedString(parts, _) => {
+                Ex::Interpolated(parts.iter().map(|p| self.expr(p)).collect::<Option<_>>()?)
+            }
+            Expr::Array(items, _) => Ex::Array(items.iter().map(|i| self.expr(i)).collect::<Option<_>>()?),
+            Expr::Map(x, _) => {
+                Ex::Map(x.0.iter().map(|(k, v)| Some((k.name.clone(), self.expr(v)?))).collect::<Option<_>>()?)
+            }
+            Expr::Variable(var, _, _) if var.2.is_empty() => Ex::Var(self.slot(&var.1)?),
+            Expr::Stmt(block) => Ex::Block(self.block(block)?),
+            Expr::FnCall(call, pos) => self.call(call, *pos)?,
+            Expr::Dot(chain, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let base = self.expr(&chain.lhs)?;
+                let on_variable = matches!(base, Ex::Var(_));
+                self.chain(base, &chain.rhs, on_variable)?
+            }
+            Expr::And(terms, _) => Ex::And(self.terms(terms)?),
+            Expr::Or(terms, _) => Ex::Or(self.terms(terms)?),
+            Expr::Coalesce(terms, _) => Ex::Coalesce(terms.iter().map(|t| self.expr(t)).collect::<Option<_>>()?),
+            _ => return None,
+        })
+    }
+
+    /// The right side of a `.` chain applied to `base`. A method may change its
+    /// receiver: only a variable's own, or a pure method on anything else.
+    fn chain(&mut self, base: Ex, rhs: &Expr, on_variable: bool) -> Option<Ex> {
+        match rhs {
+            Expr::Property(prop, pos) => Some(Ex::Property(Box::new(base), prop.2.clone(), *pos)),
+            Expr::MethodCall(call, pos) => {
+                if !call.namespace.is_empty() || call.capture_parent_scope {
+                    return None;
+                }
+                if !on_variable && !PURE_METHODS.contains(&call.name.as_str()) {
+                    return None;
+                }
+                let args = call.args.iter().map(|a| self.expr(a)).collect::<Option<_>>()?;
+                Some(Ex::Method(Box::new(base), call.name.clone(), args, *pos))
+            }
+            Expr::Dot(inner, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let middle = self.chain(base, &inner.lhs, on_variable)?;
+                self.chain(middle, &inner.rhs, false)
+            }
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, call: &FnCallExpr, pos: rhai::Position) -> Option<Ex> {
+        if !call.namespace.is_empty() || call.capture_parent_scope {
+            return None;
+        }
+        let name = call.name.as_str();
+        let args = &call.args;
+        if call.is_operator_call() {
+            return Some(match (name, &args[..]) {
+                ("!", [value]) => Ex::Not(Box::new(self.expr(value)?), pos),
+                ("-", [value]) => Ex::Negate(Box::new(self.expr(value)?), pos),
+                (_, [a, b]) if Op::from_syntax(name).is_some() => {
+                    Ex::Binary(Op::from_syntax(name)?, Box::new(self.expr(a)?), Box::new(self.expr(b)?), pos)
+                }
+                _ => Ex::Call(Callee::Other(call.name.clone()), self.args(args)?, pos),
+            });
+        }
+        if name == "type_of" && args.len() == 1 {
+            return Some(Ex::TypeOf(Box::new(self.expr(&args[0])?)));
+        }
+        if REFUSED_CALLS.contains(&name) {
+            return None;
+        }
+        let callee = match self.procedures.get(&(name.to_string(), args.len())) {
+            Some(index) => Callee::Procedure(*index, call.name.clone()),
+            None => Callee::Other(call.name.clone()),
+        };
+        Some(Ex::Call(callee, self.args(args)?, pos))
+    }
+
+    fn terms(&mut self, terms: &[Expr]) -> Option<Vec<(Ex, rhai::Position)>> {
+        terms.iter().map(|t| Some((self.expr(t)?, t.position()))).collect()
+    }
+
+    fn args(&mut self, args: &[Expr]) -> Option<Vec<Ex>> {
+        args.iter().map(|a| self.expr(a)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// Lowers each function of `code`; the names of those that compiled.
+    fn compiled(code: &str) -> Vec<String> {
+        let ast = rhai::Engine::new().compile(code).unwrap();
+        let index: HashMap<(String, usize), usize> =
+            ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
+        let mut names: Vec<String> = index
+            .keys()
+            .filter(|(name, arity)| lower(&ast, name, *arity, &index, true).is_some())
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn rhai_files_switch_cases_where_this_file_looks() {
+        assert!(switch_hashes_agree());
+    }
+
+    #[test]
+    fn what_is_compiled_and_what_is_left_to_rhai() {
+        let code = r#"
+            fn plain(a, b) { let c = a + b; if c > 2 { c } else { -c } }
+            fn switches(x) { switch x { "a" | "b" => 1, 2 => 2, _ => 3 } }
+            fn loops(n) { let i = 0; while i < n { i += 1; if i == 5 { break; } } loop { return i; } }
+            fn calls(u) { u.stands = u.stands - 1; plain(u.stands, 1).to_float() + roll("1d6").total }
+            fn looping_for(list) { for x in list { x } }
+            fn indexing(list) { list[0] }
+            fn closure(list) { list.map(|x| x + 1) }
+            fn capturing(list, n) { list.map(|x| x + n) }
+            fn method(x) { this.total = x; }
+            fn ranges(x) { switch x { 0..5 => 1, _ => 2 } }
+            fn trying(x) { try { x.total } catch { 2 } }
+            fn mutating_a_property(m) { m.list.push(1); }
+            fn printing(x) { print(x); }
+        "#;
+        // A closure that captures nothing is a constant function pointer: its body stays Rhai's.
+        assert_eq!(compiled(code), ["calls", "closure", "loops", "plain", "switches"]);
+    }
+}

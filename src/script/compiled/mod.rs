@@ -1,0 +1,149 @@
+//! Procedure functions compiled to a tree of native steps instead of walked by Rhai.
+//!
+//! Rhai spends most of a scripted fire walking its syntax tree (about 120 ns a
+//! node on this project's machines); a procedure is many nodes around a few
+//! table reads and rolls. A function whose every statement and expression is
+//! one `lower` knows is compiled here: local variables become numbered slots,
+//! control flow and arithmetic, comparisons and property reads on numbers,
+//! text, maps and grognard's own types run natively, and every other call
+//! (grognard's bindings, Rhai's library, functions left to Rhai) goes through
+//! the `NativeCallContext` Rhai called in, so it finds and does what Rhai
+//! would. A function with anything else in it (closures, `for`, indexing,
+//! `this`, `try`, ranges in a `switch`...) is left whole to Rhai.
+//!
+//! A compiled function is registered with the engine under its name and arity,
+//! and removed from the procedures' AST: Rhai then calls it as a native
+//! function. A function that code evaluated later defines again (a house rule
+//! typed at the REPL) still wins, as a script function does in Rhai.
+//!
+//! What differs from Rhai: loop turns in compiled code count against the
+//! operations limit on their own (Rhai's count goes on beside them), and the
+//! size limits on strings, arrays and maps are checked by the calls that build
+//! them, not after each compiled step.
+
+mod code;
+mod direct;
+mod lower;
+mod run;
+
+use std::any::TypeId;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use rhai::{AST, Dynamic, Engine, NativeCallContext};
+
+use super::state::Shared;
+use code::Function;
+
+/// Every procedure function by its index, compiled or not (none: left to Rhai).
+#[derive(Default)]
+pub struct Table {
+    functions: Vec<Option<Rc<Function>>>,
+}
+
+impl Table {
+    fn function(&self, index: usize) -> Option<Rc<Function>> {
+        self.functions.get(index).cloned().flatten()
+    }
+}
+
+/// The compiled procedures of one host: which functions are registered with its engine, and their code.
+pub struct Compiled {
+    /// Every procedure function's (name, arity), by index.
+    index: HashMap<(String, usize), usize>,
+    /// Shared with the functions registered on the engine, which read the current code.
+    table: Rc<RefCell<Table>>,
+    /// The functions registered on the engine (a function must be registered to be compiled).
+    registered: Vec<bool>,
+}
+
+impl Compiled {
+    /// Lowers every function of `procedures` that it can, registers those with `engine`,
+    /// and returns the procedures with them taken out (Rhai calls the registered ones).
+    pub fn new(engine: &mut Engine, procedures: &AST, state: &Shared) -> (Compiled, AST) {
+        let mut index = HashMap::new();
+        for def in procedures.iter_fn_def() {
+            let next = index.len();
+            index.entry((def.name.to_string(), def.params.len())).or_insert(next);
+        }
+        let mut compiled =
+            Compiled { registered: vec![false; index.len()], index, table: Rc::new(RefCell::new(Table::default())) };
+        let table = compiled.lower_all(procedures);
+        for (key, &i) in &compiled.index {
+            if table.functions[i].is_none() {
+                continue;
+            }
+            compiled.registered[i] = true;
+            let shared = compiled.table.clone();
+            let state = state.clone();
+            engine.register_raw_fn(
+                key.0.clone(),
+                vec![TypeId::of::<Dynamic>(); key.1],
+                move |ctx: NativeCallContext, args: &mut [&mut Dynamic]| {
+                    let table = shared.borrow();
+                    let Some(f) = table.function(i) else {
+                        return Err(format!("{} was not compiled", ctx.fn_name()).into());
+                    };
+                    // Arguments are passed by value, as to a script function: Rhai's own
+                    // temporaries are taken, but the first may be the caller's variable
+                    // (`a.fire(b, c)` passes `a` by reference) and is copied.
+                    let args = args
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, a)| if i == 0 { (**a).clone() } else { std::mem::take(&mut **a) })
+                        .collect();
+                    let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, depth: 0, turns: 0 };
+                    runner.call(&f, args, ctx.call_position())
+                },
+            );
+        }
+        let rest = compiled.install(table, procedures);
+        (compiled, rest)
+    }
+
+    /// Lowers the functions of `procedures` (the same functions, with other constants
+    /// folded in after a switch changed) and returns them with the compiled ones taken out.
+    pub fn relower(&self, procedures: &AST) -> AST {
+        let table = self.lower_all(procedures);
+        self.install(table, procedures)
+    }
+
+    /// The compiled functions' names, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let table = self.table.borrow();
+        let mut names: Vec<String> = self
+            .index
+            .iter()
+            .filter(|(_, i)| table.functions[**i].is_some())
+            .map(|((name, _), _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn lower_all(&self, procedures: &AST) -> Table {
+        let switches = lower::switch_hashes_agree();
+        let mut functions = vec![None; self.index.len()];
+        for ((name, arity), &i) in &self.index {
+            functions[i] = lower::lower(procedures, name, *arity, &self.index, switches).map(Rc::new);
+        }
+        Table { functions }
+    }
+
+    /// Keeps the lowered functions that are registered; returns the procedures without them.
+    fn install(&self, mut table: Table, procedures: &AST) -> AST {
+        for (i, f) in table.functions.iter_mut().enumerate() {
+            if !self.registered[i] {
+                *f = None;
+            }
+        }
+        let taken: Vec<bool> = table.functions.iter().map(Option::is_some).collect();
+        *self.table.borrow_mut() = table;
+        let mut rest = procedures.clone();
+        rest.retain_functions(|_, _, name, arity| {
+            self.index.get(&(name.to_string(), arity)).is_none_or(|&i| !taken[i])
+        });
+        rest
+    }
+}

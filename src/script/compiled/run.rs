@@ -1,0 +1,498 @@
+//! Running compiled functions: local slots, control flow and operator fast paths here;
+//! every other call goes to Rhai through the calling context, so it means what Rhai means.
+
+use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext, Position};
+
+use super::Table;
+use super::code::{Callee, Code, Ex, Function, Op, SwitchTable};
+use super::direct;
+use super::lower::switch_hash;
+use crate::script::condition::{self, compare};
+
+type R<T> = Result<T, Box<EvalAltResult>>;
+
+/// Call arguments: a few, kept on the stack.
+type Args = smallvec::SmallVec<[Dynamic; 4]>;
+
+/// How a statement ended.
+enum Flow {
+    Value(Dynamic),
+    Break,
+    Continue,
+    Return(Dynamic),
+}
+
+/// One call into compiled code: the context Rhai called it in, the table of compiled functions.
+pub struct Runner<'a, 'c> {
+    pub ctx: &'a NativeCallContext<'c>,
+    pub table: &'a Table,
+    /// What grognard's own functions share, for those called directly (see `direct::call`).
+    pub state: &'a crate::script::state::Shared,
+    /// Compiled calls in progress, for the call-depth limit.
+    pub depth: usize,
+    /// Loop turns so far, for the operations limit.
+    pub turns: u64,
+}
+
+impl Runner<'_, '_> {
+    /// Runs `f` on `args`; an error inside is wrapped as Rhai wraps one from a script function.
+    pub fn call(&mut self, f: &Function, args: Vec<Dynamic>, pos: Position) -> R<Dynamic> {
+        let engine = self.ctx.engine();
+        if self.ctx.global_runtime_state().level + self.depth > engine.max_call_levels() {
+            return Err(EvalAltResult::ErrorStackOverflow(pos).into());
+        }
+        let mut slots = args;
+        slots.resize(f.slots, Dynamic::UNIT);
+        self.depth += 1;
+        let result = self.block(&f.body, &mut slots);
+        self.depth -= 1;
+        match result {
+            Ok(Flow::Value(v) | Flow::Return(v)) => Ok(v),
+            Ok(Flow::Break | Flow::Continue) => Ok(Dynamic::UNIT),
+            Err(mut err) if err.is_system_exception() || matches!(*err, EvalAltResult::Exit(..)) => {
+                err.set_position(pos);
+                Err(err)
+            }
+            Err(err) => Err(EvalAltResult::ErrorInFunctionCall(
+                f.name.to_string(),
+                self.ctx.call_source().unwrap_or("").to_string(),
+                err,
+                pos,
+            )
+            .into()),
+        }
+    }
+
+    fn block(&mut self, code: &[Code], slots: &mut [Dynamic]) -> R<Flow> {
+        let mut last = Dynamic::UNIT;
+        for stmt in code {
+            match self.stmt(stmt, slots)? {
+                Flow::Value(v) => last = v,
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Value(last))
+    }
+
+    fn stmt(&mut self, code: &Code, slots: &mut [Dynamic]) -> R<Flow> {
+        Ok(match code {
+            Code::Expr(ex) => Flow::Value(self.expr(ex, slots)?),
+            Code::Let(slot, ex) => {
+                slots[*slot] = self.expr(ex, slots)?;
+                Flow::Value(Dynamic::UNIT)
+            }
+            Code::Set(slot, op, ex, pos) => {
+                let value = self.expr(ex, slots)?;
+                slots[*slot] = match op {
+                    None => value,
+                    Some(op) => self.op_assign(*op, std::mem::take(&mut slots[*slot]), value, *pos)?,
+                };
+                Flow::Value(Dynamic::UNIT)
+            }
+            Code::SetProperty(slot, name, op, ex, pos) => {
+                let value = self.expr(ex, slots)?;
+                let value = match op {
+                    None => value,
+                    Some(op) => {
+                        let old = self.property(&mut slots[*slot], name, *pos)?;
+                        self.op_assign(*op, old, value, *pos)?
+                    }
+                };
+                self.set_property(&mut slots[*slot], name, value, *pos)?;
+                Flow::Value(Dynamic::UNIT)
+            }
+            Code::If(guard, then, otherwise, pos) => {
+                if self.guard(guard, slots, *pos)? {
+                    self.block(then, slots)?
+                } else {
+                    self.block(otherwise, slots)?
+                }
+            }
+            Code::Switch(value, table) => {
+                let value = self.expr(value, slots)?;
+                match self.switch_arm(table, &value, slots)? {
+                    Some(arm) => Flow::Value(self.expr(&table.arms[arm].1, slots)?),
+                    None => Flow::Value(Dynamic::UNIT),
+                }
+            }
+            Code::While(guard, body, pos) => {
+                loop {
+                    self.turn(*pos)?;
+                    if let Some((guard, at)) = guard
+                        && !self.guard(guard, slots, *at)?
+                    {
+                        break;
+                    }
+                    match self.block(body, slots)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Value(_) | Flow::Continue => {}
+                    }
+                }
+                Flow::Value(Dynamic::UNIT)
+            }
+            Code::Break => Flow::Break,
+            Code::Continue => Flow::Continue,
+            Code::Return(ex) => Flow::Return(match ex {
+                Some(ex) => self.expr(ex, slots)?,
+                None => Dynamic::UNIT,
+            }),
+            Code::Throw(ex, pos) => {
+                let value = match ex {
+                    Some(ex) => self.expr(ex, slots)?,
+                    None => Dynamic::UNIT,
+                };
+                return Err(EvalAltResult::ErrorRuntime(value, *pos).into());
+            }
+            Code::Block(code) => self.block(code, slots)?,
+        })
+    }
+
+    /// The arm a `switch` takes, as Rhai picks it: the case of the value's hash whose guard holds, else the default.
+    fn switch_arm(&mut self, table: &SwitchTable, value: &Dynamic, slots: &mut [Dynamic]) -> R<Option<usize>> {
+        // Rhai hashes these kinds; a case value is a literal of one of them.
+        let hashable = value.is_unit()
+            || value.is_bool()
+            || value.is_string()
+            || value.is_char()
+            || value.is_int()
+            || value.is_float();
+        if hashable {
+            let hash = switch_hash(value);
+            if let Some((_, arms)) = table.cases.iter().find(|(h, _)| *h == hash) {
+                for &arm in arms {
+                    let holds = match &table.arms[arm].0 {
+                        None => true,
+                        Some((guard, pos)) => self.boolean(guard, *pos, slots)?,
+                    };
+                    if holds {
+                        return Ok(Some(arm));
+                    }
+                }
+            }
+        }
+        Ok(table.default)
+    }
+
+    fn guard(&mut self, guard: &Ex, slots: &mut [Dynamic], pos: Position) -> R<bool> {
+        // A comparison of a variable or a constant with another: compared where they lie.
+        if let Ex::Binary(op, a, b, _) = guard
+            && let (Some(a), Some(b)) = (lies(a, slots), lies(b, slots))
+            && let Some(Ok(truth)) = fast(*op, a, b).map(|v| v.as_bool())
+        {
+            return Ok(truth);
+        }
+        let value = self.expr(guard, slots)?;
+        value.as_bool().map_err(|t| mismatch::<bool>(self.ctx, t, pos))
+    }
+
+    /// Counts a loop turn against the operations limit.
+    fn turn(&mut self, pos: Position) -> R<()> {
+        self.turns += 1;
+        let max = self.ctx.engine().max_operations();
+        if max > 0 && self.turns > max {
+            return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self, ex: &Ex, slots: &mut [Dynamic]) -> R<Dynamic> {
+        Ok(match ex {
+            Ex::Const(v) => v.clone(),
+            Ex::Var(slot) => slots[*slot].clone(),
+            Ex::Array(items) => {
+                let mut array = rhai::Array::with_capacity(items.len());
+                for item in items {
+                    array.push(self.expr(item, slots)?);
+                }
+                Dynamic::from_array(array)
+            }
+            Ex::Map(entries) => {
+                let mut map = Map::new();
+                for (key, value) in entries {
+                    let value = self.expr(value, slots)?;
+                    map.insert(key.as_str().into(), value);
+                }
+                Dynamic::from_map(map)
+            }
+            Ex::Interpolated(parts) => {
+                let mut text = String::new();
+                for part in parts {
+                    let mut value = self.expr(part, slots)?;
+                    if value.is_string() {
+                        text.push_str(value.read_lock::<ImmutableString>().as_deref().map_or("", |s| s.as_str()));
+                    } else {
+                        text.push_str(&self.printed(&mut value));
+                    }
+                }
+                Dynamic::from(text)
+            }
+            // Off a variable, read in place: `situation.range` does not copy the situation.
+            Ex::Property(base, name, pos) => match base.as_ref() {
+                Ex::Var(slot) => self.property(&mut slots[*slot], name, *pos)?,
+                other => {
+                    let mut base = self.expr(other, slots)?;
+                    self.property(&mut base, name, *pos)?
+                }
+            },
+            Ex::Method(receiver, name, args, pos) => {
+                let mut values = Args::new();
+                values.push(Dynamic::UNIT);
+                for arg in args {
+                    values.push(self.expr(arg, slots)?);
+                }
+                match receiver.as_ref() {
+                    Ex::Var(slot) => {
+                        std::mem::swap(&mut values[0], &mut slots[*slot]);
+                        let result = self.method(name, &mut values, *pos);
+                        std::mem::swap(&mut values[0], &mut slots[*slot]);
+                        result?
+                    }
+                    other => {
+                        values[0] = self.expr(other, slots)?;
+                        self.method(name, &mut values, *pos)?
+                    }
+                }
+            }
+            Ex::Call(callee, args, pos) => {
+                let mut values = Args::new();
+                for arg in args {
+                    values.push(self.expr(arg, slots)?);
+                }
+                self.call_out(callee, values, *pos)?
+            }
+            Ex::Binary(op, a, b, pos) => {
+                if let (Some(x), Some(y)) = (lies(a, slots), lies(b, slots))
+                    && let Some(value) = fast(*op, x, y)
+                {
+                    return Ok(value);
+                }
+                let a = self.expr(a, slots)?;
+                let b = self.expr(b, slots)?;
+                self.binary(*op, a, b, *pos)?
+            }
+            Ex::Not(value, pos) => {
+                let value = self.expr(value, slots)?;
+                match value.as_bool() {
+                    Ok(b) => Dynamic::from(!b),
+                    Err(_) => self.rhai_op("!", vec![value], *pos)?,
+                }
+            }
+            Ex::Negate(value, pos) => {
+                let value = self.expr(value, slots)?;
+                match (value.as_int(), value.as_float()) {
+                    (Ok(i), _) if i != i64::MIN => Dynamic::from(-i),
+                    (_, Ok(f)) => Dynamic::from(-f),
+                    _ => self.rhai_op("-", vec![value], *pos)?,
+                }
+            }
+            Ex::And(terms) => {
+                for (term, pos) in terms {
+                    if !self.boolean(term, *pos, slots)? {
+                        return Ok(Dynamic::FALSE);
+                    }
+                }
+                Dynamic::TRUE
+            }
+            Ex::Or(terms) => {
+                for (term, pos) in terms {
+                    if self.boolean(term, *pos, slots)? {
+                        return Ok(Dynamic::TRUE);
+                    }
+                }
+                Dynamic::FALSE
+            }
+            Ex::Coalesce(terms) => {
+                let mut value = Dynamic::UNIT;
+                for term in terms {
+                    value = self.expr(term, slots)?;
+                    if !value.is_unit() {
+                        break;
+                    }
+                }
+                value
+            }
+            Ex::TypeOf(value) => {
+                let value = self.expr(value, slots)?;
+                Dynamic::from(self.ctx.engine().map_type_name(value.type_name()).to_string())
+            }
+            Ex::Block(code) => match self.block(code, slots)? {
+                Flow::Value(v) => v,
+                // `break`, `continue` and `return` inside an `if` used as a value: Rhai's parser refuses
+                // them in expressions, so this does not happen; the value is `()`.
+                _ => Dynamic::UNIT,
+            },
+        })
+    }
+
+    /// A term of `&&` or `||`: true or false, else Rhai's mismatch error.
+    fn boolean(&mut self, term: &Ex, pos: Position, slots: &mut [Dynamic]) -> R<bool> {
+        let value = self.expr(term, slots)?;
+        value.as_bool().map_err(|t| mismatch::<bool>(self.ctx, t, pos))
+    }
+
+    /// `value` made text as Rhai's interpolation makes it (its `to_string`).
+    fn printed(&self, value: &mut Dynamic) -> String {
+        match self.ctx.call_native_fn_raw("to_string", true, &mut [value]) {
+            Ok(r) if r.is_string() => r.into_string().unwrap_or_default(),
+            Ok(r) => self.ctx.engine().map_type_name(r.type_name()).to_string(),
+            Err(_) => self.ctx.engine().map_type_name(&value.to_string()).to_string(),
+        }
+    }
+
+    fn property(&mut self, base: &mut Dynamic, name: &ImmutableString, pos: Position) -> R<Dynamic> {
+        if let Some(map) = base.read_lock::<Map>() {
+            return Ok(map.get(name.as_str()).cloned().unwrap_or(Dynamic::UNIT));
+        }
+        if let Some(value) = direct::property(base, name) {
+            return Ok(value);
+        }
+        let getter = format!("get${name}");
+        self.ctx.call_native_fn_raw(&getter, true, &mut [base]).map_err(|e| at(e, pos))
+    }
+
+    fn set_property(&mut self, base: &mut Dynamic, name: &ImmutableString, value: Dynamic, pos: Position) -> R<()> {
+        if let Some(mut map) = base.write_lock::<Map>() {
+            map.insert(name.as_str().into(), value);
+            return Ok(());
+        }
+        let setter = format!("set${name}");
+        let mut value = value;
+        self.ctx.call_native_fn_raw(&setter, true, &mut [base, &mut value]).map(|_| ()).map_err(|e| at(e, pos))
+    }
+
+    /// `receiver.name(args)`, with the receiver in `values[0]`.
+    fn method(&mut self, name: &ImmutableString, values: &mut [Dynamic], pos: Position) -> R<Dynamic> {
+        if let Some(value) = direct::method(name, values) {
+            return Ok(value);
+        }
+        let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
+        self.ctx.call_fn_raw(name, true, true, &mut refs).map_err(|e| at(e, pos))
+    }
+
+    fn call_out(&mut self, callee: &Callee, mut values: Args, pos: Position) -> R<Dynamic> {
+        let name = match callee {
+            Callee::Procedure(index, name) => {
+                if !self.redefined(name, values.len())
+                    && let Some(f) = self.table.function(*index)
+                {
+                    return self.call(&f, values.into_vec(), pos);
+                }
+                name
+            }
+            Callee::Other(name) => {
+                if direct::CALLS.contains(&name.as_str())
+                    && !self.redefined(name, values.len())
+                    && let Some(result) = direct::call(self.ctx, self.state, name, &mut values)
+                {
+                    return result.map_err(|e| at(e, pos));
+                }
+                name
+            }
+        };
+        let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
+        self.ctx.call_fn_raw(name, false, false, &mut refs).map_err(|e| at(e, pos))
+    }
+
+    /// Whether the caller's code defines `name` of `arity` again: it takes precedence, as in Rhai.
+    fn redefined(&self, name: &str, arity: usize) -> bool {
+        self.ctx.namespaces().iter().any(|m| m.get_script_fn(name, arity).is_some())
+    }
+
+    /// `a op b`: natively for numbers, text, booleans and `()` as Rhai's built-in operators
+    /// compute them, else Rhai's own operator (which also words every error).
+    fn binary(&mut self, op: Op, a: Dynamic, b: Dynamic, pos: Position) -> R<Dynamic> {
+        if let Some(value) = fast(op, &a, &b) {
+            return Ok(value);
+        }
+        self.rhai_op(op.syntax(), vec![a, b], pos)
+    }
+
+    /// `a op= b` as Rhai computes it for these operands: the operator, then the assignment.
+    fn op_assign(&mut self, op: Op, a: Dynamic, b: Dynamic, pos: Position) -> R<Dynamic> {
+        if let Some(value) = fast(op, &a, &b) {
+            return Ok(value);
+        }
+        // Rhai tries the op-assignment function first (`+=` appends to a list in place), then the operator.
+        let (mut a, mut b) = (a, b);
+        if let Some(syntax) = op.assign_syntax() {
+            match self.ctx.call_native_fn_raw(syntax, true, &mut [&mut a, &mut b]) {
+                Ok(_) => return Ok(a),
+                Err(err) if matches!(*err, EvalAltResult::ErrorFunctionNotFound(..)) => {}
+                Err(err) => return Err(at(err, pos)),
+            }
+        }
+        self.rhai_op(op.syntax(), vec![a, b], pos)
+    }
+
+    fn rhai_op(&mut self, syntax: &str, mut values: Vec<Dynamic>, pos: Position) -> R<Dynamic> {
+        let mut refs: smallvec::SmallVec<[&mut Dynamic; 2]> = values.iter_mut().collect();
+        self.ctx.call_native_fn_raw(syntax, false, &mut refs).map_err(|e| at(e, pos))
+    }
+}
+
+/// A variable's or a constant's value where it lies, without a copy.
+fn lies<'a>(ex: &'a Ex, slots: &'a [Dynamic]) -> Option<&'a Dynamic> {
+    match ex {
+        Ex::Var(slot) => slots.get(*slot),
+        Ex::Const(value) => Some(value),
+        _ => None,
+    }
+}
+
+/// An error from a call made at `pos`, placed there as Rhai places it.
+fn at(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
+    err.set_position(pos);
+    err
+}
+
+fn mismatch<T>(ctx: &NativeCallContext, actual: &str, pos: Position) -> Box<EvalAltResult> {
+    let engine = ctx.engine();
+    EvalAltResult::ErrorMismatchDataType(
+        engine.map_type_name(std::any::type_name::<T>()).into(),
+        engine.map_type_name(actual).into(),
+        pos,
+    )
+    .into()
+}
+
+/// `a op b` for the operands Rhai's built-in operators compute without error; none otherwise.
+fn fast(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
+    let compared = |cmp: condition::Op| compare(cmp, a, b).map(Dynamic::from);
+    match op {
+        Op::Eq => compared(condition::Op::Eq),
+        Op::Ne => compared(condition::Op::Ne),
+        Op::Lt => compared(condition::Op::Lt),
+        Op::Le => compared(condition::Op::Le),
+        Op::Gt => compared(condition::Op::Gt),
+        Op::Ge => compared(condition::Op::Ge),
+        Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => arithmetic(op, a, b),
+    }
+}
+
+fn arithmetic(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        // Overflow and division by zero: Rhai's operator raises its own error.
+        let value = match op {
+            Op::Add => x.checked_add(y)?,
+            Op::Sub => x.checked_sub(y)?,
+            Op::Mul => x.checked_mul(y)?,
+            Op::Div if y != 0 => x.checked_div(y)?,
+            Op::Rem if y != 0 => x.checked_rem(y)?,
+            _ => return None,
+        };
+        return Some(Dynamic::from(value));
+    }
+    let float = |v: &Dynamic| v.as_float().ok().or_else(|| v.as_int().ok().map(|i| i as f64));
+    if !(a.is_float() || b.is_float()) {
+        return None;
+    }
+    let (x, y) = (float(a)?, float(b)?);
+    Some(Dynamic::from(match op {
+        Op::Add => x + y,
+        Op::Sub => x - y,
+        Op::Mul => x * y,
+        Op::Div if y != 0.0 => x / y,
+        _ => return None,
+    }))
+}

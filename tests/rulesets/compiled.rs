@@ -1,0 +1,116 @@
+//! Procedures compiled to native steps do what Rhai does with them: every shipped
+//! script traced step by step, exact odds, errors and redefinitions, both ways.
+
+use grognard::dice::{EnumLimits, Seeded};
+use grognard::script::{Evaluation, Host, ScriptError};
+use rhai::Scope;
+
+use super::ruleset;
+
+/// Each shipped script and the ruleset its first line names.
+const SCRIPTS: [(&str, &str); 6] = [
+    ("ff_melee_study.rhai", "ff-napoleonic"),
+    ("ff_battery_study.rhai", "ff-napoleonic"),
+    ("ff_engagement.rhai", "ff-napoleonic"),
+    ("lw_charge_study.rhai", "linear-warfare"),
+    ("lw_day.rhai", "linear-warfare"),
+    ("rq_attrition_study.rhai", "republique"),
+];
+
+/// Both hosts of a ruleset: compiled procedures, and Rhai's alone.
+fn hosts(id: &str) -> [Host; 2] {
+    [Host::new(ruleset(&[id])).unwrap(), Host::interpreted(ruleset(&[id])).unwrap()]
+}
+
+/// A script run as one traced trial of `grognard run` runs it, as text: its value and every step.
+fn trial(host: &Host, script: &str, seed: u64) -> String {
+    let scripts = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts");
+    host.allow_scenarios_from(&scripts);
+    host.set_tracing(true);
+    host.set_dice(Box::new(Seeded::for_trial(seed, 0)));
+    let text = std::fs::read_to_string(scripts.join(script)).unwrap();
+    let mut scope = Scope::new();
+    scope.push("trial", 0_i64);
+    shown(host.eval(&mut scope, &text))
+}
+
+fn shown(result: Result<Evaluation, ScriptError>) -> String {
+    match result {
+        Ok(eval) => format!("{:?}\n{}", eval.value, eval.trace),
+        Err(err) => format!("error: {err}"),
+    }
+}
+
+#[test]
+fn every_shipped_script_runs_step_for_step_as_rhai_runs_it() {
+    for (script, id) in SCRIPTS {
+        let [compiled, interpreted] = hosts(id);
+        assert!(!compiled.compiled_procedures().is_empty(), "{id}: nothing compiled");
+        assert!(interpreted.compiled_procedures().is_empty());
+        for seed in 1..=12 {
+            let (a, b) = (trial(&compiled, script, seed), trial(&interpreted, script, seed));
+            assert_eq!(a, b, "{script}, seed {seed}");
+            assert!(!a.starts_with("error"), "{script}, seed {seed}: {a}");
+        }
+    }
+}
+
+#[test]
+fn the_hot_procedures_are_compiled() {
+    let [ff, _] = hosts("ff-napoleonic");
+    let names = ff.compiled_procedures();
+    for name in ["fire", "fire_row", "melee", "melee_modifier", "resolve", "national_melee"] {
+        assert!(names.iter().any(|n| n == name), "{name} is not compiled: {names:?}");
+    }
+}
+
+#[test]
+fn exact_odds_are_the_same_both_ways() {
+    // (Exact melee odds on the compiled procedures are held to plain-Rust counts in `ff_napoleonic`.)
+    let line = r#"unit(#{name: "L", nation: "britain", arm: "infantry", stands: 6, formation: "line"})"#;
+    let led = r#"{ let c = unit(#{name: "C", nation: "prussia", arm: "infantry", stands: 5, formation: "column"});
+        c.attach(leader(#{name: "Kleist"})); c }"#;
+    let calls = [
+        format!("fire({line}, {led}, #{{range: 3}}).result"),
+        format!("let t = {led}; fire({line}, t, #{{fire_points: 10}}); t.leaders[0].marker(\"killed\") ?? t.stands"),
+    ];
+    let [compiled, interpreted] = hosts("ff-napoleonic");
+    for call in &calls {
+        let odds = |host: &Host| host.odds(&Scope::new(), call, EnumLimits::default(), (100, 1)).unwrap();
+        let (a, b) = (odds(&compiled), odds(&interpreted));
+        assert_eq!(format!("{:?}", a.distribution), format!("{:?}", b.distribution), "{call}");
+    }
+}
+
+#[test]
+fn errors_inside_compiled_procedures_read_as_rhai_words_them() {
+    let setup = r#"let a = unit(#{name: "L", nation: "britain", arm: "infantry", stands: 6, formation: "line"});
+        let p = unit(#{name: "P", nation: "prussia", arm: "infantry", stands: 6, formation: "column"});"#;
+    let calls = [
+        "fire(a, p, #{})",
+        r#"fire(a, p, #{fire_points: "six"})"#,
+        "melee(p, a, #{})",
+        "fire_row(\"x\")",
+        "fire(a, p, #{range: 2}, 4)",
+    ];
+    for call in calls {
+        let [compiled, interpreted] = hosts("ff-napoleonic");
+        let run = |host: &Host| shown(host.eval(&mut Scope::new(), &format!("{setup}\n{call}")));
+        let (a, b) = (run(&compiled), run(&interpreted));
+        assert!(a.starts_with("error"), "{call}: {a}");
+        assert_eq!(a, b, "{call}");
+    }
+}
+
+#[test]
+fn a_function_defined_again_by_the_caller_still_wins() {
+    // A house rule typed at the REPL replaces a procedure function, compiled or not.
+    let code = r#"fn fire_row(points) { 3 }
+        let a = unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line"});
+        let b = unit(#{name: "C", nation: "minor", arm: "infantry", stands: 6, formation: "column"});
+        fire(a, b, #{fire_points: 12}).row"#;
+    for host in hosts("ff-napoleonic") {
+        let value = host.eval(&mut Scope::new(), code).unwrap().value;
+        assert_eq!(value.as_int().unwrap(), 3);
+    }
+}
