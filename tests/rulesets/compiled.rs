@@ -114,3 +114,42 @@ fn a_function_defined_again_by_the_caller_still_wins() {
         assert_eq!(value.as_int().unwrap(), 3);
     }
 }
+
+#[test]
+fn every_compiled_function_fails_as_rhai_fails_on_nothing() {
+    // Each compiled function called with `()` for every argument (and with numbers): whatever it
+    // gives, value or error (message, file and place), is what Rhai gives with the same call.
+    for id in ["ff-napoleonic", "linear-warfare", "republique"] {
+        let [compiled, interpreted] = hosts(id);
+        let arities: std::collections::BTreeMap<String, usize> = {
+            let rs = ruleset(&[id]);
+            let mut engine = rhai::Engine::new();
+            engine.set_max_expr_depths(0, 0);
+            let mut found = std::collections::BTreeMap::new();
+            for procedure in &rs.procedures {
+                let ast = engine.compile(procedure.file.inner()).unwrap();
+                for f in ast.iter_functions() {
+                    found.insert(f.name.to_string(), f.params.len());
+                }
+            }
+            found
+        };
+        let names = compiled.compiled_procedures();
+        assert!(names.len() > 40, "{id}: only {} compiled", names.len());
+        let mut compared = 0;
+        for name in names {
+            let Some(&arity) = arities.get(&name) else { continue };
+            for arg in ["()", "1", "\"x\"", "#{}"] {
+                let call = format!("{name}({})", vec![arg; arity].join(", "));
+                for host in [&compiled, &interpreted] {
+                    host.set_dice(Box::new(Seeded::new(7)));
+                }
+                let run = |host: &Host| shown(host.eval(&mut Scope::new(), &call));
+                let (a, b) = (run(&compiled), run(&interpreted));
+                assert_eq!(a, b, "{id}: {call}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 160, "{id}: {compared} calls compared");
+    }
+}
