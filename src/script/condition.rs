@@ -89,6 +89,31 @@ pub enum Op {
 }
 
 impl Op {
+    /// The comparison Rhai writes as `syntax` (`==`, `<`...), if it is one.
+    pub fn from_syntax(syntax: &str) -> Option<Op> {
+        Some(match syntax {
+            "==" => Op::Eq,
+            "!=" => Op::Ne,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            _ => return None,
+        })
+    }
+
+    /// How Rhai writes it.
+    pub fn syntax(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+
     /// The operator with its sides swapped: `a < b` is `b > a`.
     fn flipped(self) -> Op {
         match self {
@@ -139,14 +164,8 @@ impl Native {
         let args = &call.args;
         if call.is_operator_call() {
             let op = match name {
-                "==" => Op::Eq,
-                "!=" => Op::Ne,
-                "<" => Op::Lt,
-                "<=" => Op::Le,
-                ">" => Op::Gt,
-                ">=" => Op::Ge,
                 "!" if args.len() == 1 => return Some(Native::Not(compile(&args[0])?)),
-                _ => return None,
+                _ => Op::from_syntax(name)?,
             };
             return match &args[..] {
                 [a, b] => Some(Native::Compare(op, compile(a)?, compile(b)?)),

@@ -2,6 +2,8 @@
 
 use rhai::{Dynamic, ImmutableString, Position};
 
+use crate::script::condition::Op as Comparison;
+
 /// One compiled function.
 #[derive(Debug)]
 pub struct Function {
@@ -94,12 +96,7 @@ pub enum Op {
     Mul,
     Div,
     Rem,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    Compare(Comparison),
 }
 
 impl Op {
@@ -111,13 +108,7 @@ impl Op {
             "*" => Op::Mul,
             "/" => Op::Div,
             "%" => Op::Rem,
-            "==" => Op::Eq,
-            "!=" => Op::Ne,
-            "<" => Op::Lt,
-            "<=" => Op::Le,
-            ">" => Op::Gt,
-            ">=" => Op::Ge,
-            _ => return None,
+            other => Op::Compare(Comparison::from_syntax(other)?),
         })
     }
 
@@ -129,12 +120,7 @@ impl Op {
             Op::Mul => "*",
             Op::Div => "/",
             Op::Rem => "%",
-            Op::Eq => "==",
-            Op::Ne => "!=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            Op::Ge => ">=",
+            Op::Compare(c) => c.syntax(),
         }
     }
 
@@ -146,7 +132,7 @@ impl Op {
             Op::Mul => "*=",
             Op::Div => "/=",
             Op::Rem => "%=",
-            _ => return None,
+            Op::Compare(_) => return None,
         })
     }
 }

@@ -7,7 +7,7 @@ use super::Table;
 use super::code::{Callee, Code, Ex, Function, Op, SwitchTable};
 use super::direct;
 use super::lower::switch_hash;
-use crate::script::condition::{self, compare};
+use crate::script::condition::compare;
 
 type R<T> = Result<T, Box<EvalAltResult>>;
 
@@ -458,15 +458,9 @@ fn mismatch<T>(ctx: &NativeCallContext, actual: &str, pos: Position) -> Box<Eval
 
 /// `a op b` for the operands Rhai's built-in operators compute without error; none otherwise.
 fn fast(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
-    let compared = |cmp: condition::Op| compare(cmp, a, b).map(Dynamic::from);
     match op {
-        Op::Eq => compared(condition::Op::Eq),
-        Op::Ne => compared(condition::Op::Ne),
-        Op::Lt => compared(condition::Op::Lt),
-        Op::Le => compared(condition::Op::Le),
-        Op::Gt => compared(condition::Op::Gt),
-        Op::Ge => compared(condition::Op::Ge),
-        Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => arithmetic(op, a, b),
+        Op::Compare(c) => compare(c, a, b).map(Dynamic::from),
+        _ => arithmetic(op, a, b),
     }
 }
 
