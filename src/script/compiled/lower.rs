@@ -148,7 +148,8 @@ impl Lower<'_> {
     fn stmt(&mut self, stmt: &Stmt) -> Option<Code> {
         Some(match stmt {
             Stmt::Noop(_) => Code::Expr(Ex::Const(rhai::Dynamic::UNIT)),
-            Stmt::Var(x, flags, _) if !flags.contains(ASTFlags::EXPORTED) => {
+            // A `const` refuses changes through its methods in Rhai; slots would not: left to Rhai.
+            Stmt::Var(x, flags, _) if !flags.intersects(ASTFlags::EXPORTED | ASTFlags::CONSTANT) => {
                 let (ident, init, _) = &**x;
                 // The initial value is read before the name is in scope: `let x = x + 1`.
                 let init = self.expr(init)?;
@@ -362,6 +363,7 @@ mod tests {
             fn trying(x) { try { x.total } catch { 2 } }
             fn mutating_a_property(m) { m.list.push(1); }
             fn printing(x) { print(x); }
+            fn constant(x) { const c = [x]; c.len() }
         "#;
         // A closure that captures nothing is a constant function pointer: its body stays Rhai's.
         assert_eq!(compiled(code), ["calls", "closure", "loops", "plain", "switches"]);
