@@ -30,7 +30,7 @@ pub struct Host {
     engine: Engine,
     state: Shared,
     /// Every procedure file, merged in load order, as written.
-    compiled: AST,
+    written: AST,
     /// The same with each `option("x")` and `interpretation("x")` read for the
     /// switches as they stand (see `fold`): what every evaluation runs.
     procedures: RefCell<AST>,
@@ -46,12 +46,16 @@ pub struct Host {
     native: Option<Compiled>,
 }
 
+/// The host, or every problem when any is an error (warnings alone do not stop it).
+fn without_errors((host, problems): (Host, Vec<Problem>)) -> Result<Host, Vec<Problem>> {
+    if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
+}
+
 impl Host {
     /// Compiles the ruleset's procedures and conditions; every compile error
     /// is returned as a problem pointing into its file.
     pub fn new(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
-        let (host, problems) = Host::build(ruleset, Limits::default());
-        if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
+        without_errors(Host::build(ruleset, Limits::default()))
     }
 
     /// The state the bindings share, for tests that look inside.
@@ -70,8 +74,7 @@ impl Host {
 
     /// A host whose procedures Rhai runs whole, none compiled: to hold the compiled ones to it.
     pub fn interpreted(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
-        let (host, problems) = Host::build_with(ruleset, Limits::default(), false);
-        if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
+        without_errors(Host::build_with(ruleset, Limits::default(), false))
     }
 
     fn build_with(ruleset: Ruleset, limits: Limits, compile: bool) -> (Host, Vec<Problem>) {
@@ -92,7 +95,7 @@ impl Host {
         let mut host = Host {
             engine,
             state,
-            compiled: AST::empty(),
+            written: AST::empty(),
             procedures: RefCell::new(AST::empty()),
             sources: HashMap::new(),
             function_files: HashMap::new(),
@@ -147,7 +150,7 @@ impl Host {
                     problems.push(problem);
                 }
             }
-            self.compiled = self.compiled.merge(ast);
+            self.written = self.written.merge(ast);
         }
         self.engine.set_optimization_level(OptimizationLevel::Simple);
         self.fold();
@@ -161,8 +164,8 @@ impl Host {
     /// folding engine knows no other function, so nothing else is called early.
     fn fold(&self) {
         let folder = self.folder();
-        let mut folded = folder.optimize_ast(&Scope::new(), self.compiled.clone(), OptimizationLevel::Full);
-        if let Some(source) = self.compiled.source() {
+        let mut folded = folder.optimize_ast(&Scope::new(), self.written.clone(), OptimizationLevel::Full);
+        if let Some(source) = self.written.source() {
             folded.set_source(source);
         }
         if let Some(native) = &self.native {
@@ -192,7 +195,7 @@ impl Host {
             scope.push_dynamic(name, Dynamic::UNIT);
         }
         let known = self.known_functions(&BTreeSet::new());
-        let scripted: BTreeSet<String> = self.compiled.iter_functions().map(|f| f.name.to_string()).collect();
+        let scripted: BTreeSet<String> = self.written.iter_functions().map(|f| f.name.to_string()).collect();
         let shadowed = |name: &str| scripted.contains(name);
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
         for list in lists {
@@ -319,7 +322,7 @@ impl Host {
 
     /// The functions the ruleset's procedures define.
     pub fn procedure_names(&self) -> Vec<String> {
-        self.compiled.iter_functions().map(|f| f.name.to_string()).collect()
+        self.written.iter_functions().map(|f| f.name.to_string()).collect()
     }
 
     /// The ruleset, to read.

@@ -163,7 +163,7 @@ impl Runner<'_, '_> {
                 for &arm in arms {
                     let holds = match &table.arms[arm].0 {
                         None => true,
-                        Some((guard, pos)) => self.boolean(guard, *pos, slots)?,
+                        Some((guard, pos)) => self.guard(guard, slots, *pos)?,
                     };
                     if holds {
                         return Ok(Some(arm));
@@ -174,6 +174,8 @@ impl Runner<'_, '_> {
         Ok(table.default)
     }
 
+    /// An `if`, `while` or `switch` guard, or a term of `&&` or `||`: true or false,
+    /// else Rhai's mismatch error at `pos`.
     fn guard(&mut self, guard: &Ex, slots: &mut [Dynamic], pos: Position) -> R<bool> {
         // A comparison of a variable or a constant with another: compared where they lie.
         if let Ex::Binary(op, a, b, _) = guard
@@ -288,7 +290,7 @@ impl Runner<'_, '_> {
             }
             Ex::And(terms) => {
                 for (term, pos) in terms {
-                    if !self.boolean(term, *pos, slots)? {
+                    if !self.guard(term, slots, *pos)? {
                         return Ok(Dynamic::FALSE);
                     }
                 }
@@ -296,7 +298,7 @@ impl Runner<'_, '_> {
             }
             Ex::Or(terms) => {
                 for (term, pos) in terms {
-                    if self.boolean(term, *pos, slots)? {
+                    if self.guard(term, slots, *pos)? {
                         return Ok(Dynamic::TRUE);
                     }
                 }
@@ -323,12 +325,6 @@ impl Runner<'_, '_> {
                 _ => Dynamic::UNIT,
             },
         })
-    }
-
-    /// A term of `&&` or `||`: true or false, else Rhai's mismatch error.
-    fn boolean(&mut self, term: &Ex, pos: Position, slots: &mut [Dynamic]) -> R<bool> {
-        let value = self.expr(term, slots)?;
-        value.as_bool().map_err(|t| mismatch::<bool>(self.ctx, t, pos))
     }
 
     /// `value` made text as Rhai's interpolation makes it (its `to_string`).

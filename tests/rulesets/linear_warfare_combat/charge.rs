@@ -69,16 +69,18 @@ fn the_charger_may_not_go() {
     assert!(err.contains("under a rout order and cannot charge"), "{err}");
 }
 
+/// French gendarmes under the "all out or trot with fire" doctrine charge a line of foot from 12".
+const GENDARMES_CHARGE_FOOT: &str = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
+        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge(c, d, #{charger_run_in: 12})"#;
+
 #[test]
 fn french_cavalry_chooses_its_charge_by_the_maneuver_roll() {
     let host = lw_host(&[], &[]);
-    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
-        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
-        charge(c, d, #{charger_run_in: 12})"#;
     // 9: All Out in Disorder. The foot stands (Maneuver 5: holds). 6 + 3 - 6 = 3, the
     // foot falls back; trophies 9; pursuit 1. The gendarmes end the charge disordered
     // whatever happened.
-    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 1], code);
+    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 1], GENDARMES_CHARGE_FOOT);
     assert!(
         lines.iter().any(|l| l.contains("modified Maneuver Table total 9") && l.contains("all_out_disorder")),
         "{lines:#?}"
@@ -87,7 +89,7 @@ fn french_cavalry_chooses_its_charge_by_the_maneuver_roll() {
     assert_eq!(unit(&scope, "c").order, "disordered");
     // 8: At the Trot with Fire: mounted fire at close range (4 stands x 1), die 8 on the 4 row
     // is 8-10, effective: the defender takes -1 and loses nothing to it. 6 + 1 - (6 - 1) = 2.
-    let (v, lines, scope) = run(&host, &[8, 5, 8, 6, 6, 9, 1], code);
+    let (v, lines, scope) = run(&host, &[8, 5, 8, 6, 6, 9, 1], GENDARMES_CHARGE_FOOT);
     assert!(lines.iter().any(|l| l.contains("trot_with_fire")), "{lines:#?}");
     assert!(lines.iter().any(|l| l.contains("the mounted fire was effective")), "{lines:#?}");
     assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 2, "{lines:#?}");
@@ -324,10 +326,7 @@ fn under_quarter_move_the_chargers_mounted_fire_is_still_at_close_range() {
     // with Fire; the foot holds (5); mounted fire 4 stands x 1 at close range, die 8 on the
     // 4 row (8-10): effective. 6 + 1 (cavalry against foot) - (6 - 1) = 2.
     let host = lw_host(&[("fire_on_charge_range", "quarter_move")], &[]);
-    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
-        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
-        charge(c, d, #{charger_run_in: 12})"#;
-    let (v, lines, _) = run(&host, &[8, 5, 8, 6, 6, 9, 1], code);
+    let (v, lines, _) = run(&host, &[8, 5, 8, 6, 6, 9, 1], GENDARMES_CHARGE_FOOT);
     let shot = v["fire"].clone().cast::<rhai::Array>()[0].clone().cast::<Map>();
     assert_eq!(
         (shot["band"].to_string(), shot["fire_points"].as_float().unwrap()),
@@ -346,10 +345,7 @@ fn all_out_in_disorder_is_disordered_even_when_it_wins_and_pursues() {
     // kept; pursuit check 9 + 3 (non-light cavalry) = 12: pursuit. The gendarmes keep the
     // pursuit order and are disordered too.
     let host = lw_host(&[], &[]);
-    let code = r#"let c = unit(#{name: "Gendarmes", nation: "france", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_or_trot_with_fire"}});
-        let d = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"});
-        charge(c, d, #{charger_run_in: 12})"#;
-    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 9], code);
+    let (v, lines, scope) = run(&host, &[9, 5, 6, 6, 9, 9], GENDARMES_CHARGE_FOOT);
     assert_eq!(v["combat"].clone().cast::<Map>()["pursuit"].to_string(), "pursuit", "{lines:#?}");
     let c = unit(&scope, "c");
     assert_eq!(c.order, "pursuit");
