@@ -173,7 +173,7 @@ pub fn table_chart(table: &Table) -> String {
             let mut grid = vec![std::iter::once(row_key.clone()).chain(columns.iter().cloned()).collect::<Vec<_>>()];
             for row in rows {
                 let cells = row.cells.iter().map(|c| c.as_ref().map_or("-".to_string(), ToString::to_string));
-                grid.push(std::iter::once(row.label.clone()).chain(cells).collect());
+                grid.push(std::iter::once(row.label.to_string()).chain(cells).collect());
             }
             grid
         }

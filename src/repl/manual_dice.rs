@@ -26,6 +26,10 @@ impl RollSource for Manual {
         self.face_for(die, "")
     }
 
+    fn shows_purpose(&self) -> bool {
+        true
+    }
+
     fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
         let purpose = if what.is_empty() { String::new() } else { format!(" for {what}") };
         let mut prompt = format!("roll a {}{purpose}: ", die.describe());

@@ -344,7 +344,7 @@ impl Loader {
                 match rs.tables.get(&target.value).cloned() {
                     Some(base) => {
                         if let Some(table) = TableBuilder::new(self, &file, rs.dice).patch(base, parsed) {
-                            rs.tables.insert(table.id.clone(), table);
+                            rs.tables.insert(table.id.to_string(), table);
                         }
                     }
                     None => {
@@ -364,7 +364,7 @@ impl Loader {
                 continue;
             }
             if let Some(table) = TableBuilder::new(self, &file, rs.dice).build(&stem, parsed) {
-                rs.tables.insert(table.id.clone(), table);
+                rs.tables.insert(table.id.to_string(), table);
             }
         }
     }
@@ -776,7 +776,7 @@ impl<'a> TableBuilder<'a> {
             Source::House
         });
         let mut table = Table {
-            id,
+            id: id.into(),
             title,
             source,
             roll: None,
@@ -967,7 +967,7 @@ impl<'a> TableBuilder<'a> {
                     Some(band)
                 })
                 .collect();
-            let row = GridRow { label: label.value.clone(), band, cells, source: self.row_source.clone() };
+            let row = GridRow { label: label.value.as_str().into(), band, cells, source: self.row_source.clone() };
             match rows.iter().position(|r| r.label == row.label) {
                 Some(i) => rows[i] = row,
                 None => rows.push(row),
@@ -1046,7 +1046,7 @@ impl<'a> TableBuilder<'a> {
                 .iter()
                 .map(|r| {
                     (
-                        Some(r.label.as_str()),
+                        Some(&*r.label),
                         r.cells.iter().map(Option::as_ref).collect(),
                         columns.iter().map(String::as_str).collect(),
                     )

@@ -133,7 +133,8 @@ impl fmt::Display for LookupValue {
 /// A checked table, ready to read.
 #[derive(Clone, Debug)]
 pub struct Table {
-    pub id: String,
+    /// Shared with every reading: readings are many.
+    pub id: Arc<str>,
     pub title: String,
     pub source: Source,
     /// The dice rolled on it, as written (`1d10`).
@@ -165,8 +166,8 @@ pub enum TableBody {
 /// One row of a grid.
 #[derive(Clone, Debug)]
 pub struct GridRow {
-    /// The label as printed: `6-7`, `51+`, `1/2`.
-    pub label: String,
+    /// The label as printed: `6-7`, `51+`, `1/2` (shared with every reading of the row).
+    pub label: Arc<str>,
     /// The label read as a band of the row key, when it is one.
     pub band: Option<Band>,
     /// One band per column; `None` where the chart has a dash.
@@ -203,10 +204,10 @@ impl fmt::Display for RowKey {
 /// The cell a total reads, and how it got there.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Reading {
-    pub table: String,
+    pub table: Arc<str>,
     /// The row read (grids only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub row: Option<String>,
+    pub row: Option<Arc<str>>,
     /// The total looked up.
     pub total: i64,
     /// The total actually read, after clamping at an edge.
@@ -260,12 +261,12 @@ impl Table {
             }));
         };
         let found = rows.iter().find(|r| match row {
-            RowKey::Label(label) => &r.label == label,
+            RowKey::Label(label) => *r.label == **label,
             RowKey::Number(n) => r.band.as_ref().is_some_and(|b| b.contains(*n)),
         });
         let Some(grid_row) = found else {
-            let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
-            return Err(ReadError::NoRow { table: self.id.clone(), key: row.to_string(), rows: labels.join(", ") });
+            let labels: Vec<&str> = rows.iter().map(|r| &*r.label).collect();
+            return Err(ReadError::NoRow { table: self.id.to_string(), key: row.to_string(), rows: labels.join(", ") });
         };
         let cells =
             grid_row.cells.iter().zip(columns).filter_map(|(cell, column)| cell.as_ref().map(|b| (b, column.as_str())));
@@ -292,14 +293,14 @@ impl Table {
         for (i, key) in keys.iter().enumerate() {
             let LookupValue::Map(map) = at else {
                 return Err(ReadError::NoEntry {
-                    table: self.id.clone(),
+                    table: self.id.to_string(),
                     name: format!("key {}", i + 1),
                     key: key.clone(),
                     known: format!("only {} key(s): {}", names.len(), names.join(", ")),
                 });
             };
             at = map.get(key).ok_or_else(|| ReadError::NoEntry {
-                table: self.id.clone(),
+                table: self.id.to_string(),
                 name: names.get(i).cloned().unwrap_or_else(|| format!("key {}", i + 1)),
                 key: key.clone(),
                 known: map.keys().cloned().collect::<Vec<_>>().join(", "),
@@ -309,7 +310,7 @@ impl Table {
     }
 
     fn wrong_kind(&self, how: &'static str) -> ReadError {
-        ReadError::WrongKind { table: self.id.clone(), kind: self.kind(), how }
+        ReadError::WrongKind { table: self.id.to_string(), kind: self.kind(), how }
     }
 
     /// Finds the band holding `total` among `cells`, applying the edges.
@@ -318,7 +319,7 @@ impl Table {
     /// band holds is never past an edge, so the edges matter only when none does.
     fn read_cells<'a>(
         &self,
-        row: Option<&str>,
+        row: Option<&Arc<str>>,
         cells: impl Iterator<Item = (&'a Band, &'a str)> + Clone,
         total: i64,
     ) -> Result<Reading, ReadError> {
@@ -331,7 +332,7 @@ impl Table {
             highest = highest.zip(band.max()).map(|(a, b)| a.max(b));
         }
         let no_band = |why: String| ReadError::NoBand {
-            table: self.id.clone(),
+            table: self.id.to_string(),
             total,
             row: row.map(|r| format!(" in row {r}")).unwrap_or_default(),
             why,
@@ -368,13 +369,13 @@ impl Table {
         }
     }
 
-    fn found(&self, row: Option<&str>, total: i64, read_as: i64, band: &Band, result: &str) -> Reading {
+    fn found(&self, row: Option<&Arc<str>>, total: i64, read_as: i64, band: &Band, result: &str) -> Reading {
         let mut reading = self.reading(row, total, read_as, self.results.get(result).cloned());
         reading.band = Some(band.printed());
         reading
     }
 
-    fn reading(&self, row: Option<&str>, total: i64, read_as: i64, result: Option<Arc<TableResult>>) -> Reading {
-        Reading { table: self.id.clone(), row: row.map(str::to_string), total, read_as, band: None, result }
+    fn reading(&self, row: Option<&Arc<str>>, total: i64, read_as: i64, result: Option<Arc<TableResult>>) -> Reading {
+        Reading { table: self.id.clone(), row: row.cloned(), total, read_as, band: None, result }
     }
 }

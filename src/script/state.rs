@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::condition::Condition;
 use super::handles::{LeaderRef, UnitRef};
@@ -35,6 +36,13 @@ impl RollSource for DiceMode {
             DiceMode::Walk(walk) => walk.face(die),
         }
     }
+
+    fn shows_purpose(&self) -> bool {
+        match self {
+            DiceMode::Source(source) => source.shows_purpose(),
+            DiceMode::Walk(_) => false,
+        }
+    }
 }
 
 /// State shared by the host and every binding.
@@ -47,7 +55,8 @@ pub struct State {
     /// The ruleset's modifier lists with their conditions compiled, shared so a call does not copy them.
     pub lists: HashMap<String, Rc<CompiledList>>,
     /// Dice expressions already parsed, by their text (shared: a roll does not copy its expression).
-    pub dice_cache: HashMap<String, Rc<DiceExpr>>,
+    /// Each expression with its written form, as `roll_written` takes it.
+    pub dice_cache: HashMap<String, Rc<(DiceExpr, Arc<str>)>>,
     /// The last dice error a binding hit, kept whole for the report.
     pub dice_error: Option<DiceError>,
     /// What a study counts in the current trial: `tally(key, value)` and `record(key, number)`.
@@ -131,12 +140,14 @@ impl State {
     }
 
     /// A dice expression read with the ruleset's conventions, parsed once.
-    pub fn dice(&mut self, text: &str) -> Result<Rc<DiceExpr>, DiceError> {
+    pub fn dice(&mut self, text: &str) -> Result<Rc<(DiceExpr, Arc<str>)>, DiceError> {
         if let Some(expr) = self.dice_cache.get(text) {
             return Ok(expr.clone());
         }
-        let expr = Rc::new(parse_with(text, &self.ruleset.dice, &DiceLimits::default())?);
-        self.dice_cache.insert(text.to_string(), expr.clone());
-        Ok(expr)
+        let expr = parse_with(text, &self.ruleset.dice, &DiceLimits::default())?;
+        let written = expr.to_string().into();
+        let parsed = Rc::new((expr, written));
+        self.dice_cache.insert(text.to_string(), parsed.clone());
+        Ok(parsed)
     }
 }

@@ -57,7 +57,7 @@ fn the_musketry_table_matches_the_seed_cell_by_cell() {
     let tokens: Vec<&str> = SEED_MUSKETRY.split_whitespace().collect();
     assert_eq!(tokens.len(), rows.len() * 6, "18 rows of a label and five cells");
     for (row, seed) in rows.iter().zip(tokens.chunks(6)) {
-        assert_eq!(row.label, seed[0]);
+        assert_eq!(&*row.label, seed[0]);
         for (i, (cell, seed_cell)) in row.cells.iter().zip(&seed[1..]).enumerate() {
             let expected = (*seed_cell != "-").then(|| crate::rules::band::Band::parse(seed_cell).unwrap());
             assert_eq!(cell, &expected, "row {} column {}", row.label, columns[i]);
@@ -85,6 +85,19 @@ fn reading_the_musketry_table_at_its_edges() {
     assert_eq!(read(RowKey::Label("1/2".into()), 11), "lively");
     assert_eq!(read(RowKey::Number(90), 5), "withering");
     assert!(table.read_grid(&RowKey::Number(0), 5).is_err());
+}
+
+#[test]
+fn a_cell_names_its_table_and_row_in_words() {
+    let host = host(&["ff-napoleonic"]);
+    let read = |code: &str| host.eval(&mut Scope::new(), code).unwrap().value.to_string();
+    let cell = r#"let c = lookup("musketry", 7, 6);"#;
+    assert_eq!(
+        read(&format!("{cell} [c.table, type_of(c.table), c.row, type_of(c.row), c.band]")),
+        r#"["musketry", "string", "6,7", "string", "6-8"]"#
+    );
+    assert_eq!(read(r#"type_of(lookup("fallen_leader", 7).row)"#), "()");
+    assert_eq!(read(r#"roll("2d6", "test").to_string()"#).split(':').next(), Some("2d6"));
 }
 
 #[test]

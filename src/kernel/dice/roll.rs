@@ -1,6 +1,7 @@
 //! Rolling an expression: every die's natural face, which dice were kept, and the totals.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -24,7 +25,7 @@ pub struct DieRoll {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Roll {
     /// The expression, as grognard writes it.
-    pub expr: String,
+    pub expr: Arc<str>,
     /// Every die in the order rolled.
     pub dice: Vec<DieRoll>,
     /// The total of the left-hand side (the whole expression when there is no comparison).
@@ -76,6 +77,12 @@ impl DiceExpr {
     /// Rolls the expression, telling the source what the dice are for (`musketry`),
     /// so that a player asked for real dice knows which to roll.
     pub fn roll_for(&self, source: &mut dyn RollSource, what: &str) -> Result<Roll, DiceError> {
+        self.roll_written(&self.to_string().into(), source, what)
+    }
+
+    /// `roll_for` of an expression whose `written` form (its `to_string`) is kept
+    /// by the caller: writing it out costs as much as rolling a die.
+    pub fn roll_written(&self, written: &Arc<str>, source: &mut dyn RollSource, what: &str) -> Result<Roll, DiceError> {
         let count: u32 = self.pools().map(|p| p.count).sum();
         let mut asker = Labelled { source, what, count, asked: 0 };
         let source: &mut dyn RollSource = &mut asker;
@@ -90,7 +97,7 @@ impl DiceExpr {
             }
             None => (None, None),
         };
-        Ok(Roll { expr: self.to_string(), dice, total, against, success, layout })
+        Ok(Roll { expr: written.clone(), dice, total, against, success, layout })
     }
 
     /// Rolls and returns the left-hand total alone (or 1/0 for a comparison),
@@ -115,6 +122,10 @@ struct Labelled<'a> {
 impl RollSource for Labelled<'_> {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         self.asked += 1;
+        // A generator ignores the words: made only for a source that shows them (a player's dice).
+        if !self.source.shows_purpose() {
+            return self.source.face(die);
+        }
         let what = match (self.what.is_empty(), self.count) {
             (true, 1) => String::new(),
             (true, n) => format!("die {} of {n}", self.asked),

@@ -18,6 +18,11 @@ pub trait RollSource {
     fn face_for(&mut self, die: Die, _what: &str) -> Result<i64, DiceError> {
         self.face(die)
     }
+
+    /// Whether `face_for` shows what a die is for: when not, the words are not made.
+    fn shows_purpose(&self) -> bool {
+        false
+    }
 }
 
 impl<S: RollSource + ?Sized> RollSource for &mut S {
@@ -27,6 +32,10 @@ impl<S: RollSource + ?Sized> RollSource for &mut S {
 
     fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
         (**self).face_for(die, what)
+    }
+
+    fn shows_purpose(&self) -> bool {
+        (**self).shows_purpose()
     }
 }
 

@@ -37,7 +37,8 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
         Ok(parsed) => parsed,
         Err(err) => return dice_failure(&mut st, err),
     };
-    let rolled = parsed.roll_for(&mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
+    let (expr, written) = &*parsed;
+    let rolled = expr.roll_written(written, &mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
     match rolled {
         Ok(roll) => {
             st.record(|| Step::Roll { label: label.map(str::to_string), roll: Box::new(roll.clone()) });

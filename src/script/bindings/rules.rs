@@ -112,8 +112,10 @@ fn register_reading(engine: &mut Engine) {
         })
         .register_get("total", |r: &mut Reading| r.total)
         .register_get("read_as", |r: &mut Reading| r.read_as)
-        .register_get("row", |r: &mut Reading| r.row.clone().map_or(Dynamic::UNIT, Dynamic::from))
-        .register_get("table", |r: &mut Reading| r.table.clone())
+        .register_get("row", |r: &mut Reading| {
+            r.row.as_deref().map_or(Dynamic::UNIT, |row| Dynamic::from(row.to_string()))
+        })
+        .register_get("table", |r: &mut Reading| r.table.to_string())
         .register_get("is_none", |r: &mut Reading| r.result.is_none())
         .register_fn("to_string", |r: &mut Reading| {
             r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.id.clone())
@@ -219,7 +221,7 @@ fn register_table_result(engine: &mut Engine, state: &Shared) {
                 return fail(format!("table `{table}` has no result `{id}`{hint}"));
             };
             Ok(Reading {
-                table: table.to_string(),
+                table: t.id.clone(),
                 row: None,
                 total: 0,
                 read_as: 0,

@@ -52,6 +52,8 @@ pub struct SwitchTable {
 pub enum Ex {
     Const(Dynamic),
     Var(usize),
+    /// A variable's last read: its value is taken, not copied (see `moves`).
+    Move(usize),
     Array(Vec<Ex>),
     Map(Vec<(ImmutableString, Ex)>),
     /// A string with `${..}` parts, each made text as Rhai does.

@@ -69,7 +69,8 @@ pub fn call(
     name: &str,
     values: &mut [Dynamic],
 ) -> Option<Result<Dynamic, Box<EvalAltResult>>> {
-    let text = |v: &Dynamic| v.read_lock::<ImmutableString>().map(|s| s.to_string());
+    // The words are read where they lie: a copy would cost as much as the read.
+    let text = |v: &Dynamic| v.read_lock::<ImmutableString>().map(|s| s.clone());
     Some(match (name, &mut *values) {
         ("roll", [expr]) => roll(state, &text(expr)?, None).map(Dynamic::from),
         ("roll", [expr, label]) => roll(state, &text(expr)?, Some(&text(label)?)).map(Dynamic::from),
@@ -77,7 +78,8 @@ pub fn call(
             lookup_read(state, &text(table)?, None, total.as_int().ok()?).map(Dynamic::from)
         }
         ("lookup", [table, row, total]) if total.is_int() && (row.is_int() || row.is_string()) => {
-            let row = if row.is_int() { RowKey::Number(row.as_int().ok()?) } else { RowKey::Label(text(row)?) };
+            let row =
+                if row.is_int() { RowKey::Number(row.as_int().ok()?) } else { RowKey::Label(text(row)?.to_string()) };
             lookup_read(state, &text(table)?, Some(row), total.as_int().ok()?).map(Dynamic::from)
         }
         ("apply", [unit, cell]) => {

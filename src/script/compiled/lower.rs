@@ -111,7 +111,9 @@ pub fn lower(
     if failed {
         return None;
     }
-    Some(Function { name: def.name.clone(), slots: lower.slots, body })
+    let mut function = Function { name: def.name.clone(), slots: lower.slots, body };
+    super::moves::move_last_reads(&mut function);
+    Some(function)
 }
 
 struct Lower<'a> {

@@ -24,6 +24,7 @@
 mod code;
 mod direct;
 mod lower;
+mod moves;
 mod run;
 
 use std::any::TypeId;

@@ -202,6 +202,7 @@ impl Runner<'_, '_> {
         Ok(match ex {
             Ex::Const(v) => v.clone(),
             Ex::Var(slot) => slots[*slot].clone(),
+            Ex::Move(slot) => std::mem::take(&mut slots[*slot]),
             Ex::Array(items) => {
                 let mut array = rhai::Array::with_capacity(items.len());
                 for item in items {

@@ -135,7 +135,7 @@ fn check_grid_edges(table: &Table) {
     for row in rows {
         let cells: Vec<(&Band, &str)> =
             row.cells.iter().zip(columns).filter_map(|(c, col)| c.as_ref().map(|b| (b, col.as_str()))).collect();
-        let key = RowKey::Label(row.label.clone());
+        let key = RowKey::Label(row.label.to_string());
         check_edges(&format!("{} row {}", table.id, row.label), &cells, table.below, table.above, |v| {
             table.read_grid(&key, v).map(|r| r.result.map(|r| r.id.clone())).map_err(|e| e.to_string())
         });
@@ -146,7 +146,7 @@ fn check_grid_edges(table: &Table) {
 fn grid_cell(table: &Table, row: &str, column: &str) -> Option<Band> {
     let TableBody::Grid { columns, rows, .. } = &table.body else { panic!("`{}` is not a grid", table.id) };
     let c = columns.iter().position(|c| c == column).unwrap_or_else(|| panic!("no column `{column}`"));
-    let r = rows.iter().find(|r| r.label == row).unwrap_or_else(|| panic!("no row `{row}`"));
+    let r = rows.iter().find(|r| &*r.label == row).unwrap_or_else(|| panic!("no row `{row}`"));
     r.cells[c].clone()
 }
 
@@ -314,7 +314,7 @@ fn the_good_order_table_matches_the_seed_cell_by_cell() {
     let t = table("good_order");
     let TableBody::Grid { row_key, columns, rows } = &t.body else { panic!("good_order is a grid") };
     assert_eq!(row_key, "commander_rating");
-    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<&str> = rows.iter().map(|r| &*r.label).collect();
     assert_eq!(labels, RATING_ROWS.map(|(_, row)| row));
 
     let header = "Excellent Good Average Poor Result ";
@@ -507,7 +507,7 @@ fn the_range_and_fire_points_table_matches_the_seed_cell_by_cell() {
     let TableBody::Grid { row_key, columns, rows } = &t.body else { panic!("range_fire_points is a grid") };
     assert_eq!(row_key, "firer");
     assert_eq!(columns, &["fp_12", "fp_8", "fp_4", "fp_3", "fp_2", "fp_1"]);
-    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<&str> = rows.iter().map(|r| &*r.label).collect();
     assert_eq!(labels, FIRER_ROWS.map(|(_, row)| row));
     for column in columns {
         let points: i64 = column.strip_prefix("fp_").unwrap().parse().unwrap();

@@ -88,7 +88,7 @@ fn the_good_order_columns_are_the_ff_good_order_table_by_grade_cell_by_cell() {
     let chart = parse_chart(FF_GOOD_ORDER, &GOOD_ORDER_RESULTS, 4);
     // Printed columns: Excellent, Good, Average, Poor = grades 4, 3, 2, 1.
     for (col, grade) in ["4", "3", "2", "1"].iter().enumerate() {
-        let row = rows.iter().find(|r| r.label == *grade).unwrap_or_else(|| panic!("no row {grade}"));
+        let row = rows.iter().find(|r| &*r.label == *grade).unwrap_or_else(|| panic!("no row {grade}"));
         for (i, (bands, id)) in chart.iter().enumerate() {
             assert_eq!(columns[i], *id, "column {i}");
             assert_eq!(row.cells[i].as_ref(), Some(&band(&bands[col])), "grade {grade}, {id}");

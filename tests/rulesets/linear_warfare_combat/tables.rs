@@ -418,7 +418,7 @@ fn the_fire_combat_table_is_the_ff_chart_cell_by_cell() {
     assert_eq!(tokens.len(), 18 * 6);
     for (i, printed) in tokens.chunks(6).enumerate() {
         let row = &rows[i];
-        assert_eq!(row.label, printed[0]);
+        assert_eq!(&*row.label, printed[0]);
         for (c, cell) in printed[1..].iter().enumerate() {
             let ours = row.cells[c].as_ref().map(|b| b.to_string());
             let seed = if *cell == "-" { None } else { Some(Band::parse(cell).unwrap().to_string()) };
