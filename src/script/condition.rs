@@ -187,9 +187,9 @@ impl Native {
     }
 
     /// The condition's value, or none where Rhai must decide (an error, a type this file does not compare).
-    pub fn eval(&self, vars: &[Dynamic], leaders: &Leaders) -> Option<Dynamic> {
+    pub fn eval(&self, vars: &[&Dynamic], leaders: &Leaders) -> Option<Dynamic> {
         match self {
-            Native::Var(i) => vars.get(*i).cloned(),
+            Native::Var(i) => vars.get(*i).map(|v| (*v).clone()),
             Native::Literal(value) => Some(value.clone()),
             Native::Chain(base, accesses) => {
                 // A chain off a name reads it in place: `situation.range` does not copy the situation.
@@ -202,6 +202,20 @@ impl Native {
                 }
                 Some(value)
             }
+            Native::Compare(..)
+            | Native::In(..)
+            | Native::HasAny(..)
+            | Native::AnyMarker(..)
+            | Native::Not(_)
+            | Native::And(_)
+            | Native::Or(_) => self.truth(vars, leaders).map(Dynamic::from),
+        }
+    }
+
+    /// The condition's value when it is true or false, without making a value
+    /// of it; none where it is not a boolean or Rhai must decide.
+    pub fn truth(&self, vars: &[&Dynamic], leaders: &Leaders) -> Option<bool> {
+        match self {
             Native::Compare(op, a, b) => {
                 // `unit.arm == "artillery"`: the word compared where it lies, not copied out.
                 let in_place = match (a.as_ref(), b.as_ref()) {
@@ -210,44 +224,45 @@ impl Native {
                     _ => None,
                 };
                 match in_place {
-                    Some(Some(result)) => Some(Dynamic::from(result)),
-                    _ => compare(*op, &a.eval(vars, leaders)?, &b.eval(vars, leaders)?).map(Dynamic::from),
+                    Some(Some(result)) => Some(result),
+                    _ => compare(*op, &a.eval(vars, leaders)?, &b.eval(vars, leaders)?),
                 }
             }
             Native::In(value, list) => {
                 let in_place = value.with_unit_text(vars, |w| any_equal_text(w, list));
                 if let Some(Some(found)) = in_place {
-                    return Some(Dynamic::from(found));
+                    return Some(found);
                 }
                 let value = value.eval(vars, leaders)?;
                 let mut found = false;
                 for item in list {
                     found |= compare(Op::Eq, item, &value)?;
                 }
-                Some(Dynamic::from(found))
+                Some(found)
             }
-            Native::HasAny(value, list) => Some(Dynamic::from(has_any(value.eval(vars, leaders)?, list))),
+            Native::HasAny(value, list) => Some(has_any(value.eval(vars, leaders)?, list)),
             // Not a list: Rhai decides (and words the error).
             Native::AnyMarker(list, marker) => {
-                Some(Dynamic::from(any_marker(&list.eval(vars, leaders)?.try_cast::<Array>()?, marker)))
+                Some(any_marker(&list.eval(vars, leaders)?.try_cast::<Array>()?, marker))
             }
-            Native::Not(value) => value.eval(vars, leaders)?.as_bool().ok().map(|b| Dynamic::from(!b)),
+            Native::Not(value) => Some(!value.truth(vars, leaders)?),
             Native::And(terms) => {
                 for term in terms {
-                    if !term.eval(vars, leaders)?.as_bool().ok()? {
-                        return Some(Dynamic::FALSE);
+                    if !term.truth(vars, leaders)? {
+                        return Some(false);
                     }
                 }
-                Some(Dynamic::TRUE)
+                Some(true)
             }
             Native::Or(terms) => {
                 for term in terms {
-                    if term.eval(vars, leaders)?.as_bool().ok()? {
-                        return Some(Dynamic::TRUE);
+                    if term.truth(vars, leaders)? {
+                        return Some(true);
                     }
                 }
-                Some(Dynamic::FALSE)
+                Some(false)
             }
+            Native::Var(_) | Native::Literal(_) | Native::Chain(..) => self.eval(vars, leaders)?.as_bool().ok(),
         }
     }
 }
@@ -255,7 +270,7 @@ impl Native {
 impl Native {
     /// Calls `f` with a unit's word property (`firer.arm`) read in place,
     /// when this node is one; `None` to `f` is the unit having none (`()`).
-    fn with_unit_text<R>(&self, vars: &[Dynamic], f: impl FnOnce(Option<&str>) -> R) -> Option<R> {
+    fn with_unit_text<R>(&self, vars: &[&Dynamic], f: impl FnOnce(Option<&str>) -> R) -> Option<R> {
         let Native::Chain(base, accesses) = self else { return None };
         let (Native::Var(i), [Access::Property(name)]) = (base.as_ref(), &accesses[..]) else { return None };
         let unit = vars.get(*i)?.read_lock::<UnitRef>()?;
@@ -552,6 +567,7 @@ mod tests {
             let ast = ast.unwrap();
             let condition = Condition::new(ast, &|_| false);
             let by_rhai = host.eval(&mut scope, text);
+            let vars: Vec<&Dynamic> = vars.iter().collect();
             if let Some(native) = condition.native.as_ref().and_then(|n| n.eval(&vars, &host.state().leaders)) {
                 let by_rhai = by_rhai.map_err(|e| format!("{e:?}"));
                 prop_assert!(by_rhai.is_ok(), "{text}: native {native:?}, Rhai failed: {by_rhai:?}");

@@ -18,6 +18,9 @@ use crate::unit::Marker;
 pub const CONDITION_NAMES: [&str; 9] =
     ["firer", "target", "attacker", "defender", "unit", "enemy", "leader", "situation", "roll"];
 
+/// The value of each of the `CONDITION_NAMES` in a `modifiers` call, in that order.
+pub type ConditionValues<'a> = [&'a Dynamic; CONDITION_NAMES.len()];
+
 /// What a modifier list came to: the sum of added values and the halvings and doublings of each quantity.
 #[derive(Clone, Debug, Default)]
 pub struct Mods {
@@ -261,7 +264,19 @@ pub(crate) fn modifiers(
     ctx: &NativeCallContext,
     st: &Shared,
     list: &str,
-    vars: Map,
+    mut vars: Map,
+) -> Result<Mods, Box<EvalAltResult>> {
+    let values = CONDITION_NAMES.map(|name| vars.remove(name).unwrap_or(Dynamic::UNIT));
+    modifiers_of(ctx, st, list, &values.each_ref())
+}
+
+/// `modifiers` with the value of each of the `CONDITION_NAMES` (`()` where the
+/// call names none) where it lies: a compiled procedure lends its locals.
+pub(crate) fn modifiers_of(
+    ctx: &NativeCallContext,
+    st: &Shared,
+    list: &str,
+    values: &ConditionValues,
 ) -> Result<Mods, Box<EvalAltResult>> {
     // A condition may call `modifiers` again; each call is a fresh evaluation,
     // so Rhai's own depth limit does not see the nesting: count it here.
@@ -272,13 +287,18 @@ pub(crate) fn modifiers(
         ));
     }
     st.borrow_mut().modifier_depth += 1;
-    let result = evaluate_list(ctx, st, list, vars);
+    let result = evaluate_list(ctx, st, list, values);
     st.borrow_mut().modifier_depth -= 1;
     result
 }
 
 /// The body of `modifiers(list, vars)`.
-fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map) -> Result<Mods, Box<EvalAltResult>> {
+fn evaluate_list(
+    ctx: &NativeCallContext,
+    st: &Shared,
+    list: &str,
+    values: &ConditionValues,
+) -> Result<Mods, Box<EvalAltResult>> {
     let compiled = {
         let st = st.borrow();
         let Some(found) = st.lists.get(list) else {
@@ -288,13 +308,12 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
         found.clone()
     };
     let modifiers = &compiled.list;
-    let values = CONDITION_NAMES.map(|name| vars.remove(name).unwrap_or(Dynamic::UNIT));
     // Made only when a condition needs Rhai (see `script::condition`).
     let mut scope = None;
     // First which modifiers apply on their own, and how many times those with
     // `per:` count (0 times is not applying); then each group keeps what its
     // rule allows, comparing what each would add.
-    let mut verdicts: Vec<Verdict> = Vec::with_capacity(modifiers.modifiers.len());
+    let mut verdicts: smallvec::SmallVec<[Verdict; 32]> = smallvec::SmallVec::with_capacity(modifiers.modifiers.len());
     for (i, m) in modifiers.modifiers.iter().enumerate() {
         let mut why_not = gate(&st.borrow().ruleset.settings, m);
         let mut applies = match (&why_not, &m.when) {
@@ -304,15 +323,22 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
                 let Some(condition) = &compiled.when[i] else {
                     return fail(format!("modifier {list}.{} was not compiled", m.id));
                 };
-                let value = evaluate(ctx, st, condition, &values, &mut scope)
-                    .map_err(|e| format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text()))?;
-                value.as_bool().map_err(|kind| {
-                    format!(
-                        "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
-                        m.id,
-                        m.origin_text()
-                    )
-                })?
+                // A native condition's truth is read without making a value of it.
+                let truth = condition.native.as_ref().and_then(|n| n.truth(values, &st.borrow().leaders));
+                if let Some(truth) = truth {
+                    truth
+                } else {
+                    let value = evaluate(ctx, st, condition, values, &mut scope).map_err(|e| {
+                        format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text())
+                    })?;
+                    value.as_bool().map_err(|kind| {
+                        format!(
+                            "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
+                            m.id,
+                            m.origin_text()
+                        )
+                    })?
+                }
             }
         };
         let mut times = None;
@@ -320,7 +346,7 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
             let Some(condition) = &compiled.per[i] else {
                 return fail(format!("the `per:` of modifier {list}.{} was not compiled", m.id));
             };
-            let n = count(ctx, st, list, m, condition, &values, &mut scope)?;
+            let n = count(ctx, st, list, m, condition, values, &mut scope)?;
             times = Some(n);
             if n == 0 {
                 applies = false;
@@ -337,7 +363,13 @@ fn evaluate_list(ctx: &NativeCallContext, st: &Shared, list: &str, mut vars: Map
     }
     apply_groups(&st.borrow().ruleset.settings, modifiers, &mut verdicts);
 
-    let mut mods = Mods { list: compiled.name.clone(), ..Mods::default() };
+    let mut mods = Mods {
+        list: compiled.name.clone(),
+        total: 0,
+        halve: BTreeMap::new(),
+        double: BTreeMap::new(),
+        applied: Vec::new(),
+    };
     for ((m, verdict), id) in modifiers.modifiers.iter().zip(verdicts).zip(&compiled.ids) {
         if verdict.applies {
             mods.applied.push(id.clone());
@@ -372,7 +404,7 @@ fn evaluate(
     ctx: &NativeCallContext,
     st: &Shared,
     condition: &Condition,
-    values: &[Dynamic; CONDITION_NAMES.len()],
+    values: &ConditionValues,
     scope: &mut Option<Scope<'static>>,
 ) -> Result<Dynamic, Box<EvalAltResult>> {
     if let Some(native) = &condition.native
@@ -383,7 +415,7 @@ fn evaluate(
     let scope = scope.get_or_insert_with(|| {
         let mut scope = Scope::new();
         for (name, value) in CONDITION_NAMES.iter().zip(values) {
-            scope.push_constant_dynamic(*name, value.clone());
+            scope.push_constant_dynamic(*name, (*value).clone());
         }
         scope
     });
@@ -405,7 +437,7 @@ fn count(
     list: &str,
     m: &crate::rules::Modifier,
     condition: &Condition,
-    values: &[Dynamic; CONDITION_NAMES.len()],
+    values: &ConditionValues,
     scope: &mut Option<Scope<'static>>,
 ) -> Result<i64, Box<EvalAltResult>> {
     let place = || {

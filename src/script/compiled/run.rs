@@ -7,6 +7,7 @@ use super::Table;
 use super::code::{Callee, Code, Ex, Function, Op, SwitchTable};
 use super::direct;
 use super::lower::switch_hash;
+use crate::script::bindings::rules::{CONDITION_NAMES, ConditionValues, modifiers_of};
 use crate::script::condition::compare;
 
 type R<T> = Result<T, Box<EvalAltResult>>;
@@ -257,6 +258,12 @@ impl Runner<'_, '_> {
                     }
                 }
             }
+            Ex::Call(Callee::Other(name), args, pos)
+                if name == "modifiers"
+                    && let Some(result) = self.modifiers_lent(args, slots, *pos) =>
+            {
+                result?
+            }
             Ex::Call(callee, args, pos) => {
                 let mut values = Args::new();
                 for arg in args {
@@ -389,6 +396,31 @@ impl Runner<'_, '_> {
         };
         let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
         self.ctx.call_fn_raw(name, false, false, &mut refs).map_err(|e| at(e, pos))
+    }
+
+    /// `modifiers("list", #{ firer: firer, .. })` of locals and constants, with
+    /// their values lent where they lie: no map is made, nothing is copied.
+    /// None for any other form of the call (then it is made as written).
+    fn modifiers_lent(&mut self, args: &[Ex], slots: &[Dynamic], pos: Position) -> Option<R<Dynamic>> {
+        let [Ex::Const(list), Ex::Map(entries)] = args else { return None };
+        let list = list.read_lock::<ImmutableString>()?;
+        let unit = Dynamic::UNIT;
+        let mut values: ConditionValues = [&unit; CONDITION_NAMES.len()];
+        for (key, value) in entries {
+            let value = match value {
+                Ex::Var(slot) | Ex::Move(slot) => &slots[*slot],
+                Ex::Const(value) => value,
+                _ => return None,
+            };
+            // Later entries of the same name win, as in a map; other names are not read.
+            if let Some(i) = CONDITION_NAMES.iter().position(|n| *n == key.as_str()) {
+                values[i] = value;
+            }
+        }
+        if self.redefined("modifiers", 2) {
+            return None;
+        }
+        Some(modifiers_of(self.ctx, self.state, &list, &values).map(Dynamic::from).map_err(|e| at(e, pos)))
     }
 
     /// Whether the caller's code defines `name` of `arity` again: it takes precedence, as in Rhai.
