@@ -153,3 +153,17 @@ fn every_compiled_function_fails_as_rhai_fails_on_nothing() {
         assert!(compared > 160, "{id}: {compared} calls compared");
     }
 }
+
+#[test]
+fn numbers_at_the_edges_read_as_rhai_reads_them() {
+    // `fire_row` rounds with `floor().to_int()`, read natively: past the whole numbers it is Rhai's error.
+    let [compiled, interpreted] = hosts("ff-napoleonic");
+    for points in ["6.5", "0.5", "0.0", "-3.5", "1e300", "-1e300", "9007199254740993.0", "12"] {
+        let call = format!("fire_row({points})");
+        let run = |host: &Host| shown(host.eval(&mut Scope::new(), &call));
+        let (a, b) = (run(&compiled), run(&interpreted));
+        assert_eq!(a, b, "{call}");
+    }
+    let huge = shown(compiled.eval(&mut Scope::new(), "fire_row(1e300)"));
+    assert!(huge.contains("Integer overflow"), "{huge}");
+}

@@ -81,13 +81,15 @@ pub enum Ex {
     Block(Vec<Code>),
 }
 
-/// Who a call goes to.
+/// Who a call goes to, with Rhai's hash of a script function of its name and
+/// arity (none for an operator): a script function with that hash in the
+/// caller's code (one typed at the REPL) takes the call over.
 #[derive(Debug)]
 pub enum Callee {
     /// A procedure function, by its index in the table: run directly when compiled.
-    Procedure(usize, ImmutableString),
+    Procedure(usize, ImmutableString, u64),
     /// Anything else: grognard's functions and Rhai's, found as Rhai finds them.
-    Other(ImmutableString),
+    Other(ImmutableString, Option<u64>),
 }
 
 /// The binary operators with a native fast path; any other operand types go to Rhai's own operator.

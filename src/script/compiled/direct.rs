@@ -44,6 +44,13 @@ pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
         ("to_float", [x]) if x.is_int() => Some(Dynamic::from(x.as_int().ok()? as f64)),
         ("to_float", [x]) if x.is_float() => Some(x.clone()),
         ("floor", [x]) if x.is_float() => Some(Dynamic::from(x.as_float().ok()?.floor())),
+        ("ceiling", [x]) if x.is_float() => Some(Dynamic::from(x.as_float().ok()?.ceil())),
+        // Rhai's own test: past the whole numbers it raises its overflow error, worded by Rhai.
+        ("to_int", [x]) if x.is_float() => {
+            let x = x.as_float().ok()?;
+            let outside = x > (i64::MAX as f64) || x < (i64::MIN as f64);
+            (!outside).then(|| Dynamic::from(x.trunc() as i64))
+        }
         ("halvings", [m, q]) => {
             let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
             Some(Dynamic::from(mods.halvings(&q)))

@@ -299,7 +299,7 @@ impl Lower<'_> {
                 (_, [a, b]) if Op::from_syntax(name).is_some() => {
                     Ex::Binary(Op::from_syntax(name)?, Box::new(self.expr(a)?), Box::new(self.expr(b)?), pos)
                 }
-                _ => Ex::Call(Callee::Other(call.name.clone()), self.args(args)?, pos),
+                _ => Ex::Call(Callee::Other(call.name.clone(), None), self.args(args)?, pos),
             });
         }
         if name == "type_of" && args.len() == 1 {
@@ -308,9 +308,10 @@ impl Lower<'_> {
         if REFUSED_CALLS.contains(&name) {
             return None;
         }
-        let callee = match self.procedures.get(&(name.to_string(), args.len())) {
-            Some(index) => Callee::Procedure(*index, call.name.clone()),
-            None => Callee::Other(call.name.clone()),
+        let script = (!call.hashes.is_native_only()).then(|| call.hashes.script());
+        let callee = match (self.procedures.get(&(name.to_string(), args.len())), script) {
+            (Some(index), Some(script)) => Callee::Procedure(*index, call.name.clone(), script),
+            _ => Callee::Other(call.name.clone(), script),
         };
         Some(Ex::Call(callee, self.args(args)?, pos))
     }

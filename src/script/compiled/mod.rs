@@ -32,7 +32,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use rhai::{AST, Dynamic, Engine, NativeCallContext};
+use rhai::{AST, Dynamic, Engine, ImmutableString, NativeCallContext};
 
 use super::state::Shared;
 use code::Function;
@@ -41,11 +41,25 @@ use code::Function;
 #[derive(Default)]
 pub struct Table {
     functions: Vec<Option<Rc<Function>>>,
+    /// What `type_of` said of each Rust type so far: made once, not at every call.
+    type_names: RefCell<Vec<(&'static str, ImmutableString)>>,
 }
 
 impl Table {
     fn function(&self, index: usize) -> Option<Rc<Function>> {
         self.functions.get(index).cloned().flatten()
+    }
+
+    /// `type_of(value)`, as the engine names the value's type.
+    fn type_name(&self, engine: &Engine, value: &Dynamic) -> ImmutableString {
+        let rust = value.type_name();
+        let mut known = self.type_names.borrow_mut();
+        if let Some((_, name)) = known.iter().find(|(r, _)| *r == rust) {
+            return name.clone();
+        }
+        let name: ImmutableString = engine.map_type_name(rust).into();
+        known.push((rust, name.clone()));
+        name
     }
 }
 
@@ -129,7 +143,7 @@ impl Compiled {
         for ((name, arity), &i) in &self.index {
             functions[i] = lower::lower(procedures, name, *arity, &self.index, switches).map(Rc::new);
         }
-        Table { functions }
+        Table { functions, type_names: RefCell::default() }
     }
 
     /// Keeps the lowered functions that are registered; returns the procedures without them.

@@ -258,9 +258,9 @@ impl Runner<'_, '_> {
                     }
                 }
             }
-            Ex::Call(Callee::Other(name), args, pos)
+            Ex::Call(Callee::Other(name, Some(script)), args, pos)
                 if name == "modifiers"
-                    && let Some(result) = self.modifiers_lent(args, slots, *pos) =>
+                    && let Some(result) = self.modifiers_lent(*script, args, slots, *pos) =>
             {
                 result?
             }
@@ -324,7 +324,7 @@ impl Runner<'_, '_> {
             }
             Ex::TypeOf(value) => {
                 let value = self.expr(value, slots)?;
-                Dynamic::from(self.ctx.engine().map_type_name(value.type_name()).to_string())
+                Dynamic::from(self.table.type_name(self.ctx.engine(), &value))
             }
             Ex::Block(code) => match self.block(code, slots)? {
                 Flow::Value(v) => v,
@@ -376,17 +376,18 @@ impl Runner<'_, '_> {
 
     fn call_out(&mut self, callee: &Callee, mut values: Args, pos: Position) -> R<Dynamic> {
         let name = match callee {
-            Callee::Procedure(index, name) => {
-                if !self.redefined(name, values.len())
+            Callee::Procedure(index, name, script) => {
+                if !self.redefined(*script)
                     && let Some(f) = self.table.function(*index)
                 {
                     return self.call(&f, values.into_vec(), pos);
                 }
                 name
             }
-            Callee::Other(name) => {
-                if direct::CALLS.contains(&name.as_str())
-                    && !self.redefined(name, values.len())
+            Callee::Other(name, script) => {
+                if let Some(script) = script
+                    && direct::CALLS.contains(&name.as_str())
+                    && !self.redefined(*script)
                     && let Some(result) = direct::call(self.ctx, self.state, name, &mut values)
                 {
                     return result.map_err(|e| at(e, pos));
@@ -401,7 +402,7 @@ impl Runner<'_, '_> {
     /// `modifiers("list", #{ firer: firer, .. })` of locals and constants, with
     /// their values lent where they lie: no map is made, nothing is copied.
     /// None for any other form of the call (then it is made as written).
-    fn modifiers_lent(&mut self, args: &[Ex], slots: &[Dynamic], pos: Position) -> Option<R<Dynamic>> {
+    fn modifiers_lent(&mut self, script: u64, args: &[Ex], slots: &[Dynamic], pos: Position) -> Option<R<Dynamic>> {
         let [Ex::Const(list), Ex::Map(entries)] = args else { return None };
         let list = list.read_lock::<ImmutableString>()?;
         let unit = Dynamic::UNIT;
@@ -417,15 +418,16 @@ impl Runner<'_, '_> {
                 values[i] = value;
             }
         }
-        if self.redefined("modifiers", 2) {
+        if self.redefined(script) {
             return None;
         }
         Some(modifiers_of(self.ctx, self.state, &list, &values).map(Dynamic::from).map_err(|e| at(e, pos)))
     }
 
-    /// Whether the caller's code defines `name` of `arity` again: it takes precedence, as in Rhai.
-    fn redefined(&self, name: &str, arity: usize) -> bool {
-        self.ctx.namespaces().iter().any(|m| m.get_script_fn(name, arity).is_some())
+    /// Whether the caller's code defines the function of this `script` hash
+    /// (its name and arity) again: it takes precedence, as in Rhai.
+    fn redefined(&self, script: u64) -> bool {
+        self.ctx.namespaces().iter().any(|m| m.contains_fn(script))
     }
 
     /// `a op b`: natively for numbers, text, booleans and `()` as Rhai's built-in operators
