@@ -20,7 +20,7 @@ use std::rc::Rc;
 use rhai::{AST, ASTFlags, Array, Dynamic, Expr, FnCallExpr, ImmutableString, Stmt};
 
 use super::bindings::rules::{CONDITION_NAMES, any_marker, has_any};
-use super::bindings::unit::{leader_method, leader_property, unit_method, unit_property, unit_text};
+use super::bindings::unit::{UnitWord, leader_method, leader_property, unit_method, unit_property};
 use super::handles::{LeaderRef, UnitRef};
 
 /// A compiled condition: Rhai's AST always, and the native form when the expression allows one.
@@ -67,7 +67,8 @@ pub enum Native {
 /// One step of a property chain.
 #[derive(Clone, Debug)]
 pub enum Access {
-    Property(ImmutableString),
+    /// A property, and which of a unit's words it is (if it is one), to read off a unit without its name.
+    Property(ImmutableString, Option<UnitWord>),
     /// A method with one text argument: `marker` or `has_marker`.
     Method(ImmutableString, ImmutableString),
     /// `len()` of a list.
@@ -115,7 +116,7 @@ impl Op {
     }
 
     /// The operator with its sides swapped: `a < b` is `b > a`.
-    fn flipped(self) -> Op {
+    pub(crate) fn flipped(self) -> Op {
         match self {
             Op::Lt => Op::Gt,
             Op::Le => Op::Ge,
@@ -272,16 +273,16 @@ impl Native {
     /// when this node is one; `None` to `f` is the unit having none (`()`).
     fn with_unit_text<R>(&self, vars: &[&Dynamic], f: impl FnOnce(Option<&str>) -> R) -> Option<R> {
         let Native::Chain(base, accesses) = self else { return None };
-        let (Native::Var(i), [Access::Property(name)]) = (base.as_ref(), &accesses[..]) else { return None };
+        let (Native::Var(i), [Access::Property(_, Some(word))]) = (base.as_ref(), &accesses[..]) else { return None };
         let unit = vars.get(*i)?.read_lock::<UnitRef>()?;
         let unit = unit.0.borrow();
-        unit_text(&unit, name).map(f)
+        Some(f(word.of(&unit)))
     }
 }
 
 /// `word op literal` as `compare` makes it, for a word read in place; none
 /// when the literal is not text and `()` (then `compare` decides).
-fn compare_text(op: Op, word: Option<&str>, literal: &Dynamic) -> Option<bool> {
+pub(crate) fn compare_text(op: Op, word: Option<&str>, literal: &Dynamic) -> Option<bool> {
     let literal = literal.as_immutable_string_ref().ok()?;
     match word {
         Some(word) => compare_order(op, Some(word.cmp(literal.as_str()))),
@@ -303,7 +304,7 @@ fn any_equal_text(word: Option<&str>, list: &Array) -> Option<bool> {
 /// The steps of the right side of a `.` chain: `a.b.c` is `a` then [b, c].
 fn accessors(expr: &Expr, out: &mut Vec<Access>, shadowed: &dyn Fn(&str) -> bool) -> Option<()> {
     match expr {
-        Expr::Property(names, _) => out.push(Access::Property(names.2.clone())),
+        Expr::Property(names, _) => out.push(Access::Property(names.2.clone(), UnitWord::named(&names.2))),
         Expr::MethodCall(call, _) => out.push(method(call, shadowed)?),
         Expr::Dot(chain, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
             accessors(&chain.lhs, out, shadowed)?;
@@ -344,7 +345,7 @@ impl Access {
             return value.read_lock::<Array>().map(|list| Dynamic::from(list.len() as i64));
         }
         if value.is_map() {
-            let Access::Property(name) = self else { return None };
+            let Access::Property(name, _) = self else { return None };
             let map = value.read_lock::<rhai::Map>()?;
             return Some(map.get(name.as_str()).cloned().unwrap_or(Dynamic::UNIT));
         }
@@ -352,10 +353,10 @@ impl Access {
             let unit = unit.0.borrow();
             return match self {
                 // As the `leaders` getter reads them: the attached leaders that exist.
-                Access::Property(name) if name == "leaders" => Some(Dynamic::from_array(
+                Access::Property(name, _) if name == "leaders" => Some(Dynamic::from_array(
                     unit.leaders.iter().filter_map(|id| leaders.get(id)).map(|l| Dynamic::from(l.clone())).collect(),
                 )),
-                Access::Property(name) => unit_property(&unit, name),
+                Access::Property(name, _) => unit_property(&unit, name),
                 Access::Method(name, arg) => unit_method(&unit, name, arg),
                 Access::Len => None,
             };
@@ -363,7 +364,7 @@ impl Access {
         if let Some(leader) = value.read_lock::<LeaderRef>() {
             let leader = leader.0.borrow();
             return match self {
-                Access::Property(name) => leader_property(&leader, name),
+                Access::Property(name, _) => leader_property(&leader, name),
                 Access::Method(name, arg) => leader_method(&leader, name, arg),
                 Access::Len => None,
             };

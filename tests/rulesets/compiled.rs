@@ -167,3 +167,25 @@ fn numbers_at_the_edges_read_as_rhai_reads_them() {
     let huge = shown(compiled.eval(&mut Scope::new(), "fire_row(1e300)"));
     assert!(huge.contains("Integer overflow"), "{huge}");
 }
+
+#[test]
+fn a_units_words_compare_as_rhai_compares_them() {
+    // `firer.type == "light"` is read in place off a unit; off a map or `()` it is the comparison as written.
+    let [compiled, interpreted] = hosts("ff-napoleonic");
+    let firers = [
+        r#"unit(#{name: "V", nation: "france", arm: "infantry", type: "light", stands: 4, formation: "line"})"#,
+        r#"unit(#{name: "L", nation: "france", arm: "infantry", stands: 4, formation: "line"})"#,
+        r#"unit(#{name: "H", nation: "france", arm: "artillery", type: "horse", stands: 1, formation: "unlimbered"})"#,
+        r#"#{arm: "infantry", type: "light"}"#,
+        r#"#{arm: "cavalry", type: 3}"#,
+        r#"#{arm: "artillery"}"#,
+    ];
+    for firer in firers {
+        let call = format!("firer_kind({firer})");
+        let run = |host: &Host| shown(host.eval(&mut Scope::new(), &call));
+        let (a, b) = (run(&compiled), run(&interpreted));
+        assert_eq!(a, b, "{call}");
+    }
+    let light = shown(compiled.eval(&mut Scope::new(), &format!("firer_kind({})", firers[0])));
+    assert!(light.starts_with("\"light_infantry\""), "{light}");
+}

@@ -148,22 +148,59 @@ pub(crate) fn unit_property(u: &Unit, name: &str) -> Option<Dynamic> {
 /// A unit's word-valued property read in place (`None` inside: the unit has
 /// none, `()` to a script); none for a property that is not a word.
 pub(crate) fn unit_text<'u>(u: &'u Unit, name: &str) -> Option<Option<&'u str>> {
-    Some(
-        match name {
-            "id" => Some(&u.id),
-            "name" => Some(&u.name),
-            "side" => Some(&u.side),
-            "nation" => Some(&u.nation),
-            "arm" => Some(&u.arm),
-            "type" => u.kind.as_ref(),
-            "grade" => u.grade.as_ref(),
-            "formation" => Some(&u.formation),
-            "order" => Some(&u.order),
-            "command" => u.command.as_ref(),
+    UnitWord::named(name).map(|word| word.of(u))
+}
+
+/// A unit's word-valued property, named once where a condition is compiled
+/// instead of by its name at every reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UnitWord {
+    Id,
+    Name,
+    Side,
+    Nation,
+    Arm,
+    Type,
+    Grade,
+    Formation,
+    Order,
+    Command,
+}
+
+impl UnitWord {
+    /// The word property a script calls `name`, if it is one.
+    pub(crate) fn named(name: &str) -> Option<UnitWord> {
+        Some(match name {
+            "id" => UnitWord::Id,
+            "name" => UnitWord::Name,
+            "side" => UnitWord::Side,
+            "nation" => UnitWord::Nation,
+            "arm" => UnitWord::Arm,
+            "type" => UnitWord::Type,
+            "grade" => UnitWord::Grade,
+            "formation" => UnitWord::Formation,
+            "order" => UnitWord::Order,
+            "command" => UnitWord::Command,
             _ => return None,
+        })
+    }
+
+    /// Its value on `u`, in place (`None`: the unit has none).
+    pub(crate) fn of(self, u: &Unit) -> Option<&str> {
+        match self {
+            UnitWord::Id => Some(&u.id),
+            UnitWord::Name => Some(&u.name),
+            UnitWord::Side => Some(&u.side),
+            UnitWord::Nation => Some(&u.nation),
+            UnitWord::Arm => Some(&u.arm),
+            UnitWord::Type => u.kind.as_ref(),
+            UnitWord::Grade => u.grade.as_ref(),
+            UnitWord::Formation => Some(&u.formation),
+            UnitWord::Order => Some(&u.order),
+            UnitWord::Command => u.command.as_ref(),
         }
-        .map(String::as_str),
-    )
+        .map(String::as_str)
+    }
 }
 
 /// `unit.marker("battery")` and `unit.has_marker("breakthrough")`, by name.

@@ -2,6 +2,7 @@
 
 use rhai::{Dynamic, ImmutableString, Position};
 
+use crate::script::bindings::unit::UnitWord;
 use crate::script::condition::Op as Comparison;
 
 /// One compiled function.
@@ -66,6 +67,9 @@ pub enum Ex {
     Call(Callee, Vec<Ex>, Position),
     /// A binary operator.
     Binary(Op, Box<Ex>, Box<Ex>, Position),
+    /// `x.arm == "artillery"` (either way round): when `x` holds a unit, its
+    /// word compared where it lies; else the comparison as written.
+    WordCompare(Box<WordCompare>),
     /// `!value`.
     Not(Box<Ex>, Position),
     /// `-value`.
@@ -79,6 +83,18 @@ pub enum Ex {
     TypeOf(Box<Ex>),
     /// A block used as a value (`if` and `switch` as expressions).
     Block(Vec<Code>),
+}
+
+/// A unit's word compared with a literal word.
+#[derive(Debug)]
+pub struct WordCompare {
+    /// The operator with the word on its left.
+    pub op: Comparison,
+    pub slot: usize,
+    pub word: UnitWord,
+    pub literal: Dynamic,
+    /// The comparison as written, for a value that is not a unit.
+    pub written: Ex,
 }
 
 /// Who a call goes to, with Rhai's hash of a script function of its name and

@@ -5,7 +5,8 @@ use std::hash::{Hash, Hasher};
 
 use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
 
-use super::code::{Callee, Code, Ex, Function, Op, SwitchTable};
+use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
+use crate::script::bindings::unit::UnitWord;
 
 /// Methods that never change their receiver: the only ones called on a
 /// property (`situation.range.to_float()`), where Rhai would write a changed receiver back.
@@ -297,7 +298,8 @@ impl Lower<'_> {
                 ("!", [value]) => Ex::Not(Box::new(self.expr(value)?), pos),
                 ("-", [value]) => Ex::Negate(Box::new(self.expr(value)?), pos),
                 (_, [a, b]) if Op::from_syntax(name).is_some() => {
-                    Ex::Binary(Op::from_syntax(name)?, Box::new(self.expr(a)?), Box::new(self.expr(b)?), pos)
+                    let op = Op::from_syntax(name)?;
+                    word_compare(Ex::Binary(op, Box::new(self.expr(a)?), Box::new(self.expr(b)?), pos))
                 }
                 _ => Ex::Call(Callee::Other(call.name.clone(), None), self.args(args)?, pos),
             });
@@ -323,6 +325,23 @@ impl Lower<'_> {
     fn args(&mut self, args: &[Expr]) -> Option<Vec<Ex>> {
         args.iter().map(|a| self.expr(a)).collect()
     }
+}
+
+/// `written` as a `WordCompare` when it compares a variable's word property with a literal word.
+fn word_compare(written: Ex) -> Ex {
+    let Ex::Binary(Op::Compare(op), a, b, _) = &written else { return written };
+    let (op, property, literal) = match (a.as_ref(), b.as_ref()) {
+        (property @ Ex::Property(..), Ex::Const(literal)) => (*op, property, literal),
+        (Ex::Const(literal), property @ Ex::Property(..)) => (op.flipped(), property, literal),
+        _ => return written,
+    };
+    let Ex::Property(base, name, _) = property else { return written };
+    let (Ex::Var(slot), Some(word)) = (base.as_ref(), UnitWord::named(name)) else { return written };
+    if !literal.is_string() {
+        return written;
+    }
+    let (slot, literal) = (*slot, literal.clone());
+    Ex::WordCompare(Box::new(WordCompare { op, slot, word, literal, written }))
 }
 
 #[cfg(test)]

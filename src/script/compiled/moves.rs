@@ -96,6 +96,7 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
         Ex::Move(slot) => visit(*slot, None, looped),
         // Read in place where they lie (see `run`): nothing to gain by moving them.
         Ex::Property(base, ..) if matches!(**base, Ex::Var(_)) => walk_in_place(base, looped, visit),
+        Ex::WordCompare(compare) => walk(&mut compare.written, looped, visit),
         Ex::Binary(_, a, b, _) => {
             walk_in_place(a, looped, visit);
             walk_in_place(b, looped, visit);

@@ -4,11 +4,12 @@
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext, Position};
 
 use super::Table;
-use super::code::{Callee, Code, Ex, Function, Op, SwitchTable};
+use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
 use super::direct;
 use super::lower::switch_hash;
+use crate::script::UnitRef;
 use crate::script::bindings::rules::{CONDITION_NAMES, ConditionValues, modifiers_of};
-use crate::script::condition::compare;
+use crate::script::condition::{compare, compare_text};
 
 type R<T> = Result<T, Box<EvalAltResult>>;
 
@@ -185,6 +186,11 @@ impl Runner<'_, '_> {
         {
             return Ok(truth);
         }
+        if let Ex::WordCompare(compare) = guard
+            && let Some(truth) = word_truth(compare, slots)
+        {
+            return Ok(truth);
+        }
         let value = self.expr(guard, slots)?;
         value.as_bool().map_err(|t| mismatch::<bool>(self.ctx, t, pos))
     }
@@ -271,6 +277,10 @@ impl Runner<'_, '_> {
                 }
                 self.call_out(callee, values, *pos)?
             }
+            Ex::WordCompare(compare) => match word_truth(compare, slots) {
+                Some(truth) => Dynamic::from(truth),
+                None => self.expr(&compare.written, slots)?,
+            },
             Ex::Binary(op, a, b, pos) => {
                 if let (Some(x), Some(y)) = (lies(a, slots), lies(b, slots))
                     && let Some(value) = fast(*op, x, y)
@@ -460,6 +470,13 @@ impl Runner<'_, '_> {
         let mut refs: smallvec::SmallVec<[&mut Dynamic; 2]> = values.iter_mut().collect();
         self.ctx.call_native_fn_raw(syntax, false, &mut refs).map_err(|e| at(e, pos))
     }
+}
+
+/// A unit's word compared where it lies; none when the variable does not hold a unit.
+fn word_truth(compare: &WordCompare, slots: &[Dynamic]) -> Option<bool> {
+    let unit = slots.get(compare.slot)?.read_lock::<UnitRef>()?;
+    let unit = unit.0.borrow();
+    compare_text(compare.op, compare.word.of(&unit), &compare.literal)
 }
 
 /// A variable's or a constant's value where it lies, without a copy.
