@@ -285,6 +285,9 @@ impl Native {
 pub(crate) fn compare_text(op: Op, word: Option<&str>, literal: &Dynamic) -> Option<bool> {
     let literal = literal.as_immutable_string_ref().ok()?;
     match word {
+        // Equality first tells words apart by their length, without comparing their letters.
+        Some(word) if op == Op::Eq => Some(word == literal.as_str()),
+        Some(word) if op == Op::Ne => Some(word != literal.as_str()),
         Some(word) => compare_order(op, Some(word.cmp(literal.as_str()))),
         // `()` against text: different types, never equal, never ordered.
         None => Some(op == Op::Ne),

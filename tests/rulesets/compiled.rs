@@ -189,3 +189,22 @@ fn a_units_words_compare_as_rhai_compares_them() {
     let light = shown(compiled.eval(&mut Scope::new(), &format!("firer_kind({})", firers[0])));
     assert!(light.starts_with("\"light_infantry\""), "{light}");
 }
+
+#[test]
+fn a_variable_lent_to_a_compiled_function_comes_back_whole() {
+    // `firing_stands` only reads its first parameter: the caller's variable is lent to it, not copied.
+    let [compiled, interpreted] = hosts("ff-napoleonic");
+    assert!(compiled.compiled_procedures().iter().any(|n| n == "firing_stands"));
+    for host in [&compiled, &interpreted] {
+        let mut scope = Scope::new();
+        let value = |scope: &mut Scope, code: &str| shown(host.eval(scope, code));
+        value(&mut scope, r#"let f = #{formation: "column", stands: 6};"#);
+        assert_eq!(
+            value(&mut scope, "let n = firing_stands(f, #{}); [n, f.stands, f.formation]"),
+            "[2, 6, \"column\"]\n"
+        );
+        // An error inside gives it back too.
+        assert!(value(&mut scope, "firing_stands(f, 3)").starts_with("error"));
+        assert_eq!(value(&mut scope, "f"), "#{\"formation\": \"column\", \"stands\": 6}\n");
+    }
+}

@@ -12,6 +12,9 @@ pub struct Function {
     /// Local slots: the parameters first, then each `let` in order.
     pub slots: usize,
     pub body: Vec<Code>,
+    /// Whether its first parameter is only read: a caller's variable passed by
+    /// reference (`a` in `fire(a, b, c)`) is then lent to it, not copied.
+    pub lends_first: bool,
 }
 
 /// A statement. Each yields a value, as in Rhai: a block's value is its last statement's.

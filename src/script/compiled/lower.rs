@@ -112,8 +112,10 @@ pub fn lower(
     if failed {
         return None;
     }
-    let mut function = Function { name: def.name.clone(), slots: lower.slots, body };
-    super::moves::move_last_reads(&mut function);
+    let mut function = Function { name: def.name.clone(), slots: lower.slots, body, lends_first: false };
+    function.lends_first = !def.params.is_empty() && super::moves::only_reads_first(&mut function);
+    let lends_first = function.lends_first;
+    super::moves::move_last_reads(&mut function, lends_first);
     Some(function)
 }
 
@@ -362,6 +364,34 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    /// Lowers each function of `code`; those whose first parameter is lent, not copied.
+    fn lending(code: &str) -> Vec<String> {
+        let ast = rhai::Engine::new().compile(code).unwrap();
+        let index: HashMap<(String, usize), usize> =
+            ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
+        let mut names: Vec<String> = index
+            .keys()
+            .filter(|(name, arity)| lower(&ast, name, *arity, &index, true).is_some_and(|f| f.lends_first))
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_first_parameter_only_read_is_lent() {
+        let code = r#"
+            fn reads(u, n) { let copy = u; if u.arm == "infantry" { u.stands + n } else { copy } }
+            fn passes_on(u) { reads(u, 1) }
+            fn sets_a_property(u) { u.stands = 3; }
+            fn assigns(u) { u = 3; u }
+            fn lends_to_a_method(u) { u.to_float() }
+            fn reads_the_second(a, u) { u.stands = a; }
+            fn none() { 1 }
+        "#;
+        assert_eq!(lending(code), ["passes_on", "reads", "reads_the_second"]);
     }
 
     #[test]

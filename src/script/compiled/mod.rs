@@ -102,14 +102,21 @@ impl Compiled {
                     };
                     // Arguments are passed by value, as to a script function: Rhai's own
                     // temporaries are taken, but the first may be the caller's variable
-                    // (`a.fire(b, c)` passes `a` by reference) and is copied.
-                    let args = args
+                    // (`fire(a, b, c)` passes `a` by reference): copied, or lent to a
+                    // function that only reads it and given back after.
+                    let mut slots: run::Slots = args
                         .iter_mut()
                         .enumerate()
-                        .map(|(i, a)| if i == 0 { (**a).clone() } else { std::mem::take(&mut **a) })
+                        .map(|(i, a)| if i == 0 && !f.lends_first { (**a).clone() } else { std::mem::take(&mut **a) })
                         .collect();
                     let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, depth: 0, turns: 0 };
-                    runner.call(&f, args, ctx.call_position())
+                    let result = runner.call(&f, &mut slots, ctx.call_position());
+                    if f.lends_first
+                        && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())
+                    {
+                        **first = std::mem::take(lent);
+                    }
+                    result
                 },
             );
         }

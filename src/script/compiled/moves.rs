@@ -10,22 +10,50 @@
 //! in: every run of a function mentions its slots in an order that is a
 //! subsequence of the walk's. Loops repeat, so no read inside one is moved; a
 //! `switch` whose arms are not in order is treated like a loop.
+//!
+//! The same walk tells whether a function only reads its first parameter: then
+//! a caller's variable passed by reference may be lent to it instead of copied.
 
 use super::code::{Code, Ex, Function, SwitchTable};
 
-/// Turns each slot's last read into a move, where it is a plain read outside any loop.
-pub fn move_last_reads(f: &mut Function) {
+/// How a slot is mentioned.
+enum Mention<'e> {
+    /// Its value copied out: the expression a move may replace.
+    Read(&'e mut Ex),
+    /// Read where it lies (a property, an operand).
+    InPlace,
+    /// Lent to a method, which may change it.
+    Lent,
+    /// Given a value, or its value taken.
+    Written,
+}
+
+/// Whether `f` never changes nor takes its first parameter's value (call before `move_last_reads`).
+pub fn only_reads_first(f: &mut Function) -> bool {
+    let mut only_read = true;
+    walk_block(&mut f.body, false, &mut |slot, mention, _| {
+        if slot == 0 && matches!(mention, Mention::Lent | Mention::Written) {
+            only_read = false;
+        }
+    });
+    only_read
+}
+
+/// Turns each slot's last read into a move, where it is a plain read outside
+/// any loop; not the first parameter's when it is `lent` (it goes back to the caller).
+pub fn move_last_reads(f: &mut Function, lent: bool) {
     // The first walk finds each slot's last mention; the second, in the same order, changes it.
     let mut last: Vec<Option<(usize, bool)>> = vec![None; f.slots];
     let mut count = 0;
-    walk_block(&mut f.body, false, &mut |slot, read, looped| {
-        last[slot] = Some((count, read.is_some() && !looped));
+    walk_block(&mut f.body, false, &mut |slot, mention, looped| {
+        let movable = matches!(mention, Mention::Read(_)) && !looped && !(lent && slot == 0);
+        last[slot] = Some((count, movable));
         count += 1;
     });
     let mut count = 0;
-    walk_block(&mut f.body, false, &mut |slot, read, _| {
+    walk_block(&mut f.body, false, &mut |slot, mention, _| {
         if last[slot] == Some((count, true))
-            && let Some(read) = read
+            && let Mention::Read(read) = mention
         {
             *read = Ex::Move(slot);
         }
@@ -33,9 +61,8 @@ pub fn move_last_reads(f: &mut Function) {
     });
 }
 
-/// What a walk tells of each mention of a slot: the slot, the expression when
-/// it is a plain read (that a move may replace), and whether it is in a loop.
-type Visit<'v> = dyn FnMut(usize, Option<&mut Ex>, bool) + 'v;
+/// What a walk tells of each mention of a slot: the slot, how, and whether it is in a loop.
+type Visit<'v> = dyn FnMut(usize, Mention, bool) + 'v;
 
 fn walk_block(code: &mut [Code], looped: bool, visit: &mut Visit) {
     for stmt in code {
@@ -49,7 +76,7 @@ fn walk_code(code: &mut Code, looped: bool, visit: &mut Visit) {
         // The value first, then the slot it is stored in (`x = x + 1`, `x.n += x.m`).
         Code::Let(slot, ex) | Code::Set(slot, _, ex, _) | Code::SetProperty(slot, _, _, ex, _) => {
             walk(ex, looped, visit);
-            visit(*slot, None, looped);
+            visit(*slot, Mention::Written, looped);
         }
         Code::If(guard, then, otherwise, _) => {
             walk(guard, looped, visit);
@@ -91,9 +118,9 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
         Ex::Const(_) => {}
         Ex::Var(slot) => {
             let slot = *slot;
-            visit(slot, Some(ex), looped);
+            visit(slot, Mention::Read(ex), looped);
         }
-        Ex::Move(slot) => visit(*slot, None, looped),
+        Ex::Move(slot) => visit(*slot, Mention::Written, looped),
         // Read in place where they lie (see `run`): nothing to gain by moving them.
         Ex::Property(base, ..) if matches!(**base, Ex::Var(_)) => walk_in_place(base, looped, visit),
         Ex::WordCompare(compare) => walk(&mut compare.written, looped, visit),
@@ -107,7 +134,10 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
             for arg in args {
                 walk(arg, looped, visit);
             }
-            walk_in_place(receiver, looped, visit);
+            match receiver.as_mut() {
+                Ex::Var(slot) => visit(*slot, Mention::Lent, looped),
+                other => walk(other, looped, visit),
+            }
         }
         Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) | Ex::Call(_, items, _) => {
             for item in items {
@@ -131,7 +161,7 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
 /// A variable read where it lies (a receiver, an operand) is a mention, never a move.
 fn walk_in_place(ex: &mut Ex, looped: bool, visit: &mut Visit) {
     match ex {
-        Ex::Var(slot) => visit(*slot, None, looped),
+        Ex::Var(slot) => visit(*slot, Mention::InPlace, looped),
         other => walk(other, looped, visit),
     }
 }

@@ -16,6 +16,9 @@ type R<T> = Result<T, Box<EvalAltResult>>;
 /// Call arguments: a few, kept on the stack.
 type Args = smallvec::SmallVec<[Dynamic; 4]>;
 
+/// A call's local slots, its arguments first: on the stack for most functions.
+pub type Slots = smallvec::SmallVec<[Dynamic; 16]>;
+
 /// How a statement ended.
 enum Flow {
     Value(Dynamic),
@@ -37,16 +40,16 @@ pub struct Runner<'a, 'c> {
 }
 
 impl Runner<'_, '_> {
-    /// Runs `f` on `args`; an error inside is wrapped as Rhai wraps one from a script function.
-    pub fn call(&mut self, f: &Function, args: Vec<Dynamic>, pos: Position) -> R<Dynamic> {
+    /// Runs `f` on its arguments, the first `slots`; an error inside is wrapped as
+    /// Rhai wraps one from a script function.
+    pub fn call(&mut self, f: &Function, slots: &mut Slots, pos: Position) -> R<Dynamic> {
         let engine = self.ctx.engine();
         if self.ctx.global_runtime_state().level + self.depth > engine.max_call_levels() {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
         }
-        let mut slots = args;
         slots.resize(f.slots, Dynamic::UNIT);
         self.depth += 1;
-        let result = self.block(&f.body, &mut slots);
+        let result = self.block(&f.body, slots);
         self.depth -= 1;
         match result {
             Ok(Flow::Value(v) | Flow::Return(v)) => Ok(v),
@@ -66,14 +69,16 @@ impl Runner<'_, '_> {
     }
 
     fn block(&mut self, code: &[Code], slots: &mut [Dynamic]) -> R<Flow> {
-        let mut last = Dynamic::UNIT;
-        for stmt in code {
+        // Only the last statement's value is the block's: the others' are dropped where they
+        // lie, not moved (moving each freshly made value stalls this CPU more than the work).
+        let Some((last, before)) = code.split_last() else { return Ok(Flow::Value(Dynamic::UNIT)) };
+        for stmt in before {
             match self.stmt(stmt, slots)? {
-                Flow::Value(v) => last = v,
+                Flow::Value(_) => {}
                 other => return Ok(other),
             }
         }
-        Ok(Flow::Value(last))
+        self.stmt(last, slots)
     }
 
     fn stmt(&mut self, code: &Code, slots: &mut [Dynamic]) -> R<Flow> {
@@ -390,7 +395,8 @@ impl Runner<'_, '_> {
                 if !self.redefined(*script)
                     && let Some(f) = self.table.function(*index)
                 {
-                    return self.call(&f, values.into_vec(), pos);
+                    let mut slots: Slots = values.into_iter().collect();
+                    return self.call(&f, &mut slots, pos);
                 }
                 name
             }
