@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use serde::Serialize;
 
 use super::ast::{Comparison, DiceExpr, DicePool, Die, Sum, Term};
@@ -26,8 +28,8 @@ pub struct DieRoll {
 pub struct Roll {
     /// The expression, as grognard writes it.
     pub expr: Arc<str>,
-    /// Every die in the order rolled.
-    pub dice: Vec<DieRoll>,
+    /// Every die in the order rolled (kept inline: most rolls are one or two dice, made by the thousand).
+    pub dice: SmallVec<[DieRoll; 2]>,
     /// The total of the left-hand side (the whole expression when there is no comparison).
     pub total: i64,
     /// The total of the right-hand side of a comparison.
@@ -38,7 +40,7 @@ pub struct Roll {
     pub success: Option<bool>,
     /// The terms in written order, for showing the roll the way it was asked.
     #[serde(skip)]
-    layout: Vec<Part>,
+    layout: SmallVec<[Part; 2]>,
 }
 
 /// One written term of the expression, as rolled.
@@ -86,8 +88,8 @@ impl DiceExpr {
         let count: u32 = self.pools().map(|p| p.count).sum();
         let mut asker = Labelled { source, what, count, asked: 0 };
         let source: &mut dyn RollSource = &mut asker;
-        let mut dice = Vec::new();
-        let mut layout = Vec::new();
+        let mut dice = SmallVec::new();
+        let mut layout = SmallVec::new();
         let total = roll_sum(&self.left, source, &mut dice, &mut layout)?;
         let (against, success) = match &self.comparison {
             Some((op, right)) => {
@@ -139,8 +141,8 @@ impl RollSource for Labelled<'_> {
 fn roll_sum(
     sum: &Sum,
     source: &mut dyn RollSource,
-    dice: &mut Vec<DieRoll>,
-    layout: &mut Vec<Part>,
+    dice: &mut SmallVec<[DieRoll; 2]>,
+    layout: &mut SmallVec<[Part; 2]>,
 ) -> Result<i64, DiceError> {
     let mut total = 0i64;
     for term in &sum.terms {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map, NativeCallContext, Scope};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString, Map, NativeCallContext, Scope};
 
 use super::fail;
 use super::unit::marker_from;
@@ -130,7 +130,7 @@ fn register_reading(engine: &mut Engine) {
 
 /// A cell's `result`: the result's id, or `()` where the chart reads nothing.
 pub(crate) fn reading_result(r: &Reading) -> Dynamic {
-    r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(x.id.clone()))
+    r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(ImmutableString::from(x.id.as_str())))
 }
 
 fn register_mods(engine: &mut Engine) {
@@ -245,7 +245,7 @@ fn to_dynamic(value: &LookupValue) -> Dynamic {
         LookupValue::Flag(b) => Dynamic::from(*b),
         LookupValue::Int(n) => Dynamic::from(*n),
         LookupValue::Number(x) => Dynamic::from(*x),
-        LookupValue::Text(t) => Dynamic::from(t.clone()),
+        LookupValue::Text(t) => Dynamic::from(ImmutableString::from(t.as_str())),
         LookupValue::Map(m) => Dynamic::from_map(m.iter().map(|(k, v)| (k.into(), to_dynamic(v))).collect()),
     }
 }

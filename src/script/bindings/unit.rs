@@ -1,6 +1,6 @@
 //! Units and leaders for Rhai: `unit(#{...})`, `leader(#{...})`, their properties and what can happen to them.
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map};
 
 use super::fail;
 use crate::script::handles::{LeaderRef, UnitRef};
@@ -109,7 +109,7 @@ fn marker_to(marker: Option<&Marker>) -> Dynamic {
         None => Dynamic::UNIT,
         Some(Marker::Flag(b)) => Dynamic::from(*b),
         Some(Marker::Count(n)) => Dynamic::from(*n),
-        Some(Marker::Text(t)) => Dynamic::from(t.clone()),
+        Some(Marker::Text(t)) => Dynamic::from(ImmutableString::from(t.as_str())),
     }
 }
 
@@ -134,7 +134,8 @@ pub(crate) const UNIT_PROPERTIES: [&str; 14] = [
 /// A unit's property by name, one place for the Rhai getters and for conditions read natively.
 pub(crate) fn unit_property(u: &Unit, name: &str) -> Option<Dynamic> {
     if let Some(text) = unit_text(u, name) {
-        return Some(text.map_or(Dynamic::UNIT, |t| Dynamic::from(t.to_string())));
+        // Made from the words in place: a copy of the `String` first would cost a second allocation.
+        return Some(text.map_or(Dynamic::UNIT, |t| Dynamic::from(ImmutableString::from(t))));
     }
     Some(match name {
         "stands" => Dynamic::from(i64::from(u.stands)),
@@ -218,9 +219,9 @@ pub(crate) const LEADER_PROPERTIES: [&str; 5] = ["id", "name", "side", "rating",
 /// A leader's property by name.
 pub(crate) fn leader_property(l: &Leader, name: &str) -> Option<Dynamic> {
     Some(match name {
-        "id" => Dynamic::from(l.id.clone()),
-        "name" => Dynamic::from(l.name.clone()),
-        "side" => Dynamic::from(l.side.clone()),
+        "id" => Dynamic::from(ImmutableString::from(l.id.as_str())),
+        "name" => Dynamic::from(ImmutableString::from(l.name.as_str())),
+        "side" => Dynamic::from(ImmutableString::from(l.side.as_str())),
         "rating" => l.rating.clone().map_or(Dynamic::UNIT, Dynamic::from),
         "attached" => Dynamic::from(l.attached_to.is_some()),
         _ => return None,
