@@ -224,10 +224,14 @@ impl Native {
                     (Native::Literal(text), word) => word.with_unit_text(vars, |w| compare_text(op.flipped(), w, text)),
                     _ => None,
                 };
-                match in_place {
-                    Some(Some(result)) => Some(result),
-                    _ => compare(*op, &a.eval(vars, leaders)?, &b.eval(vars, leaders)?),
+                if let Some(Some(result)) = in_place {
+                    return Some(result);
                 }
+                // `situation.range <= 8`: both sides read where they lie when they can be.
+                if let Some(result) = a.peek(vars, |x| b.peek(vars, |y| compare(*op, x, y))) {
+                    return Some(result);
+                }
+                compare(*op, &a.eval(vars, leaders)?, &b.eval(vars, leaders)?)
             }
             Native::In(value, list) => {
                 let in_place = value.with_unit_text(vars, |w| any_equal_text(w, list));
@@ -269,6 +273,26 @@ impl Native {
 }
 
 impl Native {
+    /// Calls `f` with this node's value where it lies, when it is a variable, a
+    /// literal or a map's entry off a variable (`situation.range`); none otherwise
+    /// (and when `f` says none).
+    fn peek<R>(&self, vars: &[&Dynamic], f: impl FnOnce(&Dynamic) -> Option<R>) -> Option<R> {
+        match self {
+            Native::Var(i) => f(vars.get(*i)?),
+            Native::Literal(value) => f(value),
+            Native::Chain(base, accesses) => {
+                let (Native::Var(i), [Access::Property(name, _)]) = (base.as_ref(), &accesses[..]) else { return None };
+                let map = vars.get(*i)?.read_lock::<rhai::Map>()?;
+                match map.get(name.as_str()) {
+                    Some(value) => f(value),
+                    // A missing entry reads as `()`, as Rhai reads it.
+                    None => f(&Dynamic::UNIT),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Calls `f` with a unit's word property (`firer.arm`) read in place,
     /// when this node is one; `None` to `f` is the unit having none (`()`).
     fn with_unit_text<R>(&self, vars: &[&Dynamic], f: impl FnOnce(Option<&str>) -> R) -> Option<R> {
