@@ -352,32 +352,28 @@ mod tests {
 
     use super::*;
 
-    /// Lowers each function of `code`; the names of those that compiled.
-    fn compiled(code: &str) -> Vec<String> {
+    /// Lowers each function of `code`; the names of those that compiled and pass `keep`.
+    fn lowered(code: &str, keep: impl Fn(&Function) -> bool) -> Vec<String> {
         let ast = rhai::Engine::new().compile(code).unwrap();
         let index: HashMap<(String, usize), usize> =
             ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
         let mut names: Vec<String> = index
             .keys()
-            .filter(|(name, arity)| lower(&ast, name, *arity, &index, true).is_some())
+            .filter(|(name, arity)| lower(&ast, name, *arity, &index, true).is_some_and(|f| keep(&f)))
             .map(|(name, _)| name.clone())
             .collect();
         names.sort();
         names
     }
 
-    /// Lowers each function of `code`; those whose first parameter is lent, not copied.
+    /// The functions of `code` that compile.
+    fn compiled(code: &str) -> Vec<String> {
+        lowered(code, |_| true)
+    }
+
+    /// The functions of `code` whose first parameter is lent, not copied.
     fn lending(code: &str) -> Vec<String> {
-        let ast = rhai::Engine::new().compile(code).unwrap();
-        let index: HashMap<(String, usize), usize> =
-            ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
-        let mut names: Vec<String> = index
-            .keys()
-            .filter(|(name, arity)| lower(&ast, name, *arity, &index, true).is_some_and(|f| f.lends_first))
-            .map(|(name, _)| name.clone())
-            .collect();
-        names.sort();
-        names
+        lowered(code, |f| f.lends_first)
     }
 
     #[test]
