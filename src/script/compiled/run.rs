@@ -7,7 +7,9 @@ use super::Table;
 use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
 use super::direct;
 use super::lower::switch_hash;
+use crate::dice::RollSource;
 use crate::script::UnitRef;
+use crate::script::bindings::dice::roll;
 use crate::script::bindings::rules::{CONDITION_NAMES, ConditionValues, modifiers_of};
 use crate::script::condition::{compare, compare_text};
 
@@ -231,16 +233,36 @@ impl Runner<'_, '_> {
                 Dynamic::from_map(map)
             }
             Ex::Interpolated(parts) => {
-                let mut text = String::new();
-                for part in parts {
-                    let mut value = self.expr(part, slots)?;
-                    if value.is_string() {
-                        text.push_str(value.read_lock::<ImmutableString>().as_deref().map_or("", |s| s.as_str()));
-                    } else {
-                        text.push_str(&self.printed(&mut value));
-                    }
+                let values = self.unworded(parts, slots)?;
+                self.worded(values)
+            }
+            // `note(`...`)` with tracing off: nobody reads the words.
+            Ex::Call(Callee::Other(name, Some(script)), args, _)
+                if name == "note"
+                    && let [Ex::Interpolated(parts)] = &args[..]
+                    && !self.state.borrow().tracing
+                    && !self.redefined(*script) =>
+            {
+                self.unworded(parts, slots)?;
+                Dynamic::UNIT
+            }
+            // `roll("1d10", `...`)` with tracing off and dice that do not show what they are for.
+            Ex::Call(Callee::Other(name, Some(script)), args, pos)
+                if name == "roll"
+                    && let [expr, Ex::Interpolated(parts)] = &args[..]
+                    && self.labels_unread()
+                    && !self.redefined(*script) =>
+            {
+                let expr = self.expr(expr, slots)?;
+                let parts = self.unworded(parts, slots)?;
+                if let Some(text) = expr.read_lock::<ImmutableString>() {
+                    return roll(self.state, &text, None).map(Dynamic::from).map_err(|e| at(e, *pos));
                 }
-                Dynamic::from(text)
+                // Not text: Rhai words the error, with the label made as written.
+                let label = self.worded(parts);
+                let mut values: Args = [expr, label].into_iter().collect();
+                let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
+                self.ctx.call_fn_raw(name, false, false, &mut refs).map_err(|e| at(e, *pos))?
             }
             // Off a variable, read in place: `situation.range` does not copy the situation.
             Ex::Property(base, name, pos) => match base.as_ref() {
@@ -348,6 +370,36 @@ impl Runner<'_, '_> {
                 _ => Dynamic::UNIT,
             },
         })
+    }
+
+    /// The values of an interpolated string's parts, not yet made text. Words
+    /// nobody will read stop here: making text calls only native `to_string`s,
+    /// which change nothing, so only working out the parts can fail or act.
+    fn unworded(&mut self, parts: &[Ex], slots: &mut [Dynamic]) -> R<Args> {
+        let mut values = Args::new();
+        for part in parts {
+            values.push(self.expr(part, slots)?);
+        }
+        Ok(values)
+    }
+
+    /// Parts made text and joined, as Rhai's interpolation makes them.
+    fn worded(&self, values: Args) -> Dynamic {
+        let mut text = String::new();
+        for mut value in values {
+            if value.is_string() {
+                text.push_str(value.read_lock::<ImmutableString>().as_deref().map_or("", |s| s.as_str()));
+            } else {
+                text.push_str(&self.printed(&mut value));
+            }
+        }
+        Dynamic::from(text)
+    }
+
+    /// Whether a roll's label goes unread: not traced, and the dice do not show what they are for.
+    fn labels_unread(&self) -> bool {
+        let st = self.state.borrow();
+        !st.tracing && !st.dice.shows_purpose()
     }
 
     /// `value` made text as Rhai's interpolation makes it (its `to_string`).
