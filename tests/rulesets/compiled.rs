@@ -228,3 +228,23 @@ fn a_variable_lent_to_a_compiled_function_comes_back_whole() {
         assert_eq!(value(&mut scope, "f"), "#{\"formation\": \"column\", \"stands\": 6}\n");
     }
 }
+
+#[test]
+fn dice_rolled_at_the_table_are_told_what_they_are_for_untraced() {
+    // Untraced, a roll label is still worded for a player who rolls real dice.
+    let [compiled, _] = hosts("ff-napoleonic");
+    compiled.set_tracing(false);
+    let prompts = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let seen = prompts.clone();
+    let ask: grognard::repl::Ask = std::rc::Rc::new(std::cell::RefCell::new(move |prompt: &str| {
+        seen.borrow_mut().push(prompt.to_string());
+        Some("5".to_string())
+    }));
+    compiled.set_dice(Box::new(grognard::repl::Manual::new(ask)));
+    let code = r#"let a = unit(#{name: "Old Guard", nation: "france", arm: "infantry", stands: 4, formation: "column"});
+        let b = unit(#{name: "IR 4", nation: "austria", arm: "infantry", stands: 6, formation: "line"});
+        melee(a, b, #{}).result"#;
+    compiled.eval(&mut Scope::new(), code).unwrap();
+    let prompts = prompts.borrow();
+    assert!(prompts.iter().any(|p| p.contains("Old Guard (attacker)")), "{prompts:?}");
+}
