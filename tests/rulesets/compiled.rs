@@ -248,3 +248,30 @@ fn dice_rolled_at_the_table_are_told_what_they_are_for_untraced() {
     let prompts = prompts.borrow();
     assert!(prompts.iter().any(|p| p.contains("Old Guard (attacker)")), "{prompts:?}");
 }
+
+#[test]
+fn in_a_list_and_a_cell_read_as_rhai_reads_them() {
+    // `firer.formation in ["march_column", "limbered"]` and `cell.is_none` in `fire_points`, read natively.
+    let [compiled, interpreted] = hosts("ff-napoleonic");
+    let firers = [
+        r#"#{name: "a", arm: "infantry", formation: "limbered", stands: 4}"#,
+        r#"#{name: "b", arm: "infantry", formation: "line", stands: 4}"#,
+        r#"#{name: "c", arm: "infantry", formation: 3, stands: 4}"#,
+        r#"#{name: "d", arm: "infantry", formation: (), stands: 4}"#,
+        r#"#{name: "e", arm: "infantry", formation: ["line"], stands: 4}"#,
+        r#"unit(#{name: "f", nation: "france", arm: "infantry", stands: 6, formation: "column"})"#,
+    ];
+    for firer in firers {
+        for range in ["2", "7", "30"] {
+            let call = format!("fire_points({firer}, #{{range: {range}}})");
+            for tracing in [true, false] {
+                let run = |host: &Host| {
+                    host.set_tracing(tracing);
+                    shown(host.eval(&mut Scope::new(), &call))
+                };
+                let (a, b) = (run(&compiled), run(&interpreted));
+                assert_eq!(a, b, "{call}, tracing {tracing}");
+            }
+        }
+    }
+}

@@ -32,7 +32,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         .register_type_with_name::<Footprint>("Footprint")
         .register_get("count", |f: &mut Footprint| f.stands.len() as i64)
         .register_fn("to_string", |f: &mut Footprint| format!("{} stand(s)", f.stands.len()));
-    engine.register_get("placed", |u: &mut UnitRef| u.0.borrow().placement.is_some());
+    engine.register_get("placed", |u: &mut UnitRef| placed(&u.0.borrow()));
 
     // footprint(unit, frontage, depth, wide): the unit's stands as laid out on the
     // table, from its placement (the centre of its front edge, and its facing), in
@@ -156,4 +156,9 @@ pub(crate) fn place_from(at: &Map) -> Result<Placement, String> {
         return Err(format!("a place on the table has x, y and facing, not `{key}`"));
     }
     Ok(Placement { x: number("x", None)?, y: number("y", None)?, facing: number("facing", Some(0.0))? })
+}
+
+/// `unit.placed`: whether the unit stands on the table.
+pub(crate) fn placed(u: &Unit) -> bool {
+    u.placement.is_some()
 }

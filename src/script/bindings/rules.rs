@@ -119,7 +119,7 @@ fn register_reading(engine: &mut Engine) {
             r.row.as_deref().map_or(Dynamic::UNIT, |row| Dynamic::from(row.to_string()))
         })
         .register_get("table", |r: &mut Reading| r.table.to_string())
-        .register_get("is_none", |r: &mut Reading| r.result.is_none())
+        .register_get("is_none", |r: &mut Reading| reading_is_none(r))
         .register_fn("to_string", |r: &mut Reading| {
             r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.id.clone())
         })
@@ -129,6 +129,11 @@ fn register_reading(engine: &mut Engine) {
 }
 
 /// A cell's `result`: the result's id, or `()` where the chart reads nothing.
+/// `cell.is_none`: the chart reads nothing there.
+pub(crate) fn reading_is_none(r: &Reading) -> bool {
+    r.result.is_none()
+}
+
 pub(crate) fn reading_result(r: &Reading) -> Dynamic {
     r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(ImmutableString::from(x.id.as_str())))
 }

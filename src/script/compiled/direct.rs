@@ -1,20 +1,25 @@
 //! Getters and methods of grognard's own types, and a few of Rhai's on numbers, read
 //! here instead of through Rhai's function lookup: the same functions the registered ones call.
 
-use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext};
+use rhai::{Array, Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext};
 
 use crate::dice::Roll;
 use crate::rules::Reading;
 use crate::rules::RowKey;
 use crate::script::bindings::dice::{roll, roll_natural};
-use crate::script::bindings::rules::{Mods, apply_cell, lookup_read, modifiers, reading_result};
+use crate::script::bindings::measure::placed;
+use crate::script::bindings::rules::{Mods, apply_cell, lookup_read, modifiers, reading_is_none, reading_result};
 use crate::script::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, unit_property};
+use crate::script::condition::{Op as Comparison, compare};
 use crate::script::state::Shared;
 use crate::script::{LeaderRef, UnitRef};
 
 /// `base.name` for a unit, leader, roll, cell or modifiers; none for anything else (Rhai reads it).
 pub fn property(base: &Dynamic, name: &str) -> Option<Dynamic> {
     if let Some(unit) = base.read_lock::<UnitRef>() {
+        if name == "placed" {
+            return Some(Dynamic::from(placed(&unit.0.borrow())));
+        }
         return UNIT_PROPERTIES.contains(&name).then(|| unit_property(&unit.0.borrow(), name).unwrap_or_default());
     }
     if let Some(leader) = base.read_lock::<LeaderRef>() {
@@ -30,7 +35,11 @@ pub fn property(base: &Dynamic, name: &str) -> Option<Dynamic> {
         };
     }
     if let Some(cell) = base.read_lock::<Reading>() {
-        return (name == "result").then(|| reading_result(&cell));
+        return match name {
+            "result" => Some(reading_result(&cell)),
+            "is_none" => Some(Dynamic::from(reading_is_none(&cell))),
+            _ => None,
+        };
     }
     if let Some(mods) = base.read_lock::<Mods>() {
         return (name == "total").then(|| Dynamic::from(mods.total));
@@ -62,6 +71,19 @@ pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
         }
         _ => None,
     }
+}
+
+/// `value in list` (Rhai's `contains(list, value)` operator) over values `compare`
+/// knows, item by item as Rhai's `==` finds them; none for anything else (Rhai decides).
+pub fn operator(name: &str, values: &[Dynamic]) -> Option<Dynamic> {
+    let ("contains", [list, value]) = (name, values) else { return None };
+    let list = list.read_lock::<Array>()?;
+    for item in list.iter() {
+        if compare(Comparison::Eq, item, value)? {
+            return Some(Dynamic::TRUE);
+        }
+    }
+    Some(Dynamic::FALSE)
 }
 
 /// Names of grognard's functions that `call` runs directly.

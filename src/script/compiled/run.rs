@@ -453,6 +453,12 @@ impl Runner<'_, '_> {
                 name
             }
             Callee::Other(name, script) => {
+                // An operator (no script hash: a script cannot define one).
+                if script.is_none()
+                    && let Some(value) = direct::operator(name, &values)
+                {
+                    return Ok(value);
+                }
                 if let Some(script) = script
                     && direct::CALLS.contains(&name.as_str())
                     && !self.redefined(*script)
