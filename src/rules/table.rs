@@ -286,6 +286,12 @@ impl Table {
 
     /// Reads a lookup with one key per level.
     pub fn read_lookup(&self, keys: &[String]) -> Result<&LookupValue, ReadError> {
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        self.read_lookup_words(&keys)
+    }
+
+    /// `read_lookup` of keys lent as words (a script's, read without copies).
+    pub fn read_lookup_words(&self, keys: &[&str]) -> Result<&LookupValue, ReadError> {
         let TableBody::Lookup { keys: names, values } = &self.body else {
             return Err(self.wrong_kind("read it with a total"));
         };
@@ -295,14 +301,14 @@ impl Table {
                 return Err(ReadError::NoEntry {
                     table: self.id.to_string(),
                     name: format!("key {}", i + 1),
-                    key: key.clone(),
+                    key: key.to_string(),
                     known: format!("only {} key(s): {}", names.len(), names.join(", ")),
                 });
             };
-            at = map.get(key).ok_or_else(|| ReadError::NoEntry {
+            at = map.get(*key).ok_or_else(|| ReadError::NoEntry {
                 table: self.id.to_string(),
                 name: names.get(i).cloned().unwrap_or_else(|| format!("key {}", i + 1)),
-                key: key.clone(),
+                key: key.to_string(),
                 known: map.keys().cloned().collect::<Vec<_>>().join(", "),
             })?;
         }

@@ -131,6 +131,23 @@ fn a_function_defined_again_by_the_caller_still_wins() {
         let value = host.eval(&mut Scope::new(), code).unwrap().value;
         assert_eq!(value.as_int().unwrap(), 3);
     }
+    // Also a method compiled code reads natively (`unit.has_marker("guard")`), and Rhai's own `max` and `in`.
+    let guard = r#"let g = unit(#{name: "G", nation: "france", arm: "infantry", stands: 4, formation: "line"});"#;
+    let grenadier = r#"let g = unit(#{name: "G", nation: "austria", arm: "infantry", type: "grenadier", stands: 4, formation: "line"});"#;
+    let calls = [
+        (format!("{guard} fatigue_weight(g, \"army\")"), "1"),
+        // A method-style script function takes `this`, not the receiver as a parameter.
+        (format!("fn has_marker(m) {{ true }} {guard} fatigue_weight(g, \"army\")"), "2"),
+        (format!("{grenadier} fatigue_weight(g, \"army\")"), "2"),
+        (format!("fn contains(list, x) {{ false }} {grenadier} fatigue_weight(g, \"army\")"), "1"),
+    ];
+    for (code, expected) in &calls {
+        let [compiled, interpreted] = hosts("ff-napoleonic");
+        let run = |host: &Host| shown(host.eval(&mut Scope::new(), code));
+        let (a, b) = (run(&compiled), run(&interpreted));
+        assert_eq!(a, b, "{code}");
+        assert_eq!(a.trim(), *expected, "{code}");
+    }
 }
 
 #[test]

@@ -178,9 +178,8 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
     for many in [false, true] {
         let st = state.clone();
         let read = move |table: &str, keys: Vec<String>| -> Result<Dynamic, Box<EvalAltResult>> {
-            let st = st.borrow();
-            let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
-            t.read_lookup(&keys).map(to_dynamic).map_err(|e| e.to_string().into())
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            lookup_keys(&st, table, &keys)
         };
         let registration = FuncRegistration::new("lookup").with_volatility(true);
         if many {
@@ -191,6 +190,13 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
             registration.register_into_engine(engine, move |table: &str, key: &str| read(table, vec![key.to_string()]));
         }
     }
+}
+
+/// `lookup(table, keys)` of a lookup table: the value at those keys.
+pub(crate) fn lookup_keys(st: &Shared, table: &str, keys: &[&str]) -> Result<Dynamic, Box<EvalAltResult>> {
+    let st = st.borrow();
+    let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+    t.read_lookup_words(keys).map(to_dynamic).map_err(|e| e.to_string().into())
 }
 
 /// `lookup(table, total)` of a bands table, or `lookup(table, row, total)` of a grid: the cell read, and traced.

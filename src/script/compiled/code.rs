@@ -64,8 +64,9 @@ pub enum Ex {
     Interpolated(Vec<Ex>),
     /// `value.name`.
     Property(Box<Ex>, ImmutableString, Position),
-    /// `value.name(args)`: the receiver is passed by reference (a slot when it is a variable).
-    Method(Box<Ex>, ImmutableString, Vec<Ex>, Position),
+    /// `value.name(args)`: the receiver is passed by reference (a slot when it is a variable);
+    /// with Rhai's hash of a script function it would call (see `Callee`).
+    Method(Box<Ex>, ImmutableString, Vec<Ex>, Option<u64>, Position),
     /// `name(args)`.
     Call(Callee, Vec<Ex>, Position),
     /// A binary operator.

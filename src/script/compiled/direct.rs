@@ -8,8 +8,12 @@ use crate::rules::Reading;
 use crate::rules::RowKey;
 use crate::script::bindings::dice::{roll, roll_natural};
 use crate::script::bindings::measure::placed;
-use crate::script::bindings::rules::{Mods, apply_cell, lookup_read, modifiers, reading_is_none, reading_result};
-use crate::script::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, unit_property};
+use crate::script::bindings::rules::{
+    Mods, apply_cell, lookup_keys, lookup_read, modifiers, reading_is_none, reading_result,
+};
+use crate::script::bindings::unit::{
+    LEADER_PROPERTIES, UNIT_PROPERTIES, leader_method, leader_property, unit_method, unit_property,
+};
 use crate::script::condition::{Op as Comparison, compare};
 use crate::script::state::Shared;
 use crate::script::{LeaderRef, UnitRef};
@@ -64,6 +68,13 @@ pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
             let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
             Some(Dynamic::from(mods.halvings(&q)))
         }
+        ("marker" | "has_marker", [u, m]) => {
+            let m = m.read_lock::<ImmutableString>()?;
+            if let Some(unit) = u.read_lock::<UnitRef>() {
+                return unit_method(&unit.0.borrow(), name, &m);
+            }
+            leader_method(&u.read_lock::<LeaderRef>()?.0.borrow(), name, &m)
+        }
         ("adjust", [m, q, x]) => {
             let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
             let x = if x.is_float() { x.as_float().ok()? } else { x.as_int().ok()? as f64 };
@@ -73,17 +84,27 @@ pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
     }
 }
 
-/// `value in list` (Rhai's `contains(list, value)` operator) over values `compare`
-/// knows, item by item as Rhai's `==` finds them; none for anything else (Rhai decides).
-pub fn operator(name: &str, values: &[Dynamic]) -> Option<Dynamic> {
-    let ("contains", [list, value]) = (name, values) else { return None };
-    let list = list.read_lock::<Array>()?;
-    for item in list.iter() {
-        if compare(Comparison::Eq, item, value)? {
-            return Some(Dynamic::TRUE);
+/// Names of Rhai's functions that `builtin` reads.
+pub const BUILTINS: &[&str] = &["contains", "max", "min"];
+
+/// A few of Rhai's own functions: `value in list` (Rhai's `contains(list, value)`)
+/// over values `compare` knows, item by item as Rhai's `==` finds them, and
+/// `max`/`min` of two whole numbers; none for anything else (Rhai decides).
+pub fn builtin(name: &str, values: &[Dynamic]) -> Option<Dynamic> {
+    match (name, values) {
+        ("contains", [list, value]) => {
+            let list = list.read_lock::<Array>()?;
+            for item in list.iter() {
+                if compare(Comparison::Eq, item, value)? {
+                    return Some(Dynamic::TRUE);
+                }
+            }
+            Some(Dynamic::FALSE)
         }
+        ("max", [a, b]) if a.is_int() && b.is_int() => Some(Dynamic::from(a.as_int().ok()?.max(b.as_int().ok()?))),
+        ("min", [a, b]) if a.is_int() && b.is_int() => Some(Dynamic::from(a.as_int().ok()?.min(b.as_int().ok()?))),
+        _ => None,
     }
-    Some(Dynamic::FALSE)
 }
 
 /// Names of grognard's functions that `call` runs directly.
@@ -110,6 +131,17 @@ pub fn call(
             let row =
                 if row.is_int() { RowKey::Number(row.as_int().ok()?) } else { RowKey::Label(text(row)?.to_string()) };
             lookup_read(state, &text(table)?, Some(row), total.as_int().ok()?).map(Dynamic::from)
+        }
+        ("lookup", [table, key]) if key.is_string() => lookup_keys(state, &text(table)?, &[&text(key)?]),
+        // Keys that are all words; any other key is made a word by Rhai's registration.
+        ("lookup", [table, keys]) if keys.is_array() => {
+            let keys: smallvec::SmallVec<[ImmutableString; 4]> = keys
+                .read_lock::<Array>()?
+                .iter()
+                .map(|k| k.read_lock::<ImmutableString>().map(|s| s.clone()))
+                .collect::<Option<_>>()?;
+            let keys: smallvec::SmallVec<[&str; 4]> = keys.iter().map(|k| k.as_str()).collect();
+            lookup_keys(state, &text(table)?, &keys)
         }
         ("apply", [unit, cell]) => {
             let (unit, cell) = (unit.read_lock::<UnitRef>()?, cell.read_lock::<Reading>()?);

@@ -279,7 +279,8 @@ impl Lower<'_> {
                     return None;
                 }
                 let args = call.args.iter().map(|a| self.expr(a)).collect::<Option<_>>()?;
-                Some(Ex::Method(Box::new(base), call.name.clone(), args, *pos))
+                let script = (!call.hashes.is_native_only()).then(|| call.hashes.script());
+                Some(Ex::Method(Box::new(base), call.name.clone(), args, script, *pos))
             }
             Expr::Dot(inner, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
                 let middle = self.chain(base, &inner.lhs, on_variable)?;

@@ -130,7 +130,7 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
         }
         Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => walk(base, looped, visit),
         // The arguments are worked out first, then the receiver is lent (see `run`).
-        Ex::Method(receiver, _, args, _) => {
+        Ex::Method(receiver, _, args, ..) => {
             for arg in args {
                 walk(arg, looped, visit);
             }

@@ -272,7 +272,7 @@ impl Runner<'_, '_> {
                     self.property(&mut base, name, *pos)?
                 }
             },
-            Ex::Method(receiver, name, args, pos) => {
+            Ex::Method(receiver, name, args, script, pos) => {
                 let mut values = Args::new();
                 values.push(Dynamic::UNIT);
                 for arg in args {
@@ -281,13 +281,13 @@ impl Runner<'_, '_> {
                 match receiver.as_ref() {
                     Ex::Var(slot) => {
                         std::mem::swap(&mut values[0], &mut slots[*slot]);
-                        let result = self.method(name, &mut values, *pos);
+                        let result = self.method(name, *script, &mut values, *pos);
                         std::mem::swap(&mut values[0], &mut slots[*slot]);
                         result?
                     }
                     other => {
                         values[0] = self.expr(other, slots)?;
-                        self.method(name, &mut values, *pos)?
+                        self.method(name, *script, &mut values, *pos)?
                     }
                 }
             }
@@ -433,8 +433,16 @@ impl Runner<'_, '_> {
     }
 
     /// `receiver.name(args)`, with the receiver in `values[0]`.
-    fn method(&mut self, name: &ImmutableString, values: &mut [Dynamic], pos: Position) -> R<Dynamic> {
-        if let Some(value) = direct::method(name, values) {
+    fn method(
+        &mut self,
+        name: &ImmutableString,
+        script: Option<u64>,
+        values: &mut [Dynamic],
+        pos: Position,
+    ) -> R<Dynamic> {
+        if script.is_none_or(|script| !self.redefined(script))
+            && let Some(value) = direct::method(name, values)
+        {
             return Ok(value);
         }
         let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
@@ -453,15 +461,16 @@ impl Runner<'_, '_> {
                 name
             }
             Callee::Other(name, script) => {
-                // An operator (no script hash: a script cannot define one).
-                if script.is_none()
-                    && let Some(value) = direct::operator(name, &values)
+                // Read here unless the caller's code defines the function again (an operator cannot be).
+                let own = |runner: &Self| script.is_none_or(|script| !runner.redefined(script));
+                if direct::BUILTINS.contains(&name.as_str())
+                    && own(self)
+                    && let Some(value) = direct::builtin(name, &values)
                 {
                     return Ok(value);
                 }
-                if let Some(script) = script
-                    && direct::CALLS.contains(&name.as_str())
-                    && !self.redefined(*script)
+                if direct::CALLS.contains(&name.as_str())
+                    && own(self)
                     && let Some(result) = direct::call(self.ctx, self.state, name, &mut values)
                 {
                     return result.map_err(|e| at(e, pos));
