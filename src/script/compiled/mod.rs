@@ -19,7 +19,8 @@
 //! What differs from Rhai: loop turns in compiled code count against the
 //! operations limit on their own (Rhai's count goes on beside them), and the
 //! size limits on strings, arrays and maps are checked by the calls that build
-//! them, not after each compiled step.
+//! them, not after each compiled step (untraced, the text of a `note` or of a
+//! roll label nobody reads is not made at all: only its parts are worked out).
 
 mod code;
 mod direct;
