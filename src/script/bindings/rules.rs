@@ -39,7 +39,7 @@ impl Mods {
 
     /// `value` halved and doubled as the modifiers say.
     pub fn adjust(&self, quantity: &str, value: f64) -> f64 {
-        let times = self.double.get(quantity).copied().unwrap_or(0) - self.halve.get(quantity).copied().unwrap_or(0);
+        let times = self.double.get(quantity).copied().unwrap_or(0) - self.halvings(quantity);
         value * 2f64.powi(times as i32)
     }
 }
@@ -128,12 +128,12 @@ fn register_reading(engine: &mut Engine) {
         });
 }
 
-/// A cell's `result`: the result's id, or `()` where the chart reads nothing.
 /// `cell.is_none`: the chart reads nothing there.
 pub(crate) fn reading_is_none(r: &Reading) -> bool {
     r.result.is_none()
 }
 
+/// A cell's `result`: the result's id, or `()` where the chart reads nothing.
 pub(crate) fn reading_result(r: &Reading) -> Dynamic {
     r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(ImmutableString::from(x.id.as_str())))
 }
@@ -339,7 +339,8 @@ fn evaluate_list(
                 if let Some(truth) = truth {
                     truth
                 } else {
-                    let value = evaluate(ctx, st, condition, values, &mut scope).map_err(|e| {
+                    // Not true or false natively: Rhai evaluates it (and words what is wrong).
+                    let value = by_rhai(ctx, condition, values, &mut scope).map_err(|e| {
                         format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text())
                     })?;
                     value.as_bool().map_err(|kind| {
@@ -409,8 +410,7 @@ fn evaluate_list(
     Ok(mods)
 }
 
-/// A condition's value: natively where it can be, else by Rhai in a scope of
-/// the condition names (made once per `modifiers()` call, when first needed).
+/// A condition's value: natively where it can be, else by Rhai.
 fn evaluate(
     ctx: &NativeCallContext,
     st: &Shared,
@@ -423,6 +423,16 @@ fn evaluate(
     {
         return Ok(value);
     }
+    by_rhai(ctx, condition, values, scope)
+}
+
+/// A condition's value by Rhai, in a scope of the condition names (made once per `modifiers()` call).
+fn by_rhai(
+    ctx: &NativeCallContext,
+    condition: &Condition,
+    values: &ConditionValues,
+    scope: &mut Option<Scope<'static>>,
+) -> Result<Dynamic, Box<EvalAltResult>> {
     let scope = scope.get_or_insert_with(|| {
         let mut scope = Scope::new();
         for (name, value) in CONDITION_NAMES.iter().zip(values) {

@@ -247,7 +247,7 @@ impl Runner<'_, '_> {
                 Dynamic::UNIT
             }
             // `roll("1d10", `...`)` with tracing off and dice that do not show what they are for.
-            Ex::Call(Callee::Other(name, Some(script)), args, pos)
+            Ex::Call(callee @ Callee::Other(name, Some(script)), args, pos)
                 if name == "roll"
                     && let [expr, Ex::Interpolated(parts)] = &args[..]
                     && self.labels_unread()
@@ -258,11 +258,9 @@ impl Runner<'_, '_> {
                 if let Some(text) = expr.read_lock::<ImmutableString>() {
                     return roll(self.state, &text, None).map(Dynamic::from).map_err(|e| at(e, *pos));
                 }
-                // Not text: Rhai words the error, with the label made as written.
+                // Not text: called as written (Rhai words the error), with the label made.
                 let label = self.worded(parts);
-                let mut values: Args = [expr, label].into_iter().collect();
-                let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
-                self.ctx.call_fn_raw(name, false, false, &mut refs).map_err(|e| at(e, *pos))?
+                self.call_out(callee, [expr, label].into_iter().collect(), *pos)?
             }
             // Off a variable, read in place: `situation.range` does not copy the situation.
             Ex::Property(base, name, pos) => match base.as_ref() {
