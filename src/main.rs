@@ -8,6 +8,23 @@ use grognard::cli::{Cli, Io};
 use grognard::report;
 
 fn main() -> ExitCode {
+    grognard::script::fix_hashing();
+    // Scripts run on a thread with a stack of known size, large enough for the deepest value the
+    // sandbox lets a script build to be dropped, compared and printed (see `script::SCRIPT_STACK`).
+    let main =
+        std::thread::Builder::new().name("grognard".into()).stack_size(grognard::script::SCRIPT_STACK).spawn(run);
+    match main.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        // A panic has printed its message already.
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(err) => {
+            eprintln!("error: cannot start grognard's thread: {err}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -6,10 +6,11 @@ use clap::Args;
 use rhai::Scope;
 
 use super::json::dynamic_to_json;
+use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::{Seeded, Supplied};
 use crate::error::Error;
-use crate::script::Host;
+use crate::script::{Host, Limits};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard eval --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
@@ -23,6 +24,8 @@ pub struct EvalArgs {
     pub expr: String,
     #[command(flatten)]
     pub rules: RulesFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Seed for the dice (a fresh one is chosen, and shown, without it).
     #[arg(long, conflicts_with = "dice")]
     pub seed: Option<u64>,
@@ -42,7 +45,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
         return Err(Error::Input("`eval` needs a ruleset: add `--rules ID` (see `grognard check` for the ids)".into()));
     }
     let (ruleset, _warnings) = args.rules.load()?;
-    let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
+    let host = Host::with_limits(ruleset, args.limits.over(Limits::default())).map_err(crate::rules::Problems)?;
     host.allow_scenarios_from(std::path::Path::new("."));
     let seed = match &args.dice {
         Some(list) => {

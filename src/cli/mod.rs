@@ -3,6 +3,7 @@
 pub mod check;
 mod eval;
 pub mod json;
+pub mod limit_flags;
 pub mod odds;
 mod repl;
 pub(crate) mod roll;

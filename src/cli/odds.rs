@@ -8,6 +8,7 @@ use num_traits::Zero;
 use serde_json::{Value, json};
 
 use super::DiceFlags;
+use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::dice::{DiceLimits, Distribution, Odds, exact_odds, fraction, parse_with, to_f64};
@@ -33,6 +34,8 @@ pub struct OddsArgs {
     pub expr: String,
     #[command(flatten)]
     pub rules: RulesFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Most dice outcomes to walk before sampling instead.
     #[arg(long, default_value_t = 200_000)]
     pub max_outcomes: u64,
@@ -190,6 +193,8 @@ fn bar(p: f64, biggest: f64) -> String {
 fn run_procedure(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let (ruleset, _warnings) = args.rules.load()?;
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
+    let walk = args.limits.over(host.walk_limits());
+    host.set_walk_limits(walk.max_operations, walk.time_limit);
     let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
     let odds = host.odds(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed))?;
     if args.json {

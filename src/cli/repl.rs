@@ -4,9 +4,11 @@ use std::io::IsTerminal;
 
 use clap::Args;
 
+use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::error::Error;
 use crate::repl::{Session, run_terminal};
+use crate::script::Limits;
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard repl --rules ff-napoleonic
@@ -21,6 +23,8 @@ Then, at the prompt:
 pub struct ReplArgs {
     #[command(flatten)]
     pub rules: RulesFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
 }
 
 pub(super) fn run(args: &ReplArgs) -> Result<(), Error> {
@@ -30,6 +34,7 @@ pub(super) fn run(args: &ReplArgs) -> Result<(), Error> {
         ));
     }
     let fancy = std::io::stderr().is_terminal();
-    let session = Session::new(&args.rules.rules, args.rules.switches(), None, fancy)?;
+    let mut session = Session::new(&args.rules.rules, args.rules.switches(), None, fancy)?;
+    session.set_limits(args.limits.over(Limits::default()), args.limits.over(Limits::for_walk()));
     run_terminal(session).map_err(|e| Error::Input(format!("cannot run the terminal: {e}")))
 }

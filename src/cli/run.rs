@@ -5,12 +5,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::error::Error;
 use crate::rules::Problems;
 use crate::run::{self, Study, StudyError, Summary};
-use crate::script::Host;
+use crate::script::{Host, Limits};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard run scripts/ff_melee_study.rhai --trials 10000 --seed 7
@@ -26,6 +27,8 @@ pub struct RunArgs {
     pub script: PathBuf,
     #[command(flatten)]
     pub rules: RulesFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Seed of the study: trial i rolls with a generator seeded from (seed, i).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -71,6 +74,8 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
 
     if args.exact {
         let host = Host::new(ruleset).map_err(Problems)?;
+        let walk = args.limits.over(host.walk_limits());
+        host.set_walk_limits(walk.max_operations, walk.time_limit);
         host.allow_scenarios_from(
             args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")),
         );
@@ -98,7 +103,8 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     };
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
     let folder = args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let study = Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs };
+    let limits = args.limits.over(Limits::default());
+    let study = Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs, limits };
     let bar = (!args.quiet && count > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(count);
         bar.set_style(

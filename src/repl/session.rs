@@ -4,6 +4,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
@@ -15,7 +17,7 @@ use crate::cli::show;
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::report;
 use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, LeaderRef, Step, UnitRef};
+use crate::script::{Evaluation, Host, LeaderRef, Limits, Step, UnitRef};
 use crate::unit::{Leader, Unit};
 
 /// What a line produced.
@@ -53,6 +55,11 @@ pub struct Session {
     fancy: bool,
     last: Option<Evaluation>,
     ask: Ask,
+    /// What one line may spend, and one `:odds` walk (every host the session builds runs under them).
+    limits: Limits,
+    walk_limits: Limits,
+    /// Set by Ctrl-C: stops the line running now (one flag for every host the session builds).
+    interrupt: Arc<AtomicBool>,
 }
 
 /// A session saved to a file: enough to carry on another day.
@@ -117,6 +124,8 @@ impl Session {
         let seed = crate::cli::roll::fresh_seed();
         host.set_dice(Box::new(Seeded::new(seed)));
         let refused: Ask = Rc::new(RefCell::new(|_: &str| None::<String>));
+        let interrupt = host.interrupt_flag();
+        let (limits, walk_limits) = (host.limits(), host.walk_limits());
         Ok(Session {
             specs: specs.to_vec(),
             switches,
@@ -129,7 +138,29 @@ impl Session {
             fancy,
             last: None,
             ask: refused,
+            limits,
+            walk_limits,
+            interrupt,
         })
+    }
+
+    /// What one line may spend from now on, and one `:odds` walk.
+    pub fn set_limits(&mut self, line: Limits, walk: Limits) {
+        self.limits = line;
+        self.walk_limits = walk;
+        self.fit_host();
+    }
+
+    /// The flag that stops the line running now, as Ctrl-C does: the same whatever rules are loaded.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Puts the session's limits and interrupt flag on its host (after new rules).
+    fn fit_host(&self) {
+        self.host.set_limits(self.limits.max_operations, self.limits.time_limit);
+        self.host.set_walk_limits(self.walk_limits.max_operations, self.walk_limits.time_limit);
+        self.host.set_interrupt_flag(self.interrupt.clone());
     }
 
     /// How the session asks for manual dice (the terminal prompts; a test answers from a list).
@@ -288,8 +319,9 @@ impl Session {
         }
     }
 
-    /// Tells the current host about the scope's units and leaders (after new rules).
+    /// Tells the current host about the scope's units and leaders, and the session's limits (after new rules).
     fn adopt(&mut self) {
+        self.fit_host();
         let (units, leaders) = self.handles();
         self.host.adopt(units.into_values(), leaders.into_values());
     }

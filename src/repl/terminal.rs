@@ -117,6 +117,12 @@ pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
     // Manual dice are asked on a plain line editor of their own.
     let asker = Rc::new(RefCell::new(DefaultEditor::new()?));
     session.set_asker(Rc::new(RefCell::new(move |prompt: &str| asker.borrow_mut().readline(prompt).ok())));
+    // Ctrl-C while a line runs stops it (the script ends with "interrupted") and the session
+    // goes on; at the prompt the line editor reads it as a key, or, on a terminal it cannot
+    // drive (TERM=dumb), the terminal drops the line typed so far.
+    if let Err(err) = signal_hook::flag::register(signal_hook::consts::SIGINT, session.interrupt_flag()) {
+        eprintln!("warning: Ctrl-C will end the session: {err}");
+    }
     println!("{}", session.banner());
     loop {
         editor.set_helper(Some(ReplHelper {

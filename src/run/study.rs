@@ -7,7 +7,7 @@ use rhai::Scope;
 use crate::dice::Seeded;
 use crate::report;
 use crate::rules::{Problems, Ruleset};
-use crate::script::{Host, Observations};
+use crate::script::{Host, Limits, Observations, SCRIPT_STACK};
 
 /// What to run.
 pub struct Study<'a> {
@@ -22,6 +22,8 @@ pub struct Study<'a> {
     pub first: u64,
     pub count: u64,
     pub jobs: usize,
+    /// The operations and the time each trial may spend.
+    pub limits: Limits,
 }
 
 /// What a study counted, trial by trial in trial order (the same whatever the number of jobs).
@@ -71,13 +73,23 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
         let workers: Vec<_> = (0..jobs)
             .map(|worker| {
                 let (done, failed) = (&done, &failed);
-                scope.spawn(move || work(study, worker, jobs, done, failed, progress))
+                std::thread::Builder::new()
+                    .stack_size(SCRIPT_STACK)
+                    .spawn_scoped(scope, move || work(study, worker, jobs, done, failed, progress))
             })
             .collect();
         for worker in workers {
-            match worker.join() {
-                Ok(found) => results.extend(found),
-                Err(_) => results.push((
+            match worker.map(|w| w.join()) {
+                Ok(Ok(found)) => results.extend(found),
+                Err(err) => results.push((
+                    u64::MAX,
+                    Err(TrialFailure {
+                        trial: u64::MAX,
+                        seed: study.seed,
+                        report: format!("cannot start a worker: {err}"),
+                    }),
+                )),
+                Ok(Err(_)) => results.push((
                     u64::MAX,
                     Err(TrialFailure { trial: u64::MAX, seed: study.seed, report: "a worker thread crashed".into() }),
                 )),
@@ -117,7 +129,7 @@ fn work(
 ) -> Vec<(u64, Result<Trial, TrialFailure>)> {
     let mut found = Vec::new();
     // Each worker has its own engine: Rhai engines are not shared between threads.
-    let host = match Host::new(study.ruleset.clone()) {
+    let host = match Host::with_limits(study.ruleset.clone(), study.limits) {
         Ok(host) => host,
         Err(problems) => {
             let report = render_problems(problems);

@@ -1,12 +1,13 @@
 //! `Host`: one Rhai engine with a loaded ruleset: compiles its procedures and conditions once, evaluates, enumerates.
 
-use std::cell::{Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
 use super::bindings::{self, rules::CONDITION_NAMES};
+use super::budget::{Meter, Stop};
 use super::compiled::Compiled;
 use super::condition::Condition;
 use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
@@ -39,7 +40,11 @@ pub struct Host {
     /// The file that defines each procedure function (the last layer's, when overridden):
     /// merged ASTs lose track of which file a function came from.
     function_files: HashMap<String, SourceFile>,
-    limits: Limits,
+    /// The limits of a REPL line, an `eval` or a trial (`limits`), and of a whole `odds` walk (`walk_limits`).
+    limits: Cell<Limits>,
+    walk_limits: Cell<Limits>,
+    /// What the command running now spends (shared with the engine's progress callback and compiled code).
+    meter: Rc<Meter>,
     /// What the code given to `eval` or `compile` is called in error reports: "expression", or a script's path.
     code_name: RefCell<String>,
     /// The procedure functions compiled to native steps (none: all are Rhai's; see `script::compiled`).
@@ -72,16 +77,31 @@ impl Host {
         Host::build_with(ruleset, limits, compile)
     }
 
+    /// A host whose commands run under `limits` (`odds` walks under the walk limits).
+    pub fn with_limits(ruleset: Ruleset, limits: Limits) -> Result<Host, Vec<Problem>> {
+        without_errors(Host::build(ruleset, limits))
+    }
+
+    /// A host built as `build` builds it, with every procedure left to Rhai (`interpret`) or not,
+    /// whatever `GROGNARD_INTERPRET` says: to run the same scripts down every path.
+    pub fn built_as(ruleset: Ruleset, limits: Limits, interpret: bool) -> Result<Host, Vec<Problem>> {
+        without_errors(Host::build_with(ruleset, limits, !interpret))
+    }
+
     /// A host whose procedures Rhai runs whole, none compiled: to hold the compiled ones to it.
     pub fn interpreted(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
         without_errors(Host::build_with(ruleset, Limits::default(), false))
     }
 
     fn build_with(ruleset: Ruleset, limits: Limits, compile: bool) -> (Host, Vec<Problem>) {
+        sandbox::fix_hashing();
         let roots = ruleset.layers.iter().map(|l| l.folder.clone()).collect();
         let state: Shared = Rc::new(RefCell::new(State::new(ruleset)));
         let mut engine = Engine::new();
         sandbox::apply(&mut engine, &limits, roots);
+        let meter = state.borrow().meter.clone();
+        let ticking = meter.clone();
+        engine.on_progress(move |_| ticking.tick().map(|stop| Dynamic::from(stop.message())));
         // Rhai interns the strings a script builds; keeping that cache cost more
         // than it saved: an interpolated roll label or note took 3 times as long,
         // and scripted melee ran 1.2x faster in `cargo bench` without it.
@@ -99,7 +119,9 @@ impl Host {
             procedures: RefCell::new(AST::empty()),
             sources: HashMap::new(),
             function_files: HashMap::new(),
-            limits,
+            limits: Cell::new(limits),
+            walk_limits: Cell::new(Limits { max_call_levels: limits.max_call_levels, ..Limits::for_walk() }),
+            meter,
             code_name: RefCell::new("expression".into()),
             native: None,
         };
@@ -288,6 +310,9 @@ impl Host {
             known.insert(keyword.to_string());
         }
         known.extend(script_fns.iter().cloned());
+        for refused in sandbox::REFUSED_FUNCTIONS {
+            known.remove(*refused);
+        }
         known
     }
 
@@ -378,6 +403,41 @@ impl Host {
         Ok(self.procedures.borrow().merge(&ast))
     }
 
+    /// The operations and time one command may spend (a REPL line, an `eval`, a trial of a study).
+    pub fn limits(&self) -> Limits {
+        self.limits.get()
+    }
+
+    /// The operations and time a whole `odds` walk may spend.
+    pub fn walk_limits(&self) -> Limits {
+        self.walk_limits.get()
+    }
+
+    /// Sets what one command may spend from now on (call depths and sizes stay as built).
+    pub fn set_limits(&self, max_operations: u64, time_limit: Option<std::time::Duration>) {
+        self.limits.set(Limits { max_operations, time_limit, ..self.limits.get() });
+    }
+
+    /// Sets what a whole `odds` walk may spend from now on.
+    pub fn set_walk_limits(&self, max_operations: u64, time_limit: Option<std::time::Duration>) {
+        self.walk_limits.set(Limits { max_operations, time_limit, ..self.walk_limits.get() });
+    }
+
+    /// Setting this flag stops the command running now, as soon as its script next counts an
+    /// operation: what a Ctrl-C handler sets. It is cleared when the next command begins.
+    pub fn interrupt_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.meter.interrupt_flag()
+    }
+
+    /// Stops on `flag` instead of a flag of its own (see `interrupt_flag`).
+    pub fn set_interrupt_flag(&self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.meter.set_interrupt_flag(flag);
+    }
+
+    fn begin(&self, limits: Limits) {
+        self.meter.begin(limits.max_operations, limits.time_limit);
+    }
+
     /// Evaluates `code` (one expression or several statements) in `scope`,
     /// which keeps the variables it defines; returns the value and its trace.
     pub fn eval(&self, scope: &mut Scope, code: &str) -> Result<Evaluation, ScriptError> {
@@ -385,8 +445,14 @@ impl Host {
         self.run(scope, &ast, code)
     }
 
-    /// Runs compiled code; the trace starts afresh.
+    /// Runs compiled code as one command, under `limits`; the trace starts afresh.
     pub fn run(&self, scope: &mut Scope, ast: &AST, code: &str) -> Result<Evaluation, ScriptError> {
+        self.begin(self.limits.get());
+        self.run_metered(scope, ast, code)
+    }
+
+    /// Runs compiled code as part of the command begun last; the trace starts afresh.
+    fn run_metered(&self, scope: &mut Scope, ast: &AST, code: &str) -> Result<Evaluation, ScriptError> {
         {
             let mut st = self.state.borrow_mut();
             st.trace = Trace::default();
@@ -419,6 +485,8 @@ impl Host {
         let ast = self.compile(scope, code)?;
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
+        // The whole walk is one command: its operations are counted across every outcome.
+        self.begin(self.walk_limits.get());
         let result = self.deepen(scope, &ast, code, limits);
         // A walk that cut off half the chance or more says too little: sample instead.
         let half = num_rational::BigRational::new(1.into(), 2.into());
@@ -486,7 +554,7 @@ impl Host {
                 walk.begin_run();
             }
             let mut run_scope = scope.clone();
-            let result = self.run(&mut run_scope, ast, code);
+            let result = self.run_metered(&mut run_scope, ast, code);
             self.restore(&snapshot);
             let end = match &mut self.state.borrow_mut().dice {
                 DiceMode::Walk(walk) => walk.end_run()?,
@@ -525,7 +593,7 @@ impl Host {
         for trial in 0..trials {
             self.state.borrow_mut().dice = DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
             let mut run_scope = scope.clone();
-            let eval = self.run(&mut run_scope, ast, code);
+            let eval = self.run_metered(&mut run_scope, ast, code);
             self.restore(&snapshot);
             let eval = eval?;
             *counts.entry(Outcome::of(&eval.value)).or_insert_with(num_bigint::BigUint::default) += 1u32;
@@ -560,18 +628,18 @@ impl Host {
             .or_else(|| self.sources.get(&source))
             .cloned()
             .unwrap_or_else(|| expression_source(&self.code_name.borrow(), code));
-        let (code_name, message, help) = match inner {
-            EvalAltResult::ErrorTooManyOperations(_) => (
+        let (code_name, message, help) = match (self.meter.stopped(), inner) {
+            // However a binding passed the error on, a stopped command says why it stopped.
+            (Some(stop), _) => {
+                let code = if stop == Stop::Interrupted { "script::interrupted" } else { "script::limit" };
+                (code, stop.message(), stop.help())
+            }
+            (None, EvalAltResult::ErrorStackOverflow(_)) => (
                 "script::limit",
-                format!("stopped after {} operations", self.limits.max_operations),
-                Some("a rule ran too long (an endless loop?); every script is stopped past this limit".to_string()),
-            ),
-            EvalAltResult::ErrorStackOverflow(_) => (
-                "script::limit",
-                format!("calls nested more than {} deep", self.limits.max_call_levels),
+                format!("calls nested more than {} deep", self.limits.get().max_call_levels),
                 Some("a rule calls itself without end? every script is stopped past this limit".to_string()),
             ),
-            EvalAltResult::ErrorDataTooLarge(..) | EvalAltResult::ErrorTooManyModules(_) => {
+            (None, EvalAltResult::ErrorDataTooLarge(..) | EvalAltResult::ErrorTooManyModules(_)) => {
                 ("script::limit", message_of(inner), Some("scripts run in a sandbox with limits on sizes".to_string()))
             }
             _ => ("script::runtime", message_of(inner), None),

@@ -8,6 +8,7 @@
 //! for its exact distribution.
 
 mod bindings;
+mod budget;
 mod check;
 mod compiled;
 mod condition;
@@ -20,12 +21,13 @@ mod state;
 mod trace;
 
 pub use bindings::rules::{CONDITION_NAMES, Mods};
+pub use budget::Stop;
 pub use check::check;
 pub use error::ScriptError;
 pub use handles::{LeaderRef, UnitRef};
 pub use host::{Evaluation, Host};
 pub use outcome::{Outcome, ProcedureOdds};
-pub use sandbox::Limits;
+pub use sandbox::{Limits, SCRIPT_STACK, fix_hashing};
 pub use state::Observations;
 pub use trace::{Step, Trace};
 

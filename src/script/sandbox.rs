@@ -1,15 +1,42 @@
 //! The sandbox: limits on what a rule or script may do, and imports confined to the ruleset's folders.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use rhai::module_resolvers::ModuleResolver;
 use rhai::{Engine, EvalAltResult, Module, Position, Scope, Shared};
+
+/// The seed Rhai hashes with. Unset, Rhai draws one afresh in each process,
+/// and the names it gives closures (`Fn(anon$...)`) differ from run to run.
+const HASHING_SEED: [u64; 4] = [0x6772_6f67, 0x6e61_7264, 0x6e61_706f, 0x6c65_6f6e];
+
+/// Fixes the seed Rhai hashes with, so that the same seed gives the same output. Every
+/// engine must be made after this: Rhai files functions under hashes made with it.
+pub fn fix_hashing() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Set already (by whoever embeds grognard): that seed is as fixed as ours.
+        let _ = rhai::config::hashing::set_hashing_seed(Some(HASHING_SEED));
+    });
+}
+
+/// The stack of every thread that runs scripts. Rhai drops, compares and
+/// prints nested values (an array in an array..., a closure that captured a
+/// closure...) by recursion; the size limits bound how deep an array or a map
+/// can nest and the operation limit how deep closures can, and this stack
+/// holds the deepest of them at the default limits. It is reserved, not
+/// used: the memory is taken only as deep as a script goes.
+pub const SCRIPT_STACK: usize = 1 << 30;
 
 /// Limits every engine runs under. A house rule with an endless loop stops
 /// at `max_operations` with a clear error instead of hanging.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// Operations one command may spend, counted by every path that runs a
+    /// script (see `budget`): a REPL line, an `eval`, one trial of a study, a whole `odds` walk.
     pub max_operations: u64,
+    /// Time one command may take, by the clock (none: no limit).
+    pub time_limit: Option<Duration>,
     pub max_call_levels: usize,
     pub max_expr_depth: usize,
     pub max_function_expr_depth: usize,
@@ -23,6 +50,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_operations: 2_000_000,
+            time_limit: Some(Duration::from_secs(120)),
             max_call_levels: 48,
             max_expr_depth: 64,
             max_function_expr_depth: 48,
@@ -34,10 +62,19 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The limits of an `odds` walk, which runs a procedure once for each way the dice can fall:
+    /// the operations of the whole walk are counted, so it is given more.
+    pub fn for_walk() -> Self {
+        Limits { max_operations: 2_000_000_000, time_limit: Some(Duration::from_secs(600)), ..Limits::default() }
+    }
+}
+
 /// Applies the limits and closes the doors: no `eval`, imports only from `roots`.
+/// Rhai's own operation limit is off: every path counts against one `budget::Meter` instead.
 pub fn apply(engine: &mut Engine, limits: &Limits, roots: Vec<PathBuf>) {
     engine
-        .set_max_operations(limits.max_operations)
+        .set_max_operations(0)
         .set_max_call_levels(limits.max_call_levels)
         .set_max_expr_depths(limits.max_expr_depth, limits.max_function_expr_depth)
         .set_max_string_size(limits.max_string_size)
@@ -46,8 +83,19 @@ pub fn apply(engine: &mut Engine, limits: &Limits, roots: Vec<PathBuf>) {
         .set_max_modules(limits.max_modules)
         .set_strict_variables(true)
         .disable_symbol("eval");
+    // No clock reaches a script (Rhai's `timestamp` is built out, see Cargo.toml), and no
+    // script waits: Rhai's `sleep` is answered by an error, so the same seed gives the same run.
+    let refuse = |_: rhai::NativeCallContext| -> Result<(), Box<EvalAltResult>> { Err(NOT_AVAILABLE.into()) };
+    engine.register_fn("sleep", move |ctx: rhai::NativeCallContext, _: rhai::INT| refuse(ctx));
+    engine.register_fn("sleep", move |ctx: rhai::NativeCallContext, _: rhai::FLOAT| refuse(ctx));
     engine.set_module_resolver(ConfinedResolver::new(roots));
 }
+
+/// What a script that calls `sleep` is told.
+const NOT_AVAILABLE: &str = "`sleep` is not available: a rule or script may not wait";
+
+/// Functions of Rhai's that scripts may not call: `check` reports a call to one as unknown.
+pub const REFUSED_FUNCTIONS: &[&str] = &["sleep"];
 
 /// Resolves `import "x"` to `x.rhai` beside the importing file, refusing any
 /// path that leads outside the ruleset's folders (`..`, absolute paths, links).

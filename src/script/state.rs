@@ -70,6 +70,8 @@ pub struct State {
     /// Units and leaders created in this session, by id.
     pub units: BTreeMap<String, UnitRef>,
     pub leaders: BTreeMap<String, LeaderRef>,
+    /// What the command running now may still spend, ticked by Rhai and by compiled code alike.
+    pub meter: Rc<super::budget::Meter>,
 }
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.
@@ -120,6 +122,7 @@ impl State {
             modifier_depth: 0,
             units: BTreeMap::new(),
             leaders: BTreeMap::new(),
+            meter: Rc::default(),
         }
     }
 

@@ -414,7 +414,7 @@ fn run_error(code: &str) -> Problem {
 fn an_endless_loop_ends_with_a_clear_error() {
     let problem = run_error("forever()");
     assert_eq!(problem.code, "script::limit");
-    assert_eq!(problem.message, "stopped after 2000000 operations");
+    assert_eq!(problem.message, "stopped after 2000000 operations, the limit for one command");
     assert!(problem.help.as_deref().unwrap().contains("endless loop"), "{problem:?}");
     assert_eq!(problem.place(), "expression:1:1");
 }

@@ -5,6 +5,7 @@ mod repl;
 mod roll;
 mod rules;
 mod run;
+mod sandbox;
 
 use std::process::{Command, Output};
 

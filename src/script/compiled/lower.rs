@@ -1,7 +1,7 @@
 //! Lowering: a procedure function's Rhai AST to `Code`, or none when any part of it is not one this compiler knows.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
 
@@ -38,7 +38,11 @@ const REFUSED_CALLS: &[&str] =
 /// The hash Rhai files a `switch` case under (`calc_switch_value_hash`): `Dynamic`'s
 /// hash through ahash's default hasher. Checked against Rhai's own table before use.
 pub fn switch_hash(value: &rhai::Dynamic) -> u64 {
-    let mut hasher = ahash::AHasher::default();
+    // As Rhai makes its hasher (`func::hashing::get_hasher`).
+    let mut hasher = match rhai::config::hashing::get_hashing_seed() {
+        Some([a, b, c, d]) if (a | b | c | d) != 0 => ahash::RandomState::with_seeds(*a, *b, *c, *d).build_hasher(),
+        _ => ahash::AHasher::default(),
+    };
     value.hash(&mut hasher);
     hasher.finish()
 }
@@ -48,6 +52,7 @@ pub fn switch_hash(value: &rhai::Dynamic) -> u64 {
 pub fn switch_hashes_agree() -> bool {
     static AGREE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AGREE.get_or_init(|| {
+        crate::script::fix_hashing();
         let engine = rhai::Engine::new_raw();
         let Ok(ast) = engine.compile(r#"fn probe(x) { switch x { "probe" => 1, 7 => 2, _ => 3 } }"#) else {
             return false;
@@ -355,6 +360,7 @@ mod tests {
 
     /// Lowers each function of `code`; the names of those that compiled and pass `keep`.
     fn lowered(code: &str, keep: impl Fn(&Function) -> bool) -> Vec<String> {
+        crate::script::fix_hashing();
         let ast = rhai::Engine::new().compile(code).unwrap();
         let index: HashMap<(String, usize), usize> =
             ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();

@@ -16,11 +16,13 @@
 //! function. A function that code evaluated later defines again (a house rule
 //! typed at the REPL) still wins, as a script function does in Rhai.
 //!
-//! What differs from Rhai: loop turns in compiled code count against the
-//! operations limit on their own (Rhai's count goes on beside them), and the
-//! size limits on strings, arrays and maps are checked by the calls that build
-//! them, not after each compiled step (untraced, the text of a `note` or of a
-//! roll label nobody reads is not made at all: only its parts are worked out).
+//! The sandbox is the same: compiled code ticks the command's one meter (see
+//! `script::budget`) on each statement, call and loop turn, as Rhai ticks it
+//! on each of its operations, and checks the size of every string, array and
+//! map it makes or stores against the engine's limits, as Rhai does.
+//! What differs from Rhai: the count of operations (a compiled statement is
+//! one, where Rhai may count several), and untraced, the text of a `note` or
+//! of a roll label nobody reads is not made at all: only its parts are worked out.
 
 mod code;
 mod direct;
@@ -93,6 +95,7 @@ impl Compiled {
             compiled.registered[i] = true;
             let shared = compiled.table.clone();
             let state = state.clone();
+            let meter = state.borrow().meter.clone();
             engine.register_raw_fn(
                 key.0.clone(),
                 vec![TypeId::of::<Dynamic>(); key.1],
@@ -110,7 +113,7 @@ impl Compiled {
                         .enumerate()
                         .map(|(i, a)| if i == 0 && !f.lends_first { (**a).clone() } else { std::mem::take(&mut **a) })
                         .collect();
-                    let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, depth: 0, turns: 0 };
+                    let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
                     let result = runner.call(&f, &mut slots, ctx.call_position());
                     if f.lends_first
                         && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())

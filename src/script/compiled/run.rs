@@ -35,10 +35,10 @@ pub struct Runner<'a, 'c> {
     pub table: &'a Table,
     /// What grognard's own functions share, for those called directly (see `direct::call`).
     pub state: &'a crate::script::state::Shared,
+    /// What the command may still spend: ticked on each statement, call and loop turn.
+    pub meter: &'a crate::script::budget::Meter,
     /// Compiled calls in progress, for the call-depth limit.
     pub depth: usize,
-    /// Loop turns so far, for the operations limit.
-    pub turns: u64,
 }
 
 impl Runner<'_, '_> {
@@ -49,6 +49,7 @@ impl Runner<'_, '_> {
         if self.ctx.global_runtime_state().level + self.depth > engine.max_call_levels() {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
         }
+        self.meter.tick_at(pos)?;
         slots.resize(f.slots, Dynamic::UNIT);
         self.depth += 1;
         let result = self.block(&f.body, slots);
@@ -84,6 +85,7 @@ impl Runner<'_, '_> {
     }
 
     fn stmt(&mut self, code: &Code, slots: &mut [Dynamic]) -> R<Flow> {
+        self.meter.tick_at(Position::NONE)?;
         Ok(match code {
             Code::Expr(ex) => Flow::Value(self.expr(ex, slots)?),
             Code::Let(slot, ex) => {
@@ -94,7 +96,10 @@ impl Runner<'_, '_> {
                 let value = self.expr(ex, slots)?;
                 slots[*slot] = match op {
                     None => value,
-                    Some(op) => self.op_assign(*op, std::mem::take(&mut slots[*slot]), value, *pos)?,
+                    Some(op) => {
+                        let value = self.op_assign(*op, std::mem::take(&mut slots[*slot]), value, *pos)?;
+                        self.sized(value, *pos)?
+                    }
                 };
                 Flow::Value(Dynamic::UNIT)
             }
@@ -108,6 +113,8 @@ impl Runner<'_, '_> {
                     }
                 };
                 self.set_property(&mut slots[*slot], name, value, *pos)?;
+                let target = std::mem::take(&mut slots[*slot]);
+                slots[*slot] = self.sized(target, *pos)?;
                 Flow::Value(Dynamic::UNIT)
             }
             Code::If(guard, then, otherwise, pos) => {
@@ -202,14 +209,18 @@ impl Runner<'_, '_> {
         value.as_bool().map_err(|t| mismatch::<bool>(self.ctx, t, pos))
     }
 
-    /// Counts a loop turn against the operations limit.
+    /// Counts a loop turn against the command's budget.
     fn turn(&mut self, pos: Position) -> R<()> {
-        self.turns += 1;
-        let max = self.ctx.engine().max_operations();
-        if max > 0 && self.turns > max {
-            return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
+        self.meter.tick_at(pos)
+    }
+
+    /// `value`, if it is within the engine's size limits on strings, arrays and maps (nested ones
+    /// counted in), else Rhai's own error: what Rhai checks of each value a script makes or keeps.
+    fn sized(&self, value: Dynamic, pos: Position) -> R<Dynamic> {
+        if value.is_string() || value.is_array() || value.is_map() || value.is_blob() {
+            self.ctx.engine().ensure_data_size_within_limits(&value).map_err(|e| at(e, pos))?;
         }
-        Ok(())
+        Ok(value)
     }
 
     fn expr(&mut self, ex: &Ex, slots: &mut [Dynamic]) -> R<Dynamic> {
@@ -222,7 +233,7 @@ impl Runner<'_, '_> {
                 for item in items {
                     array.push(self.expr(item, slots)?);
                 }
-                Dynamic::from_array(array)
+                self.sized(Dynamic::from_array(array), Position::NONE)?
             }
             Ex::Map(entries) => {
                 let mut map = Map::new();
@@ -230,11 +241,12 @@ impl Runner<'_, '_> {
                     let value = self.expr(value, slots)?;
                     map.insert(key.as_str().into(), value);
                 }
-                Dynamic::from_map(map)
+                self.sized(Dynamic::from_map(map), Position::NONE)?
             }
             Ex::Interpolated(parts) => {
                 let values = self.unworded(parts, slots)?;
-                self.worded(values)
+                let text = self.worded(values);
+                self.sized(text, Position::NONE)?
             }
             // `note(`...`)` with tracing off: nobody reads the words.
             Ex::Call(Callee::Other(name, Some(script)), args, _)
@@ -281,11 +293,15 @@ impl Runner<'_, '_> {
                         std::mem::swap(&mut values[0], &mut slots[*slot]);
                         let result = self.method(name, *script, &mut values, *pos);
                         std::mem::swap(&mut values[0], &mut slots[*slot]);
-                        result?
+                        // A method may grow its receiver (`list.push(x)`).
+                        let receiver = std::mem::take(&mut slots[*slot]);
+                        slots[*slot] = self.sized(receiver, *pos)?;
+                        self.sized(result?, *pos)?
                     }
                     other => {
                         values[0] = self.expr(other, slots)?;
-                        self.method(name, *script, &mut values, *pos)?
+                        let result = self.method(name, *script, &mut values, *pos)?;
+                        self.sized(result, *pos)?
                     }
                 }
             }
@@ -300,7 +316,8 @@ impl Runner<'_, '_> {
                 for arg in args {
                     values.push(self.expr(arg, slots)?);
                 }
-                self.call_out(callee, values, *pos)?
+                let result = self.call_out(callee, values, *pos)?;
+                self.sized(result, *pos)?
             }
             Ex::WordCompare(compare) => match word_truth(compare, slots) {
                 Some(truth) => Dynamic::from(truth),
@@ -314,7 +331,8 @@ impl Runner<'_, '_> {
                 }
                 let a = self.expr(a, slots)?;
                 let b = self.expr(b, slots)?;
-                self.binary(*op, a, b, *pos)?
+                let result = self.binary(*op, a, b, *pos)?;
+                self.sized(result, *pos)?
             }
             Ex::Not(value, pos) => {
                 let value = self.expr(value, slots)?;

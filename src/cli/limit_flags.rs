@@ -1,0 +1,59 @@
+//! The flags of every command that runs scripts: what one command may spend, `--max-operations` and `--time-limit`.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::script::Limits;
+
+/// The most operations a command may be given: at about ten million a second, hours of work.
+pub const MAX_OPERATIONS: u64 = 1_000_000_000_000;
+
+/// The longest time limit a command may be given: a week.
+const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct LimitFlags {
+    /// Operations a script may spend before it is stopped: in one `eval`, one REPL line, one
+    /// trial of `run`, or one whole `odds` walk [default: 2000000; for `odds`: 2000000000].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_OPERATIONS))]
+    pub max_operations: Option<u64>,
+    /// Seconds by the clock a script may take before it is stopped, counted as
+    /// `--max-operations` is [default: 120; for `odds`: 600].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+}
+
+impl LimitFlags {
+    /// `defaults`, with what the flags say instead.
+    pub fn over(&self, defaults: Limits) -> Limits {
+        Limits {
+            max_operations: self.max_operations.unwrap_or(defaults.max_operations),
+            time_limit: self.time_limit.or(defaults.time_limit),
+            ..defaults
+        }
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
+        return Err(format!("a time limit is more than 0 and at most {MAX_SECONDS} seconds (a week)"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_range_checked() {
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_seconds("0").unwrap_err().contains("more than 0"));
+        assert!(parse_seconds("-3").is_err());
+        assert!(parse_seconds("NaN").is_err());
+        assert!(parse_seconds("1e9").is_err());
+        assert!(parse_seconds("soon").unwrap_err().contains("not a number"));
+    }
+}

@@ -1,0 +1,197 @@
+//! The budget of one command: the operations and the time a script may spend, counted the same by Rhai and by compiled code, and Ctrl-C.
+//!
+//! Rhai's own operation limit counts one evaluation, and compiled procedures
+//! run beside its count; so Rhai's limit is switched off and every path ticks
+//! this one meter instead: Rhai on each of its operations (`on_progress`),
+//! compiled code on each statement, call and loop turn. A meter is begun
+//! afresh for each command (a REPL line, an `eval`, one trial of a study, a
+//! whole `odds` walk) and, once it has stopped, it stays stopped until begun
+//! again, so that no binding that catches an error can carry on past it.
+
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rhai::{Dynamic, EvalAltResult, Position};
+
+/// Why a script was stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// It spent its operations.
+    Operations(u64),
+    /// It ran past its time.
+    Time(Duration),
+    /// Ctrl-C.
+    Interrupted,
+}
+
+impl Stop {
+    /// What the report says.
+    pub fn message(self) -> String {
+        match self {
+            Stop::Operations(max) => format!("stopped after {max} operations, the limit for one command"),
+            Stop::Time(limit) => format!("stopped after {}, the time limit for one command", seconds(limit)),
+            Stop::Interrupted => "interrupted (Ctrl-C)".to_string(),
+        }
+    }
+
+    /// How to go further, when there is a way.
+    pub fn help(self) -> Option<String> {
+        match self {
+            Stop::Operations(_) => Some(
+                "a rule ran too long (an endless loop? a call that calls itself?); raise the limit with \
+                 --max-operations N"
+                    .to_string(),
+            ),
+            Stop::Time(_) => Some("raise the limit with --time-limit SECONDS".to_string()),
+            Stop::Interrupted => None,
+        }
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 { format!("{s} s") } else { format!("{s:.1} s") }
+}
+
+/// How often (in operations) the clock and Ctrl-C are looked at: reading the clock costs more than an operation.
+const LOOK_EVERY: u64 = 1 << 10;
+
+/// Counts what the scripts of one command spend, against its limits.
+#[derive(Debug)]
+pub struct Meter {
+    spent: Cell<u64>,
+    /// The limits of the command begun last.
+    max_operations: Cell<u64>,
+    time_limit: Cell<Option<Duration>>,
+    deadline: Cell<Option<Instant>>,
+    stopped: Cell<Option<Stop>>,
+    interrupt: RefCell<Arc<AtomicBool>>,
+}
+
+impl Default for Meter {
+    fn default() -> Self {
+        Meter {
+            spent: Cell::new(0),
+            max_operations: Cell::new(u64::MAX),
+            time_limit: Cell::new(None),
+            deadline: Cell::new(None),
+            stopped: Cell::new(None),
+            interrupt: RefCell::default(),
+        }
+    }
+}
+
+impl Meter {
+    /// Starts a command under these limits: nothing spent, the clock started, a Ctrl-C pressed before it forgotten.
+    pub fn begin(&self, max_operations: u64, time_limit: Option<Duration>) {
+        self.max_operations.set(max_operations);
+        self.time_limit.set(time_limit);
+        self.spent.set(0);
+        self.stopped.set(None);
+        self.interrupt.borrow().store(false, Ordering::Relaxed);
+        self.deadline.set(time_limit.map(|t| Instant::now() + t));
+    }
+
+    /// Setting this flag stops the script running now (a Ctrl-C handler sets it).
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.borrow().clone()
+    }
+
+    /// Listens to `flag` instead (a REPL keeps one flag for every host it builds).
+    pub fn set_interrupt_flag(&self, flag: Arc<AtomicBool>) {
+        *self.interrupt.borrow_mut() = flag;
+    }
+
+    /// Why the command was stopped, if it was.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stopped.get()
+    }
+
+    /// One operation: `Some` when the command must stop.
+    #[inline]
+    pub fn tick(&self) -> Option<Stop> {
+        let spent = self.spent.get() + 1;
+        self.spent.set(spent);
+        if spent > self.max_operations.get() {
+            return Some(self.stop(Stop::Operations(self.max_operations.get())));
+        }
+        if spent % LOOK_EVERY == 0 {
+            return self.look();
+        }
+        self.stopped.get()
+    }
+
+    #[cold]
+    fn look(&self) -> Option<Stop> {
+        if let Some(stop) = self.stopped.get() {
+            return Some(stop);
+        }
+        if self.interrupt.borrow().load(Ordering::Relaxed) {
+            return Some(self.stop(Stop::Interrupted));
+        }
+        if let (Some(deadline), Some(limit)) = (self.deadline.get(), self.time_limit.get())
+            && Instant::now() >= deadline
+        {
+            return Some(self.stop(Stop::Time(limit)));
+        }
+        None
+    }
+
+    fn stop(&self, why: Stop) -> Stop {
+        let first = *self.stopped.get().get_or_insert(why);
+        self.stopped.set(Some(first));
+        first
+    }
+
+    /// One operation at `pos`, as an error when the command must stop (what compiled code calls).
+    #[inline]
+    pub fn tick_at(&self, pos: Position) -> Result<(), Box<EvalAltResult>> {
+        match self.tick() {
+            None => Ok(()),
+            Some(stop) => Err(terminated(stop, pos)),
+        }
+    }
+}
+
+/// The error a stopped script ends with: the one Rhai raises when `on_progress` says stop.
+pub fn terminated(stop: Stop, pos: Position) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorTerminated(Dynamic::from(stop.message()), pos).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_stop_past_the_limit_and_stay_stopped() {
+        let meter = Meter::default();
+        meter.begin(3, None);
+        assert_eq!([meter.tick(), meter.tick(), meter.tick()], [None, None, None]);
+        assert_eq!(meter.tick(), Some(Stop::Operations(3)));
+        assert_eq!(meter.tick(), Some(Stop::Operations(3)));
+        meter.begin(3, None);
+        assert_eq!(meter.tick(), None);
+    }
+
+    #[test]
+    fn an_interrupt_is_seen_within_a_look_and_forgotten_by_the_next_command() {
+        let meter = Meter::default();
+        meter.begin(u64::MAX, None);
+        meter.interrupt_flag().store(true, Ordering::Relaxed);
+        let stops: Vec<_> = (0..LOOK_EVERY).filter_map(|_| meter.tick()).collect();
+        assert_eq!(stops, [Stop::Interrupted]);
+        meter.begin(u64::MAX, None);
+        assert!((0..LOOK_EVERY * 2).all(|_| meter.tick().is_none()));
+    }
+
+    #[test]
+    fn a_deadline_passed_stops_at_the_next_look() {
+        let meter = Meter::default();
+        meter.begin(u64::MAX, Some(Duration::ZERO));
+        let first = (0..LOOK_EVERY).find_map(|_| meter.tick());
+        assert_eq!(first, Some(Stop::Time(Duration::ZERO)));
+        assert_eq!(Stop::Time(Duration::from_secs(60)).message(), "stopped after 60 s, the time limit for one command");
+    }
+}

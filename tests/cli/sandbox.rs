@@ -1,0 +1,71 @@
+//! The sandbox from outside: hostile expressions never abort the process, and every limit names its flag.
+
+use super::{grognard, stderr, stdout};
+
+/// Ran to an end of its own: a value (0) or an error (1), never a signal or an abort.
+fn ended(args: &[&str]) -> (i32, String, String) {
+    let out = grognard(args);
+    let code = out.status.code().unwrap_or_else(|| panic!("{args:?} was killed: {:?}\n{}", out.status, stderr(&out)));
+    assert!(code == 0 || code == 1, "{args:?} exited {code}: {}", stderr(&out));
+    (code, stdout(&out), stderr(&out))
+}
+
+#[test]
+fn deep_values_are_dropped_and_compared_without_overflowing_the_stack() {
+    let chain = "let f = |x| x; let g = f; for i in 0..100000 { let h = g; g = |x| h.call(x) } 7";
+    let (code, out, _) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", chain]);
+    assert_eq!((code, out.as_str()), (0, "= 7\n"));
+    let nested = "let a = []; for i in 0..3000 { a = [a] } a == a";
+    let (code, out, _) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", nested]);
+    assert_eq!((code, out.as_str()), (0, "= true\n"));
+}
+
+#[test]
+fn deep_values_in_worker_threads_do_not_overflow_their_stacks() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scripts/deep_closures.rhai");
+    let (code, out, err) = ended(&["run", script, "--trials", "2", "--jobs", "2", "--seed", "1", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 trials"), "{out}");
+}
+
+#[test]
+fn sleep_is_refused_at_once() {
+    let (code, _, err) = ended(&["eval", "--rules", "ff-napoleonic", "sleep(1e9); 1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`sleep` is not available"), "{err}");
+}
+
+#[test]
+fn the_limits_name_the_flags_that_raise_them() {
+    let (code, _, err) = ended(&["eval", "--rules", "ff-napoleonic", "--max-operations", "1000", "loop {}"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("stopped after 1000 operations") && err.contains("--max-operations"), "{err}");
+    let args =
+        ["eval", "--rules", "ff-napoleonic", "--max-operations", "1000000000000", "--time-limit", "0.5", "loop {}"];
+    let (code, _, err) = ended(&args);
+    assert_eq!(code, 1);
+    assert!(err.contains("stopped after 0.5 s, the time limit") && err.contains("--time-limit"), "{err}");
+}
+
+#[test]
+fn limits_out_of_range_are_usage_errors() {
+    for args in [
+        &["eval", "--rules", "ff-napoleonic", "--max-operations", "0", "1"][..],
+        &["eval", "--rules", "ff-napoleonic", "--time-limit", "0", "1"],
+        &["odds", "--rules", "ff-napoleonic", "--time-limit", "forever", "1"],
+        &["eval", "--rules", "ff-napoleonic", "--max-operations", "18446744073709551615", "1"],
+    ] {
+        let out = grognard(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_same_seed_prints_the_same_closures() {
+    let args =
+        ["eval", "--rules", "ff-napoleonic", "--seed", "3", "let f = |x| x + roll(\"1d6\").total; [f, f.call(1)]"];
+    let first = ended(&args);
+    assert_eq!(first.0, 0, "{}", first.2);
+    assert!(first.1.contains("Fn(anon$"), "{}", first.1);
+    assert_eq!(ended(&args).1, first.1);
+}

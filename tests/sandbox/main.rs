@@ -1,0 +1,217 @@
+//! The sandbox conformance suite: hostile scripts run down every path that runs a script
+//! (Rhai alone, compiled procedures, an `odds` walk) and refused the same way, worded the same.
+
+use std::path::PathBuf;
+
+use grognard::dice::EnumLimits;
+use grognard::rules::{Problem, Ruleset, load};
+use grognard::script::{Host, Limits, SCRIPT_STACK, ScriptError};
+use rhai::Scope;
+
+fn fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules").join(name).display().to_string()
+}
+
+fn rules_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+fn hostile() -> Ruleset {
+    load(&[fixture("hostile")], &rules_dir()).unwrap_or_else(|p| panic!("{:?}", p.0)).ruleset
+}
+
+/// Small limits, so that every case ends quickly in a debug build.
+fn limits() -> Limits {
+    Limits { max_operations: 200_000, ..Limits::default() }
+}
+
+/// Every path a script can run down, by name.
+#[derive(Clone, Copy, Debug)]
+enum Path {
+    /// Rhai walks every procedure (`GROGNARD_INTERPRET=1`).
+    Interpreted,
+    /// The procedures that can be are compiled to native steps (the default).
+    Compiled,
+    /// An `odds` walk over compiled procedures (operations counted over the whole walk).
+    Walk,
+}
+
+const PATHS: [Path; 3] = [Path::Interpreted, Path::Compiled, Path::Walk];
+
+fn host(path: Path) -> Host {
+    let host = Host::built_as(hostile(), limits(), matches!(path, Path::Interpreted)).unwrap();
+    host.set_walk_limits(limits().max_operations, limits().time_limit);
+    host
+}
+
+/// `f` on a thread with the stack scripts run on (as the binary runs them): a test thread's is too small.
+fn on_script_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().stack_size(SCRIPT_STACK).spawn_scoped(scope, f).unwrap();
+        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// What `code` ends with down `path`: the problem's code and message.
+fn refusal(path: Path, code: &str) -> (String, String) {
+    on_script_stack(|| refused(path, code))
+}
+
+fn refused(path: Path, code: &str) -> (String, String) {
+    let host = host(path);
+    let err = match path {
+        Path::Walk => host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).map(|_| ()).unwrap_err(),
+        _ => host.eval(&mut Scope::new(), code).map(|_| ()).unwrap_err(),
+    };
+    match err {
+        ScriptError::At(problem) => {
+            let Problem { code, message, .. } = *problem;
+            (code.to_string(), message)
+        }
+        other => panic!("{code} down {path:?}: {other:?}"),
+    }
+}
+
+/// `code` is refused with `message` (and `kind`) down every path.
+fn refused_everywhere(code: &str, kind: &str, message: &str) {
+    for path in PATHS {
+        let (got_kind, got) = refusal(path, code);
+        assert_eq!((got_kind.as_str(), got.as_str()), (kind, message), "{code} down {path:?}");
+    }
+}
+
+const TOO_MANY: &str = "stopped after 200000 operations, the limit for one command";
+
+#[test]
+fn the_hostile_procedures_are_compiled_where_the_compiler_can() {
+    let compiled = host(Path::Compiled).compiled_procedures();
+    for name in ["spin_while", "count_to", "twice", "deeper", "ping", "pong", "grow", "grow_plus", "grow_array"] {
+        assert!(compiled.iter().any(|c| c == name), "{name} is not compiled: {compiled:?}");
+    }
+    assert!(host(Path::Interpreted).compiled_procedures().is_empty());
+}
+
+#[test]
+fn endless_loops_stop_at_the_operation_limit() {
+    refused_everywhere("spin()", "script::limit", TOO_MANY);
+    refused_everywhere("spin_while()", "script::limit", TOO_MANY);
+    refused_everywhere("let i = 0; loop { i += 1 }", "script::limit", TOO_MANY);
+    refused_everywhere("count_to(1000000)", "script::limit", TOO_MANY);
+}
+
+#[test]
+fn recursion_without_loops_is_counted_call_by_call() {
+    refused_everywhere("twice(40)", "script::limit", TOO_MANY);
+    refused_everywhere("ping(40)", "script::limit", TOO_MANY);
+    refused_everywhere("let n = 0; for i in 0..100 { n += twice(20) } n", "script::limit", TOO_MANY);
+}
+
+#[test]
+fn recursion_without_end_stops_at_the_call_depth() {
+    refused_everywhere("deeper(0)", "script::limit", "calls nested more than 48 deep");
+}
+
+#[test]
+fn values_grown_by_every_operator_stop_at_the_size_limits() {
+    let string = "Length of string too large";
+    let array = "Size of array/BLOB too large";
+    let map = "Size of object map too large";
+    for (code, message) in [
+        ("grow(20)", string),
+        ("grow_plus(20)", string),
+        ("grow_add_assign(20)", string),
+        ("grow_in_map_field(20)", string),
+        ("let s = \"ab\"; for i in 0..20 { s = `${s}${s}` } s.len()", string),
+        ("grow_array(20)", array),
+        ("grow_array_assign(20)", array),
+        ("grow_append(20)", array),
+        ("let a = [1]; a.pad(1000000, 0); a.len()", array),
+        ("grow_nested(20)", array),
+        ("grow_blob(20)", array),
+        ("grow_map(10001)", map),
+        ("grow_map_nested(20)", map),
+    ] {
+        refused_everywhere(code, "script::limit", message);
+    }
+}
+
+#[test]
+fn values_within_the_limits_are_the_same_down_every_path() {
+    for (code, expected) in
+        [("grow(10)", 2048), ("grow_array(10)", 1024), ("count_to(1000)", 1000), ("twice(10)", 1024)]
+    {
+        for path in [Path::Interpreted, Path::Compiled] {
+            let value = host(path).eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap();
+            assert_eq!(value, expected, "{code} down {path:?}");
+        }
+    }
+}
+
+#[test]
+fn closures_that_capture_closures_are_counted() {
+    refused_everywhere("closures(1000000)", "script::limit", TOO_MANY);
+    let value =
+        on_script_stack(|| host(Path::Compiled).eval(&mut Scope::new(), "closures(20)").unwrap().value.as_int());
+    assert_eq!(value, Ok(7));
+}
+
+#[test]
+fn imports_outside_the_ruleset_or_in_a_circle_are_refused() {
+    for code in ["escape()", "absolute()", "circle()"] {
+        let (kind, first) = refusal(Path::Interpreted, code);
+        assert_eq!(kind, "script::runtime", "{code}");
+        for path in PATHS {
+            assert_eq!(refusal(path, code).1, first, "{code} down {path:?}");
+        }
+    }
+}
+
+#[test]
+fn no_script_waits_or_reads_the_clock() {
+    refused_everywhere("sleep(1e9); 1", "script::runtime", "`sleep` is not available: a rule or script may not wait");
+    refused_everywhere("sleep(1); 1", "script::runtime", "`sleep` is not available: a rule or script may not wait");
+    let (kind, message) = refusal(Path::Compiled, "timestamp()");
+    assert_eq!(kind, "script::runtime");
+    assert!(message.contains("timestamp"), "{message}");
+}
+
+#[test]
+fn check_refuses_rules_that_wait_or_read_the_clock() {
+    let rs = load(&[fixture("hostile-clock")], &rules_dir()).unwrap().ruleset;
+    let problems = grognard::script::check(&rs);
+    let unknown: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(unknown.iter().any(|m| m.contains("`sleep` is not a function")), "{unknown:?}");
+    assert!(unknown.iter().any(|m| m.contains("`timestamp` is not a function")), "{unknown:?}");
+    assert!(unknown.iter().any(|m| m.contains("modifier `patience` calls `sleep`")), "{unknown:?}");
+}
+
+#[test]
+fn a_whole_walk_is_one_budget() {
+    // 36 outcomes of 10,000 operations each: within the limit one by one, not together.
+    let code = r#"let r = roll("2d6").total; count_to(10000) + r"#;
+    let host = host(Path::Compiled);
+    assert!(host.eval(&mut Scope::new(), code).is_ok());
+    let err = host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).unwrap_err();
+    assert!(err.to_string().contains(TOO_MANY), "{err}");
+    host.set_walk_limits(10_000_000, None);
+    let odds = host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).unwrap();
+    assert_eq!(odds.runs, 36);
+}
+
+#[test]
+fn an_interrupt_stops_the_command_and_the_next_one_runs() {
+    let host = Host::built_as(hostile(), Limits { max_operations: u64::MAX, ..Limits::default() }, false).unwrap();
+    let flag = host.interrupt_flag();
+    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    // Ctrl-C pressed before a command began is forgotten...
+    assert_eq!(host.eval(&mut Scope::new(), "count_to(10000)").unwrap().value.as_int().unwrap(), 10_000);
+    // ...and one pressed while it runs stops it.
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let err = host.eval(&mut Scope::new(), "spin_while()").unwrap_err();
+    stopper.join().unwrap();
+    assert!(err.to_string().contains("interrupted (Ctrl-C)"), "{err}");
+    assert_eq!(host.eval(&mut Scope::new(), "count_to(10)").unwrap().value.as_int().unwrap(), 10);
+}
