@@ -87,3 +87,45 @@ fn without_a_terminal_the_repl_says_what_to_use() {
     assert_eq!(out.status.code(), Some(1));
     assert!(super::stderr(&out).contains("the REPL needs a terminal"), "{}", super::stderr(&out));
 }
+
+/// A REPL in a pseudo-terminal of `TERM`, with limits high enough that only Ctrl-C stops a loop.
+fn patient_repl(term: &str) -> rexpect::session::PtySession {
+    let history = std::env::temp_dir().join(format!("grognard-repl-ctrl-c-{term}-{}", std::process::id()));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command
+        .args(["repl", "--rules", "ff-napoleonic", "--max-operations", "1000000000000", "--time-limit", "600"])
+        .env("GROGNARD_HISTORY", &history)
+        .env("NO_COLOR", "1")
+        .env("TERM", term);
+    spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal")
+}
+
+#[test]
+fn ctrl_c_stops_a_long_line_and_keeps_the_session() {
+    for term in ["xterm", "dumb"] {
+        let mut p = patient_repl(term);
+        p.exp_string(PROMPT).unwrap();
+        p.send_line("let kept = 41 + 1;").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line("let i = 0; loop { i += 1 }").unwrap();
+        // Let the loop run, then interrupt it.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        p.send_control('c').unwrap();
+        p.exp_string("interrupted (Ctrl-C)").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line("kept").unwrap();
+        p.exp_string("= 42").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        // At the prompt, Ctrl-C drops the line typed so far.
+        p.send("kept + 1000").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        p.send_control('c').unwrap();
+        // The line editor discards what is typed while it starts again on a fresh line.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        p.send_line("kept + 1").unwrap();
+        p.exp_string("= 43").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(":quit").unwrap();
+        p.exp_eof().unwrap();
+    }
+}
