@@ -117,7 +117,7 @@ impl Meter {
         if spent > self.max_operations.get() {
             return Some(self.stop(Stop::Operations(self.max_operations.get())));
         }
-        if spent % LOOK_EVERY == 0 {
+        if spent.is_multiple_of(LOOK_EVERY) {
             return self.look();
         }
         self.stopped.get()

@@ -85,9 +85,8 @@ pub fn apply(engine: &mut Engine, limits: &Limits, roots: Vec<PathBuf>) {
         .disable_symbol("eval");
     // No clock reaches a script (Rhai's `timestamp` is built out, see Cargo.toml), and no
     // script waits: Rhai's `sleep` is answered by an error, so the same seed gives the same run.
-    let refuse = |_: rhai::NativeCallContext| -> Result<(), Box<EvalAltResult>> { Err(NOT_AVAILABLE.into()) };
-    engine.register_fn("sleep", move |ctx: rhai::NativeCallContext, _: rhai::INT| refuse(ctx));
-    engine.register_fn("sleep", move |ctx: rhai::NativeCallContext, _: rhai::FLOAT| refuse(ctx));
+    engine.register_fn("sleep", |_: rhai::INT| -> Result<(), Box<EvalAltResult>> { Err(NOT_AVAILABLE.into()) });
+    engine.register_fn("sleep", |_: rhai::FLOAT| -> Result<(), Box<EvalAltResult>> { Err(NOT_AVAILABLE.into()) });
     engine.set_module_resolver(ConfinedResolver::new(roots));
 }
 
