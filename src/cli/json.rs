@@ -39,11 +39,11 @@ pub fn dynamic_to_json(value: &Dynamic) -> Value {
     if let Some(mods) = value.clone().try_cast::<Mods>() {
         return json!({ "list": mods.list, "total": mods.total, "halve": mods.halve, "double": mods.double, "applied": mods.applied });
     }
-    if value.is_array() {
-        return Value::Array(value.clone().cast::<rhai::Array>().iter().map(dynamic_to_json).collect());
+    // Read in place: a copy at each level of a nested value would cost its depth squared.
+    if let Some(array) = value.read_lock::<rhai::Array>() {
+        return Value::Array(array.iter().map(dynamic_to_json).collect());
     }
-    if value.is_map() {
-        let map = value.clone().cast::<rhai::Map>();
+    if let Some(map) = value.read_lock::<rhai::Map>() {
         return Value::Object(map.iter().map(|(k, v)| (k.to_string(), dynamic_to_json(v))).collect());
     }
     Value::String(value.to_string())
@@ -51,15 +51,43 @@ pub fn dynamic_to_json(value: &Dynamic) -> Value {
 
 /// A Rhai value as a player reads it: maps as `key: value` lists, cells by their result.
 pub fn display(value: &Dynamic) -> String {
-    if value.is_map() {
-        let map = value.clone().cast::<rhai::Map>();
-        let parts: Vec<String> = map.iter().map(|(k, v)| format!("{k}: {}", display(v))).collect();
-        return format!("#{{{}}}", parts.join(", "));
+    let mut text = String::new();
+    display_into(value, &mut text);
+    text
+}
+
+/// `display`, written onto `text`: maps and arrays are read in place and written straight
+/// onto the one text, so printing a nested value costs memory in proportion to what it prints.
+fn display_into(value: &Dynamic, text: &mut String) {
+    if let Some(map) = value.read_lock::<rhai::Map>() {
+        text.push_str("#{");
+        for (i, (k, v)) in map.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(k);
+            text.push_str(": ");
+            display_into(v, text);
+        }
+        text.push('}');
+        return;
     }
-    if value.is_array() {
-        let parts: Vec<String> = value.clone().cast::<rhai::Array>().iter().map(display).collect();
-        return format!("[{}]", parts.join(", "));
+    if let Some(array) = value.read_lock::<rhai::Array>() {
+        text.push('[');
+        for (i, v) in array.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            display_into(v, text);
+        }
+        text.push(']');
+        return;
     }
+    text.push_str(&display_leaf(value));
+}
+
+/// A value that holds no others, as `display` writes it.
+fn display_leaf(value: &Dynamic) -> String {
     if value.is_string() {
         return format!("{:?}", value.to_string());
     }

@@ -69,3 +69,14 @@ fn the_same_seed_prints_the_same_closures() {
     assert!(first.1.contains("Fn(anon$"), "{}", first.1);
     assert_eq!(ended(&args).1, first.1);
 }
+
+#[test]
+fn a_deeply_nested_value_prints_in_memory_in_proportion_to_its_text() {
+    let nested = "let m = #{}; for i in 0..5000 { m = #{a: m} } m";
+    let (code, out, err) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", nested]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("#{a: ").count(), 5000);
+    let (code, out, err) = ended(&["eval", "--rules", "ff-napoleonic", "--json", nested]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"value\""), "{}", &out[..200.min(out.len())]);
+}
