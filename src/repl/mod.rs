@@ -1,6 +1,7 @@
 //! The REPL: a session for resolving combats at the table and trying rules, and its terminal.
 
 mod manual_dice;
+mod saved;
 mod session;
 mod terminal;
 

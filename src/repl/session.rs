@@ -11,6 +11,7 @@ use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 
 use super::manual_dice::{Ask, Manual};
+use super::saved::{self, Saved};
 use crate::cli::json::display;
 use crate::cli::odds::{render_odds, render_procedure};
 use crate::cli::show;
@@ -18,7 +19,6 @@ use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::report;
 use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
 use crate::script::{Evaluation, Host, LeaderRef, Limits, Step, UnitRef};
-use crate::unit::{Leader, Unit};
 
 /// What a line produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,26 +60,6 @@ pub struct Session {
     walk_limits: Limits,
     /// Set by Ctrl-C: stops the line running now (one flag for every host the session builds).
     interrupt: Arc<AtomicBool>,
-}
-
-/// A session saved to a file: enough to carry on another day.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Saved {
-    rules: Vec<String>,
-    #[serde(default)]
-    with: Vec<String>,
-    #[serde(default)]
-    without: Vec<String>,
-    #[serde(default)]
-    set: BTreeMap<String, String>,
-    seed: u64,
-    dice: DiceSetting,
-    trace: bool,
-    #[serde(default)]
-    units: BTreeMap<String, Unit>,
-    #[serde(default)]
-    leaders: BTreeMap<String, Leader>,
 }
 
 const HELP: &str = "\
@@ -296,8 +276,7 @@ impl Session {
         // A new ruleset starts with its own defaults.
         match build_host(&specs, &Switches::default(), &self.rules_dir) {
             Ok(host) => {
-                self.host = host;
-                self.adopt();
+                self.replace_host(host);
                 self.specs = specs;
                 self.switches = Switches::default();
                 self.restore_dice();
@@ -310,8 +289,7 @@ impl Session {
     fn reload(&mut self) -> Reply {
         match build_host(&self.specs, &self.switches, &self.rules_dir) {
             Ok(host) => {
-                self.host = host;
-                self.adopt();
+                self.replace_host(host);
                 self.restore_dice();
                 Reply::Output(format!("reloaded {}", self.ruleset_line()))
             }
@@ -319,11 +297,17 @@ impl Session {
         }
     }
 
-    /// Tells the current host about the scope's units and leaders, and the session's limits (after new rules).
-    fn adopt(&mut self) {
-        self.fit_host();
+    /// Puts new rules in place: the new host knows every unit and leader the old one knew
+    /// (a leader attached to a unit, with no variable of his own, stays attached), and runs
+    /// under the session's limits.
+    fn replace_host(&mut self, host: Host) {
+        let old = std::mem::replace(&mut self.host, host);
         let (units, leaders) = self.handles();
-        self.host.adopt(units.into_values(), leaders.into_values());
+        self.host.adopt(
+            old.units().into_iter().chain(units.into_values()),
+            old.leaders().into_iter().chain(leaders.into_values()),
+        );
+        self.fit_host();
     }
 
     fn restore_dice(&mut self) {
@@ -422,9 +406,93 @@ impl Session {
         if path.is_empty() {
             return Reply::Error("`:save` takes a file name: `:save battle.yaml`".into());
         }
-        let (units, leaders) = self.handles();
+        let saved = match self.saved() {
+            Ok(saved) => saved,
+            Err(why) => return Reply::Error(format!("{why}; nothing was written")),
+        };
+        let text = match serde_saphyr::to_string(&saved) {
+            Ok(text) => text,
+            Err(err) => return Reply::Error(format!("cannot write the session: {err}; nothing was written")),
+        };
+        // What `:save` writes, `:load` reads: read back before it replaces anything.
+        match saved::parse(&crate::rules::source_file(path, text.clone())) {
+            Ok(back) if back == saved => {}
+            Ok(_) => return Reply::Error("the session does not read back as it was saved; nothing was written".into()),
+            Err(problem) => {
+                return Reply::Error(format!(
+                    "the session could not be read back ({}); nothing was written",
+                    problem.message
+                ));
+            }
+        }
+        match crate::cli::write_atomically(Path::new(path), &text) {
+            Ok(()) => Reply::Output(format!(
+                "saved {} variables, {} units and {} leaders to {path}",
+                saved.variables.len(),
+                saved.units.len(),
+                saved.leaders.len()
+            )),
+            Err(err) => Reply::Error(format!("cannot save to {path}: {err}")),
+        }
+    }
+
+    /// Puts `variables` in the session's scope; `unit-i` names the i-th unit known (by id), `leader-0` the first leader.
+    #[cfg(test)]
+    pub(crate) fn set_variables_for_test(&mut self, variables: &BTreeMap<String, saved::Value>) {
+        let units = self.host.units();
+        let leaders = self.host.leaders();
+        let mut ids = saved::Saved {
+            format: saved::FORMAT,
+            rules: vec![],
+            with: vec![],
+            without: vec![],
+            set: BTreeMap::new(),
+            seed: 0,
+            dice: DiceSetting::Auto,
+            trace: true,
+            units: BTreeMap::new(),
+            leaders: BTreeMap::new(),
+            variables: BTreeMap::new(),
+            constants: vec![],
+        };
+        for (i, u) in units.iter().enumerate() {
+            ids.units.insert(format!("unit-{i}"), u.0.borrow().clone());
+        }
+        for (i, l) in leaders.iter().enumerate() {
+            ids.leaders.insert(format!("leader-{i}"), l.0.borrow().clone());
+        }
+        for (name, value) in variables {
+            let value = saved::from_saved_with(
+                value,
+                &|id| {
+                    id.strip_prefix("unit-").and_then(|i| i.parse::<usize>().ok()).and_then(|i| units.get(i)).cloned()
+                },
+                &|id| {
+                    id.strip_prefix("leader-")
+                        .and_then(|i| i.parse::<usize>().ok())
+                        .and_then(|i| leaders.get(i))
+                        .cloned()
+                },
+            )
+            .unwrap();
+            self.scope.push_dynamic(name.clone(), value);
+        }
+    }
+
+    /// The session as `:save` would write it.
+    #[cfg(test)]
+    pub(crate) fn saved_for_test(&self) -> Saved {
+        self.saved().unwrap()
+    }
+
+    /// The whole session as `:save` writes it, or what cannot be saved.
+    fn saved(&self) -> Result<Saved, String> {
+        let mut units: BTreeMap<String, UnitRef> = self.host.units().into_iter().map(|u| (u.id(), u)).collect();
+        let mut leaders: BTreeMap<String, LeaderRef> = self.host.leaders().into_iter().map(|l| (l.id(), l)).collect();
+        let (variables, constants) = saved::variables(&self.scope, &mut units, &mut leaders)?;
         let rs = self.host.ruleset();
-        let saved = Saved {
+        Ok(Saved {
+            format: saved::FORMAT,
             rules: self.specs.clone(),
             with: rs
                 .settings
@@ -450,17 +518,11 @@ impl Session {
             seed: self.seed,
             dice: self.dice,
             trace: self.tracing,
-            units: units.iter().map(|(k, u)| (k.clone(), u.0.borrow().clone())).collect(),
-            leaders: leaders.iter().map(|(k, l)| (k.clone(), l.0.borrow().clone())).collect(),
-        };
-        let text = match serde_saphyr::to_string(&saved) {
-            Ok(text) => text,
-            Err(err) => return Reply::Error(format!("cannot write the session: {err}")),
-        };
-        match crate::cli::write_atomically(Path::new(path), &text) {
-            Ok(()) => Reply::Output(format!("saved {} units and {} leaders to {path}", units.len(), leaders.len())),
-            Err(err) => Reply::Error(format!("cannot save to {path}: {err}")),
-        }
+            units: units.into_iter().map(|(id, u)| (id, u.0.borrow().clone())).collect(),
+            leaders: leaders.into_iter().map(|(id, l)| (id, l.0.borrow().clone())).collect(),
+            variables,
+            constants,
+        })
     }
 
     fn load(&mut self, path: &str) -> Reply {
@@ -472,7 +534,7 @@ impl Session {
             Err(err) => return Reply::Error(format!("cannot read {path}: {err}")),
         };
         let file = crate::rules::source_file(path, text);
-        let saved: Saved = match crate::rules::parse_yaml(&file) {
+        let saved = match saved::parse(&file) {
             Ok(saved) => saved,
             Err(problem) => return Reply::Error(render(&*problem, self.fancy)),
         };
@@ -486,16 +548,14 @@ impl Session {
             Ok(host) => host,
             Err(err) => return Reply::Error(render(&err, self.fancy)),
         };
-        let mut scope = Scope::new();
-        for (name, unit) in saved.units {
-            scope.push(name, UnitRef::new(unit));
-        }
-        for (name, leader) in saved.leaders {
-            scope.push(name, LeaderRef::new(leader));
-        }
+        let (scope, units, leaders) = match saved::scope_of(&saved) {
+            Ok(parts) => parts,
+            Err(why) => return Reply::Error(format!("{path}: {why}; the session was not changed")),
+        };
+        host.adopt(units, leaders);
         self.host = host;
+        self.fit_host();
         self.scope = scope;
-        self.adopt();
         self.specs = saved.rules;
         self.switches = switches;
         self.seed = saved.seed;

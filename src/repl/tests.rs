@@ -234,7 +234,10 @@ fn save_and_load_round_trip() {
     output(s.handle(r#"let g = leader(#{name: "Brennier"}); b.attach(g); b.lose_stands(2);"#));
     output(s.handle(":set musketry_below_zero=desultory"));
     output(s.handle(":seed 77"));
-    assert_eq!(output(s.handle(&format!(":save {file}"))), format!("saved 2 units and 1 leaders to {file}"));
+    assert_eq!(
+        output(s.handle(&format!(":save {file}"))),
+        format!("saved 3 variables, 2 units and 1 leaders to {file}")
+    );
     let text = std::fs::read_to_string(file).unwrap();
     assert!(text.contains("musketry_below_zero: desultory"), "{text}");
 
@@ -275,4 +278,153 @@ fn reload_keeps_leaders_attached() {
     assert_eq!(output(s.handle("u.leaders.len()")), "= 1");
     output(s.handle(":use linear-warfare"));
     assert_eq!(output(s.handle("u.leaders[0].name")), "= \"Kleist\"");
+}
+
+/// Saves `s` to a fresh file and loads it into a new session.
+fn saved_and_loaded(s: &mut Session, name: &str) -> (Session, PathBuf) {
+    let dir = scratch(name);
+    let file = dir.join("game.yaml");
+    let said = output(s.handle(&format!(":save {}", file.display())));
+    assert!(said.starts_with("saved "), "{said}");
+    let mut t = session(&[]);
+    let loaded = output(t.handle(&format!(":load {}", file.display())));
+    assert!(loaded.starts_with("loaded "), "{loaded}");
+    (t, dir)
+}
+
+#[test]
+fn a_saved_game_keeps_every_variable_and_every_attached_leader() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(r#"let brits = a; brits.attach(leader(#{name: "Gen. X"}));"#));
+    output(s.handle(r#"let army = [a, b]; let by_name = #{first: a, plain: [1, 2.5, "three", true, ()]};"#));
+    output(s.handle(r#"let n = 7; const MAX = 12; let c = 'x';"#));
+    let (mut t, dir) = saved_and_loaded(&mut s, "save-whole");
+    // The leader no variable names is still attached.
+    assert_eq!(output(t.handle("brits.leaders[0].name")), "= \"Gen. X\"");
+    assert_eq!(output(t.handle("a.leaders.len()")), "= 1");
+    // Lists and maps of units hold the same units as the variables: one unit, shared.
+    output(t.handle("army[0].lose_stands(2);"));
+    assert_eq!(output(t.handle("a.stands")), "= 4");
+    assert_eq!(output(t.handle("by_name.first.stands")), "= 4");
+    assert_eq!(output(t.handle("by_name.plain.len()")), "= 5");
+    assert_eq!(
+        output(t.handle("[by_name.plain[0], by_name.plain[1], by_name.plain[2], by_name.plain[3]]")),
+        "= [1, 2.5, \"three\", true]"
+    );
+    assert_eq!(output(t.handle("by_name.plain[4] == ()")), "= true");
+    assert_eq!(output(t.handle("[n, MAX, type_of(c), c == 'x']")), "= [7, 12, \"char\", true]");
+    // A constant is still one.
+    assert!(error(t.handle("MAX = 1")).contains("MAX"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_value_that_cannot_be_saved_refuses_the_save_by_name_and_writes_nothing() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(r#"let r = roll("2d6"); let f = |x| x; let fine = 1;"#));
+    let dir = scratch("save-refused");
+    let file = dir.join("game.yaml");
+    let err = error(s.handle(&format!(":save {}", file.display())));
+    assert!(err.contains("`r` (a roll)") && err.contains("`f` (a function)"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!file.exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no temporary file is left behind");
+    // Kept as a number, it saves.
+    output(s.handle("r = r.total; f = ();"));
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved 3 variables"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_large_session_saves_and_loads_back() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(
+        r#"let army = []; for i in 0..13900 { army.push(unit(#{name: `Bn ${i}`, arm: "infantry", stands: 4, formation: "line"})) }"#,
+    ));
+    let (mut t, dir) = saved_and_loaded(&mut s, "save-large");
+    assert_eq!(output(t.handle("army.len()")), "= 13900");
+    assert_eq!(output(t.handle("army[13899].name")), "= \"Bn 13899\"");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn saving_replaces_a_link_at_the_path_and_never_writes_through_it() {
+    let dir = scratch("save-link");
+    let target = dir.join("elsewhere.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let file = dir.join("game.yaml");
+    std::os::unix::fs::symlink(&target, &file).unwrap();
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle("let n = 1;"));
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert!(!std::fs::symlink_metadata(&file).unwrap().file_type().is_symlink());
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_saved_game_of_another_format_is_refused() {
+    let dir = scratch("save-format");
+    let file = dir.join("old.yaml");
+    std::fs::write(&file, "format: 1\nrules: []\nseed: 1\ndice: auto\ntrace: true\n").unwrap();
+    let mut s = session(&[]);
+    output(s.handle("let kept = 5;"));
+    let err = error(s.handle(&format!(":load {}", file.display())));
+    assert!(err.contains("format 1") && err.contains("format 2"), "{err}");
+    assert_eq!(output(s.handle("kept")), "= 5");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+mod saved_round_trip {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::repl::saved::Value;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Nothing),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::Int),
+            (proptest::num::f64::NORMAL | proptest::num::f64::ZERO | proptest::num::f64::INFINITE)
+                .prop_map(Value::Float),
+            any::<char>().prop_map(Value::Char),
+            any::<String>().prop_map(Value::Text),
+            (0..3usize).prop_map(|i| Value::Unit(format!("unit-{i}"))),
+            Just(Value::Leader("leader-0".into())),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::List),
+                proptest::collection::btree_map(any::<String>(), inner, 0..4).prop_map(Value::Map),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Random sessions: what `:save` writes, `:load` reads back equal.
+        #[test]
+        fn random_sessions_round_trip_equal(
+            variables in proptest::collection::btree_map("[a-z_][a-z0-9_]{0,8}", value(), 0..6),
+            seed in any::<u64>(),
+        ) {
+            let mut s = session(&["ff-napoleonic"]);
+            output(s.handle(&format!(":seed {seed}")));
+            output(s.handle(r#"let u0 = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"});
+                let u1 = unit(#{name: "B", arm: "cavalry", stands: 3, formation: "line"});
+                let u2 = unit(#{name: "C", arm: "artillery", stands: 2, formation: "limbered"});
+                u1.attach(leader(#{name: "Leader 0"}));"#));
+            s.set_variables_for_test(&variables);
+            let before = s.saved_for_test();
+            let (t, dir) = saved_and_loaded(&mut s, "save-prop");
+            prop_assert_eq!(t.saved_for_test(), before);
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }

@@ -24,4 +24,4 @@ pub use source::{SeedRef, Source};
 pub use table::{
     Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };
-pub use yaml::parse as parse_yaml;
+pub use yaml::{parse as parse_yaml, parse_with_budget as parse_yaml_with_budget};

@@ -12,7 +12,18 @@ use super::problem::{Problem, SourceFile};
 /// Parses a whole rule file. YAML mistakes (syntax, a wrong type, an unknown
 /// key, `yes` for a boolean) come back as one problem pointing into the file.
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Box<Problem>> {
-    let options = serde_saphyr::options! { strict_booleans: true };
+    parse_with(file, serde_saphyr::options! { strict_booleans: true })
+}
+
+/// `parse`, within `budget` instead of the default one (for files larger than a person writes).
+pub fn parse_with_budget<T: DeserializeOwned>(
+    file: &SourceFile,
+    budget: serde_saphyr::Budget,
+) -> Result<T, Box<Problem>> {
+    parse_with(file, serde_saphyr::options! { strict_booleans: true, budget: Some(budget) })
+}
+
+fn parse_with<T: DeserializeOwned>(file: &SourceFile, options: serde_saphyr::Options) -> Result<T, Box<Problem>> {
     serde_saphyr::from_str_with_options::<T>(file.inner(), options).map_err(|err| {
         let span = err.location().map_or((0, 0).into(), |l| location_span(file, &l));
         let message = err.without_snippet().to_string();

@@ -24,6 +24,11 @@ impl UnitRef {
     pub fn name(&self) -> String {
         self.0.borrow().name.clone()
     }
+
+    /// The unit's id.
+    pub fn id(&self) -> String {
+        self.0.borrow().id.clone()
+    }
 }
 
 impl LeaderRef {
@@ -33,6 +38,11 @@ impl LeaderRef {
 
     pub fn name(&self) -> String {
         self.0.borrow().name.clone()
+    }
+
+    /// The leader's id.
+    pub fn id(&self) -> String {
+        self.0.borrow().id.clone()
     }
 }
 
