@@ -672,3 +672,18 @@ fn every_unit_and_leader_property_is_read() {
         assert!(leader_property(&leader.0.borrow(), name).is_some(), "leader.{name}");
     }
 }
+
+#[test]
+fn a_trial_counts_at_most_so_many_observations_of_bounded_size() {
+    let host = host(&["ff-napoleonic"]);
+    let within = "for i in 0..999 { tally(`k${i}`, 1) } record(\"r\", 1); 1";
+    assert!(host.eval(&mut Scope::new(), within).is_ok());
+    host.take_observations();
+    let err = host.eval(&mut Scope::new(), "for i in 0..2000 { tally(`k${i}`, 1) }").unwrap_err();
+    assert!(err.to_string().contains("more than 1000 tallies and records in one trial"), "{err}");
+    host.take_observations();
+    let err = host.eval(&mut Scope::new(), r#"let v = ""; v.pad(300, "y"); tally("k", v)"#).unwrap_err();
+    assert!(err.to_string().contains("a value is at most 200 characters"), "{err}");
+    let err = host.eval(&mut Scope::new(), r#"let k = ""; k.pad(101, "k"); record(k, 1)"#).unwrap_err();
+    assert!(err.to_string().contains("a key is at most 100 characters"), "{err}");
+}

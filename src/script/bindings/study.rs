@@ -3,7 +3,28 @@
 use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration};
 
 use super::fail;
-use crate::script::state::Shared;
+use crate::script::state::{Observations, Shared};
+
+/// The most `tally` and `record` calls one trial may make: a study keeps every trial's
+/// observations until it ends, so a script that counts in a loop would fill the memory.
+pub const MAX_OBSERVATIONS: usize = 1_000;
+
+/// The longest key, and the longest value `tally` counts, in characters.
+pub const MAX_KEY: usize = 100;
+pub const MAX_VALUE: usize = 200;
+
+/// Refuses a key or an observation past the limits, naming the call.
+fn within(observations: &Observations, call: &str, key: &str) -> Result<(), Box<EvalAltResult>> {
+    if key.chars().count() > MAX_KEY {
+        return fail(format!("{call}: a key is at most {MAX_KEY} characters"));
+    }
+    if observations.tallies.len() + observations.records.len() >= MAX_OBSERVATIONS {
+        return fail(format!(
+            "{call}(\"{key}\", ...): more than {MAX_OBSERVATIONS} tallies and records in one trial; count once per trial"
+        ));
+    }
+    Ok(())
+}
 
 pub fn register(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
@@ -14,7 +35,12 @@ pub fn register(engine: &mut Engine, state: &Shared) {
                 return fail("tally needs a key: tally(\"result\", r.result)");
             }
             let value = if value.is_unit() { "(nothing)".to_string() } else { value.to_string() };
-            st.borrow_mut().observations.tallies.push((key.to_string(), value));
+            if value.chars().count() > MAX_VALUE {
+                return fail(format!("tally(\"{key}\", ...): a value is at most {MAX_VALUE} characters as text"));
+            }
+            let mut st = st.borrow_mut();
+            within(&st.observations, "tally", key)?;
+            st.observations.tallies.push((key.to_string(), value));
             Ok(())
         },
     );
@@ -27,7 +53,9 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             if !value.is_finite() {
                 return fail(format!("record(\"{key}\", ...) needs a number, not {value}"));
             }
-            st.borrow_mut().observations.records.push((key.to_string(), value));
+            let mut st = st.borrow_mut();
+            within(&st.observations, "record", key)?;
+            st.observations.records.push((key.to_string(), value));
             Ok(())
         };
         let registration = FuncRegistration::new("record").with_volatility(true);
