@@ -456,6 +456,8 @@ impl Host {
         {
             let mut st = self.state.borrow_mut();
             st.trace = Trace::default();
+            // What a run counts is its own (a study takes it after each trial).
+            st.observations = Observations::default();
             st.dice_error = None;
             st.scenario_problems = None;
         }

@@ -678,10 +678,11 @@ fn a_trial_counts_at_most_so_many_observations_of_bounded_size() {
     let host = host(&["ff-napoleonic"]);
     let within = "for i in 0..999 { tally(`k${i}`, 1) } record(\"r\", 1); 1";
     assert!(host.eval(&mut Scope::new(), within).is_ok());
-    host.take_observations();
+    // Each run counts afresh: a REPL line does not inherit the last one's observations.
+    assert!(host.eval(&mut Scope::new(), within).is_ok());
+    assert_eq!(host.take_observations().tallies.len(), 999);
     let err = host.eval(&mut Scope::new(), "for i in 0..2000 { tally(`k${i}`, 1) }").unwrap_err();
     assert!(err.to_string().contains("more than 1000 tallies and records in one trial"), "{err}");
-    host.take_observations();
     let err = host.eval(&mut Scope::new(), r#"let v = ""; v.pad(300, "y"); tally("k", v)"#).unwrap_err();
     assert!(err.to_string().contains("a value is at most 200 characters"), "{err}");
     let err = host.eval(&mut Scope::new(), r#"let k = ""; k.pad(101, "k"); record(k, 1)"#).unwrap_err();
