@@ -1,5 +1,8 @@
 //! The sandbox conformance suite: hostile scripts run down every path that runs a script
-//! (Rhai alone, compiled procedures, an `odds` walk) and refused the same way, worded the same.
+//! (Rhai alone, compiled procedures, an `odds` walk) and refused the same way, worded the same;
+//! and mutated rule files fed to the loader and `check`.
+
+mod mutated_rules;
 
 use std::path::PathBuf;
 
