@@ -131,7 +131,12 @@ pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
             brackets: MatchingBracketHighlighter::new(),
         }));
         match editor.readline("grognard> ") {
-            Ok(line) => match session.handle(&line) {
+            // A bug in grognard must not cost the player the game: a line that panics is
+            // reported and the session goes on (its message has been printed by the panic hook).
+            Ok(line) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session.handle(&line)))
+                .unwrap_or_else(|_| {
+                    Reply::Error("grognard failed on this line (a bug: please report it); the session goes on".into())
+                }) {
                 Reply::Output(text) if text.is_empty() => {}
                 Reply::Output(text) => println!("{text}"),
                 Reply::Error(text) => eprint!("{}", if text.ends_with('\n') { text } else { text + "\n" }),
