@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::error::Error;
 use crate::report;
+use crate::rules::files;
 use crate::rules::{Problem, Problems, default_rules_dir, load_partial};
 use crate::script;
 
@@ -56,8 +57,7 @@ pub fn check_one(spec: &str, rules_dir: &std::path::Path) -> Vec<Problem> {
 fn every_ruleset(rules_dir: &std::path::Path) -> Result<Vec<String>, Error> {
     let entries = std::fs::read_dir(rules_dir)
         .map_err(|e| Error::Input(format!("cannot read the rules folder {}: {e}", rules_dir.display())))?;
-    let mut found: Vec<PathBuf> =
-        entries.flatten().map(|e| e.path()).filter(|p| p.join("ruleset.yaml").is_file()).collect();
+    let mut found: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| files::is_ruleset_folder(p)).collect();
     found.sort();
     Ok(found.iter().map(|p| p.display().to_string()).collect())
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::error::Error;
-use crate::rules::Problems;
+use crate::rules::{Problems, files};
 use crate::run::{self, Study, StudyError, Summary};
 use crate::script::Host;
 
@@ -53,8 +53,13 @@ pub struct RunArgs {
 }
 
 pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let script = std::fs::read_to_string(&args.script)
-        .map_err(|e| Error::Input(format!("cannot read the script {}: {e}", args.script.display())))?;
+    // Only a regular file: reading a fifo would wait for a writer forever.
+    let script = files::read_regular(&args.script).map_err(|e| {
+        Error::Input(match e.refusal {
+            files::Refusal::Unreadable(io) => format!("cannot read the script {}: {io}", args.script.display()),
+            _ => format!("cannot read the script: {e}"),
+        })
+    })?;
     let mut flags = args.rules.clone();
     if flags.rules.is_empty() {
         flags.rules = run::script_rules(&script);

@@ -153,7 +153,7 @@ fn an_order_of_battle_is_checked_with_its_mistakes_underlined() {
     assert!(err.contains("unit `voltigeurs` names command `brigade_z`, which does not exist"), "{err}");
     let out = grognard(&["run", "tests/fixtures/scripts/escaping_scenario.rhai", "--trials", "1"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("is outside the scenario folder"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("Cargo.toml leads outside"), "{}", stderr(&out));
 }
 
 #[test]
