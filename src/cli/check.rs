@@ -20,6 +20,9 @@ pub(super) const EXAMPLES: &str = "Examples:
 pub struct CheckArgs {
     /// Rulesets to check, by id or folder (every ruleset under rules/ when none is named).
     pub rulesets: Vec<String>,
+    /// Most problems to print for each ruleset; the rest are counted.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub max_problems: u64,
 }
 
 pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fancy: bool) -> Result<(), Error> {
@@ -28,9 +31,20 @@ pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fa
     let mut failed = 0;
     for spec in &specs {
         let problems = check_one(spec, &rules_dir);
-        for problem in &problems {
+        // A table of thousands of overlapping bands has thousands of problems:
+        // the first few say what is wrong, and printing them all takes minutes.
+        let shown = usize::try_from(args.max_problems).unwrap_or(usize::MAX);
+        for problem in problems.iter().take(shown) {
             let text = if fancy { report::render_for_terminal(problem) } else { report::render_plain(problem) };
             write!(err, "{text}")?;
+        }
+        if problems.len() > shown {
+            let more = problems.len() - shown;
+            writeln!(
+                err,
+                "… and {more} more problem{} ({shown} shown; raise with --max-problems)",
+                if more == 1 { "" } else { "s" }
+            )?;
         }
         let summary = Problems(problems);
         let (errors, warnings) = summary.counts();

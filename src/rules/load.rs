@@ -901,11 +901,14 @@ impl<'a> TableBuilder<'a> {
                 TableBody::Bands(existing) => existing.clone(),
                 _ => Vec::new(),
             };
+            // Where each band is among the rows: looking each one up by scanning
+            // the rows would take minutes for a table of many thousands of bands.
+            let mut index: HashMap<Band, usize> = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
             for (band_text, result) in &bands.0 {
                 if let Some(band) = self.band(band_text) {
                     self.spans.insert((None, band.to_string()), span_of(self.file, band_text));
                     used.push(result);
-                    let written = rows.iter().position(|(b, _)| *b == band);
+                    let written = index.get(&band).copied();
                     if let (Some(_), None) = (written, &self.row_source) {
                         // Outside a patch, the same band twice is a mistake, not a change.
                         let message = format!("table `{}` has the band `{band}` twice", table.id);
@@ -914,7 +917,10 @@ impl<'a> TableBuilder<'a> {
                     }
                     match written {
                         Some(i) => rows[i].1 = result.value.clone(),
-                        None => rows.push((band, result.value.clone())),
+                        None => {
+                            index.insert(band.clone(), rows.len());
+                            rows.push((band, result.value.clone()));
+                        }
                     }
                 }
             }
@@ -971,6 +977,8 @@ impl<'a> TableBuilder<'a> {
                 }
             }
         }
+        // Where each row is, by label, so that a patched row is found without scanning them all.
+        let mut labels: HashMap<Arc<str>, usize> = rows.iter().enumerate().map(|(i, r)| (r.label.clone(), i)).collect();
         for (label, cells) in t.rows.iter().flat_map(|r| &r.0) {
             // A row label is a band of the row key (`6,7`, `51+`), or a plain
             // label: a word (`excellent`) or a fraction (`1/2`).
@@ -997,9 +1005,12 @@ impl<'a> TableBuilder<'a> {
                 })
                 .collect();
             let row = GridRow { label: label.value.as_str().into(), band, cells, source: self.row_source.clone() };
-            match rows.iter().position(|r| r.label == row.label) {
+            match labels.get(&row.label).copied() {
                 Some(i) => rows[i] = row,
-                None => rows.push(row),
+                None => {
+                    labels.insert(row.label.clone(), rows.len());
+                    rows.push(row);
+                }
             }
         }
         table.body = TableBody::Grid { row_key, columns, rows };
@@ -1088,15 +1099,26 @@ impl<'a> TableBuilder<'a> {
             let check = check_bands(&bands, full);
             let span_of_band = |band: &Band| self.spans.get(&(row.map(str::to_string), band.to_string())).copied();
             let mut problems = Vec::new();
+            // The first band ending and starting at each value, so that finding the
+            // band beside each gap does not scan every band again.
+            let (mut ending, mut starting) = (HashMap::new(), HashMap::new());
+            for band in bands.iter().flatten() {
+                if let Some(max) = band.max() {
+                    ending.entry(max).or_insert(*band);
+                }
+                if let Some(min) = band.min() {
+                    starting.entry(min).or_insert(*band);
+                }
+            }
             for (low, high) in check.gaps {
                 let values = if low == high { format!("{low}") } else { format!("{low} to {high}") };
                 let message = format!("table `{}` reads nothing for {values}{at}: no band covers it", table.id);
                 // Point at the band just below the gap, or else just above it.
-                let near = bands
-                    .iter()
-                    .flatten()
-                    .find(|b| b.max() == Some(low - 1))
-                    .or_else(|| bands.iter().flatten().find(|b| b.min() == Some(high + 1)));
+                let near = low
+                    .checked_sub(1)
+                    .and_then(|below| ending.get(&below))
+                    .or_else(|| high.checked_add(1).and_then(|above| starting.get(&above)))
+                    .copied();
                 let label = format!("nothing covers {values} next to this band");
                 problems.push(
                     self.at(near.and_then(|b| span_of_band(b)), "rules::band_gap", message, &label)
