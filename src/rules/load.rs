@@ -1121,7 +1121,7 @@ impl<'a> TableBuilder<'a> {
                     .copied();
                 let label = format!("nothing covers {values} next to this band");
                 problems.push(
-                    self.at(near.and_then(|b| span_of_band(b)), "rules::band_gap", message, &label)
+                    self.at(near.and_then(&span_of_band), "rules::band_gap", message, &label)
                         .with_help("widen a neighbouring band or add one"),
                 );
             }
