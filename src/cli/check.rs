@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::error::Error;
 use crate::report;
+use crate::rules::files;
 use crate::rules::{Problem, Problems, default_rules_dir, load_partial};
 use crate::script;
 
@@ -19,6 +20,9 @@ pub(super) const EXAMPLES: &str = "Examples:
 pub struct CheckArgs {
     /// Rulesets to check, by id or folder (every ruleset under rules/ when none is named).
     pub rulesets: Vec<String>,
+    /// Most problems to print for each ruleset; the rest are counted.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub max_problems: u64,
 }
 
 pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fancy: bool) -> Result<(), Error> {
@@ -27,9 +31,20 @@ pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fa
     let mut failed = 0;
     for spec in &specs {
         let problems = check_one(spec, &rules_dir);
-        for problem in &problems {
+        // A table of thousands of overlapping bands has thousands of problems:
+        // the first few say what is wrong, and printing them all takes minutes.
+        let shown = usize::try_from(args.max_problems).unwrap_or(usize::MAX);
+        for problem in problems.iter().take(shown) {
             let text = if fancy { report::render_for_terminal(problem) } else { report::render_plain(problem) };
             write!(err, "{text}")?;
+        }
+        if problems.len() > shown {
+            let more = problems.len() - shown;
+            writeln!(
+                err,
+                "… and {more} more problem{} ({shown} shown; raise with --max-problems)",
+                if more == 1 { "" } else { "s" }
+            )?;
         }
         let summary = Problems(problems);
         let (errors, warnings) = summary.counts();
@@ -56,8 +71,7 @@ pub fn check_one(spec: &str, rules_dir: &std::path::Path) -> Vec<Problem> {
 fn every_ruleset(rules_dir: &std::path::Path) -> Result<Vec<String>, Error> {
     let entries = std::fs::read_dir(rules_dir)
         .map_err(|e| Error::Input(format!("cannot read the rules folder {}: {e}", rules_dir.display())))?;
-    let mut found: Vec<PathBuf> =
-        entries.flatten().map(|e| e.path()).filter(|p| p.join("ruleset.yaml").is_file()).collect();
+    let mut found: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| files::is_ruleset_folder(p)).collect();
     found.sort();
     Ok(found.iter().map(|p| p.display().to_string()).collect())
 }

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use clap::Args;
+use clap::builder::RangedU64ValueParser;
 use num_rational::BigRational;
 use num_traits::Zero;
 use serde_json::{Value, json};
@@ -37,13 +38,15 @@ pub struct OddsArgs {
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Most dice outcomes to walk before sampling instead.
-    #[arg(long, default_value_t = 200_000)]
+    // Zero would walk nothing; past a hundred million the walk's memory runs out first.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub max_outcomes: u64,
     /// Most dice in one outcome; a loop that rolls more is cut off and its chance shown as residual.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub max_depth: usize,
     /// Trials to sample when there are too many outcomes to walk.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    // As many as a study may run: an unbounded count would sample for ever.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=super::run::MAX_TRIALS))]
     pub samples: u64,
     /// Seed for sampling.
     #[arg(long, default_value_t = 1)]

@@ -9,7 +9,7 @@ use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::error::Error;
-use crate::rules::Problems;
+use crate::rules::{Problems, files};
 use crate::run::{self, Study, StudyError, Summary};
 use crate::script::{Host, Limits};
 
@@ -20,6 +20,9 @@ pub(super) const EXAMPLES: &str = "Examples:
   grognard run scripts/ff_engagement.rhai --trials 1
   grognard run scripts/ff_melee_study.rhai --exact        # walk every dice outcome instead
 A script names its rulesets in its first lines (`//! rules: ff-napoleonic`), or --rules does.";
+
+/// The most trials a study runs (and so trials are numbered below it).
+pub(super) const MAX_TRIALS: u64 = 100_000_000;
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -33,10 +36,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// How many trials to run.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_TRIALS))]
     pub trials: u64,
-    /// Run only this trial (to replay one that failed).
-    #[arg(long, conflicts_with = "exact")]
+    /// Run only this trial (to replay one that failed): trials are numbered from 0.
+    // Only a trial some study can have: a number past them ran nothing and said nothing.
+    #[arg(long, conflicts_with = "exact", value_parser = clap::value_parser!(u64).range(0..MAX_TRIALS))]
     pub trial: Option<u64>,
     /// Worker threads (the machine's cores by default); the output is the same whatever it is.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -56,8 +60,13 @@ pub struct RunArgs {
 }
 
 pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let script = std::fs::read_to_string(&args.script)
-        .map_err(|e| Error::Input(format!("cannot read the script {}: {e}", args.script.display())))?;
+    // Only a regular file: reading a fifo would wait for a writer forever.
+    let script = files::read_regular(&args.script).map_err(|e| {
+        Error::Input(match e.refusal {
+            files::Refusal::Unreadable(io) => format!("cannot read the script {}: {io}", args.script.display()),
+            _ => format!("cannot read the script: {e}"),
+        })
+    })?;
     let mut flags = args.rules.clone();
     if flags.rules.is_empty() {
         flags.rules = run::script_rules(&script);

@@ -529,9 +529,10 @@ impl Session {
         if path.is_empty() {
             return Reply::Error("`:load` takes a file name: `:load battle.yaml`".into());
         }
-        let text = match std::fs::read_to_string(path) {
+        // A saved game is wherever the user put it; only a fifo or the like is refused (it would hang).
+        let text = match crate::rules::files::read_regular(Path::new(path)) {
             Ok(text) => text,
-            Err(err) => return Reply::Error(format!("cannot read {path}: {err}")),
+            Err(err) => return Reply::Error(err.to_string()),
         };
         let file = crate::rules::source_file(path, text);
         let saved = match saved::parse(&file) {
@@ -610,7 +611,7 @@ fn available(rules_dir: &Path) -> Vec<String> {
         .map(|entries| {
             entries
                 .flatten()
-                .filter(|e| e.path().join("ruleset.yaml").is_file())
+                .filter(|e| crate::rules::files::is_ruleset_folder(&e.path()))
                 .map(|e| e.file_name().to_string_lossy().to_string())
                 .collect()
         })

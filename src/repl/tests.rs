@@ -256,6 +256,21 @@ fn save_and_load_round_trip() {
 }
 
 #[test]
+fn loading_a_fifo_is_refused_instead_of_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("game.yaml");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    // On a thread with a deadline: were the fifo opened, the read would wait for a writer forever.
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = session(&[]);
+        let _ = send.send(error(s.handle(&format!(":load {}", fifo.display()))));
+    });
+    let err = receive.recv_timeout(std::time::Duration::from_secs(10)).expect(":load of a fifo hung");
+    assert!(err.ends_with("game.yaml is not a regular file (it is a named pipe)"), "{err}");
+}
+
+#[test]
 fn completion_offers_commands_procedures_tables_and_variables() {
     let mut s = session(&["ff-napoleonic"]);
     output(s.handle(UNITS));

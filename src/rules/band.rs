@@ -415,8 +415,11 @@ pub struct BandCheck {
     /// Maximal runs of values no band covers, between the lowest band's start
     /// and the highest band's end (an open end stops at the edge of the reach).
     pub gaps: Vec<(i64, i64)>,
-    /// Each pair of bands `(i, j)`, `i < j`, that share values, with the first
-    /// run of values they share.
+    /// Pairs of bands `(i, j)`, `i < j`, with a run of values both hold, in
+    /// order. Every value two bands hold is in at least one of these runs,
+    /// but not every overlapping pair is named: of three bands holding the
+    /// same values, the first is paired with each of the others (so n runs
+    /// give fewer than n overlaps, not n²). A pair may come once per run it shares.
     pub overlaps: Vec<(usize, usize, i64, i64)>,
     /// Bands no roll in the reach can land in.
     pub unreachable: Vec<usize>,
@@ -437,7 +440,8 @@ impl BandCheck {
 ///
 /// - gaps: maximal runs of values inside [lowest band start, highest band
 ///   end] (clipped to `reach` where the table is open-ended) covered by no band;
-/// - overlaps: each pair of bands (i, j) that share values, with the first shared run;
+/// - overlaps: pairs of bands (i, j) that share values, with a run they share,
+///   so that every value held twice is in one (see [`BandCheck::overlaps`]);
 /// - unreachable: bands with no value inside `reach`.
 ///
 /// # Example
@@ -460,18 +464,42 @@ pub fn check_bands(bands: &[Option<&Band>], reach: (i64, i64)) -> BandCheck {
         check.gaps = uncovered(&covered.intervals, low, high);
     }
 
-    for (n, &(i, a)) in present.iter().enumerate() {
-        for &(j, b) in &present[n + 1..] {
-            if let Some((start, end)) = first_shared(&a.intervals, &b.intervals) {
-                check.overlaps.push((i, j, start, end));
-            }
-        }
-    }
+    check.overlaps = overlaps(&present);
 
     let reachable = if reach.0 <= reach.1 { vec![reach] } else { Vec::new() };
     check.unreachable =
         present.iter().filter(|(_, b)| first_shared(&b.intervals, &reachable).is_none()).map(|&(i, _)| i).collect();
     check
+}
+
+/// The overlaps among `present`, found in O(n log n) for n runs: the runs of
+/// every band sorted by start, each compared with the run reaching furthest
+/// among those before it. A value v held by runs A and B (A sorted first) is
+/// found when B is met: the furthest-reaching run before it, R, reaches at
+/// least as far as A, so past v; R is not of B's band, since a band's runs
+/// are disjoint and R starts no later than B; so R and B share v.
+fn overlaps(present: &[(usize, &Band)]) -> Vec<(usize, usize, i64, i64)> {
+    let mut runs: Vec<(i64, usize, i64)> =
+        present.iter().flat_map(|&(i, b)| b.intervals.iter().map(move |&(start, end)| (start, i, end))).collect();
+    runs.sort_unstable();
+    let mut found = Vec::new();
+    // The band and end of the run reaching furthest so far.
+    let mut furthest: Option<(usize, i64)> = None;
+    for (start, band, end) in runs {
+        if let Some((other, reach)) = furthest {
+            if start <= reach && other != band {
+                found.push((other.min(band), other.max(band), start, end.min(reach)));
+            }
+            if end > reach {
+                furthest = Some((band, end));
+            }
+        } else {
+            furthest = Some((band, end));
+        }
+    }
+    // A pair met more than once keeps each run: naming it once would leave the other values unsaid.
+    found.sort_unstable();
+    found
 }
 
 /// The maximal runs of `low..=high` outside the sorted, merged `covered` runs.

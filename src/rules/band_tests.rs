@@ -318,6 +318,23 @@ fn finds_an_overlap() {
 }
 
 #[test]
+fn many_overlapping_bands_are_compared_as_neighbours() {
+    // Each band overlaps the next: all 19,999 overlaps are found, and no
+    // pair that shares nothing, comparing each band with its neighbours only.
+    let texts: Vec<String> = (0..20_000).map(|n| format!("{}-{}", n + 1, n + 2)).collect();
+    let bands: Vec<Band> = texts.iter().map(|t| band(t)).collect();
+    let cells: Vec<Option<&Band>> = bands.iter().map(Some).collect();
+    let found = check_bands(&cells, (1, 20_001));
+    let expected: Vec<(usize, usize, i64, i64)> = (0..19_999).map(|n| (n, n + 1, n as i64 + 2, n as i64 + 2)).collect();
+    assert_eq!(found.overlaps, expected);
+    // The same band 20,000 times: the first is paired with every other, once each.
+    let same = vec![band("1-10"); 20_000];
+    let cells: Vec<Option<&Band>> = same.iter().map(Some).collect();
+    let found = check_bands(&cells, (1, 10));
+    assert_eq!(found.overlaps, (1..20_000).map(|j| (0, j, 1, 10)).collect::<Vec<_>>());
+}
+
+#[test]
 fn finds_an_unreachable_band() {
     let found = check(&["0-4", "5-10", "11-12"], (1, 10));
     assert_eq!(found.unreachable, vec![2]);
@@ -538,6 +555,32 @@ proptest! {
         // The runs are sorted and merged: apart by at least one missing value.
         for pair in b.intervals().windows(2) {
             prop_assert!(pair[0].1 < pair[1].0 - 1, "{:?}", b.intervals());
+        }
+    }
+
+    /// Every value two bands hold is in a reported run of two bands holding
+    /// it, every reported run is held by both its bands, and none is reported twice.
+    #[test]
+    fn every_shared_value_is_reported(rows in prop::collection::vec(prop::collection::vec((-12i64..12, 0i64..4), 1..3), 0..7)) {
+        let bands: Vec<Band> =
+            rows.iter().map(|runs| band(&runs.iter().map(|(s, l)| format!("{s} to {}", s + l)).collect::<Vec<_>>().join(", "))).collect();
+        let cells: Vec<Option<&Band>> = bands.iter().map(Some).collect();
+        let found = check_bands(&cells, (MIN, MAX)).overlaps;
+        for &(i, j, low, high) in &found {
+            prop_assert!(i < j && low <= high);
+            prop_assert!((low..=high).all(|v| bands[i].contains(v) && bands[j].contains(v)), "{:?}", found);
+        }
+        let mut unique = found.clone();
+        unique.dedup();
+        prop_assert_eq!(&unique, &found);
+        for value in -12..16 {
+            let holders: Vec<usize> = (0..bands.len()).filter(|&i| bands[i].contains(value)).collect();
+            if holders.len() > 1 {
+                prop_assert!(
+                    found.iter().any(|&(i, j, low, high)| low <= value && value <= high && holders.contains(&i) && holders.contains(&j)),
+                    "{} held by {:?}, not reported in {:?}", value, holders, found
+                );
+            }
         }
     }
 

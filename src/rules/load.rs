@@ -8,6 +8,7 @@ use miette::{Diagnostic, SourceSpan};
 use serde_saphyr::Spanned;
 
 use super::band::{Band, check_bands};
+use super::files::{self, Confined, FileError, Refusal};
 use super::manifest::ManifestFile;
 use super::modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
 use super::problem::{Problem, Problems, SourceFile, source_file};
@@ -32,7 +33,7 @@ pub fn default_rules_dir() -> PathBuf {
     }
     let here = PathBuf::from("rules");
     if here.join(".").is_dir()
-        && here.read_dir().is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().join("ruleset.yaml").is_file())))
+        && here.read_dir().is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| files::is_ruleset_folder(&e.path()))))
     {
         return here;
     }
@@ -152,7 +153,7 @@ impl Loader {
             );
             return None;
         }
-        let file = self.read(&folder.join("ruleset.yaml"))?;
+        let file = self.read(folder, Path::new("ruleset.yaml"))?;
         match yaml::parse::<ManifestFile>(&file) {
             Ok(manifest) => {
                 let stem = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
@@ -177,11 +178,14 @@ impl Loader {
         }
     }
 
-    fn read(&mut self, path: &Path) -> Option<SourceFile> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Some(source_file(&path.display().to_string(), text)),
+    /// Reads `path` inside `folder`: only a regular file inside it, so that a
+    /// fifo cannot hang the load and a link cannot read a file elsewhere.
+    fn read(&mut self, folder: &Path, path: &Path) -> Option<SourceFile> {
+        let name = folder.join(path).display().to_string();
+        match Confined::new([folder.to_path_buf()], "ruleset folder").read(path) {
+            Ok(text) => Some(source_file(&name, text)),
             Err(err) => {
-                self.problems.push(Problem::general("rules::io", format!("cannot read {}: {err}", path.display())));
+                self.problems.push(file_problem(folder, err));
                 None
             }
         }
@@ -302,22 +306,33 @@ impl Loader {
         }
     }
 
-    /// The `.yaml` files of a sub-folder, sorted; other files there are reported.
+    /// The files of a sub-folder ending in `extension`, sorted, as paths
+    /// relative to `folder`; other files there are reported. A sub-folder
+    /// that is not a folder inside the ruleset (a fifo, a link out) is an error.
     fn yaml_files(&mut self, folder: &Path, sub: &str, extension: &str) -> Vec<PathBuf> {
-        let dir = folder.join(sub);
+        let dir = match Confined::new([folder.to_path_buf()], "ruleset folder").folder(Path::new(sub)) {
+            Ok(dir) => dir,
+            // A ruleset need not have every kind of file.
+            Err(FileError { refusal: Refusal::Missing, .. }) => return Vec::new(),
+            Err(err) => {
+                self.problems.push(file_problem(folder, err));
+                return Vec::new();
+            }
+        };
         let Ok(entries) = std::fs::read_dir(&dir) else {
             return Vec::new();
         };
         let mut files = Vec::new();
         for entry in entries.flatten() {
-            let path = entry.path();
+            let path = Path::new(sub).join(entry.file_name());
             if path.extension().is_some_and(|e| e == extension) {
+                // Read (or refused by name) later, whatever it turns out to be.
                 files.push(path);
-            } else if path.is_file() {
+            } else if std::fs::metadata(entry.path()).map_or(true, |m| !m.is_dir()) {
                 self.problems.push(
                     Problem::general(
                         "rules::stray_file",
-                        format!("{} is not read: files in {sub}/ end in .{extension}", path.display()),
+                        format!("{} is not read: files in {sub}/ end in .{extension}", folder.join(&path).display()),
                     )
                     .warning(),
                 );
@@ -329,7 +344,7 @@ impl Loader {
 
     fn tables(&mut self, rs: &mut Ruleset, folder: &Path) {
         for path in self.yaml_files(folder, "tables", "yaml") {
-            let Some(file) = self.read(&path) else {
+            let Some(file) = self.read(folder, &path) else {
                 continue;
             };
             let parsed = match yaml::parse::<TableFile>(&file) {
@@ -371,7 +386,7 @@ impl Loader {
 
     fn modifier_lists(&mut self, rs: &mut Ruleset, folder: &Path) {
         for path in self.yaml_files(folder, "modifiers", "yaml") {
-            let Some(file) = self.read(&path) else {
+            let Some(file) = self.read(folder, &path) else {
                 continue;
             };
             let parsed = match yaml::parse::<ModifierFile>(&file) {
@@ -589,7 +604,7 @@ impl Loader {
 
     fn procedures(&mut self, rs: &mut Ruleset, folder: &Path) {
         for path in self.yaml_files(folder, "procedures", "rhai") {
-            if let Some(file) = self.read(&path) {
+            if let Some(file) = self.read(folder, &path) {
                 rs.procedures.push(Procedure { name: stem(&path), file, folder: folder.to_path_buf() });
             }
         }
@@ -701,6 +716,20 @@ fn find_word(text: &str, word: &str) -> Option<SourceSpan> {
             !before.is_some_and(is_word) && !after.is_some_and(is_word)
         })
         .map(|(at, _)| (at, word.len()).into())
+}
+
+/// A file of the ruleset that was not read, named by its path under the ruleset's folder.
+fn file_problem(folder: &Path, mut err: FileError) -> Problem {
+    err.path = folder.join(&err.path);
+    let help = match err.refusal {
+        Refusal::Missing | Refusal::Unreadable(_) => None,
+        _ => Some("only regular files inside the ruleset folder are read"),
+    };
+    let problem = Problem::general("rules::io", err.to_string());
+    match help {
+        Some(help) => problem.with_help(help),
+        None => problem,
+    }
 }
 
 fn stem(path: &Path) -> String {
@@ -872,11 +901,14 @@ impl<'a> TableBuilder<'a> {
                 TableBody::Bands(existing) => existing.clone(),
                 _ => Vec::new(),
             };
+            // Where each band is among the rows: looking each one up by scanning
+            // the rows would take minutes for a table of many thousands of bands.
+            let mut index: HashMap<Band, usize> = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
             for (band_text, result) in &bands.0 {
                 if let Some(band) = self.band(band_text) {
                     self.spans.insert((None, band.to_string()), span_of(self.file, band_text));
                     used.push(result);
-                    let written = rows.iter().position(|(b, _)| *b == band);
+                    let written = index.get(&band).copied();
                     if let (Some(_), None) = (written, &self.row_source) {
                         // Outside a patch, the same band twice is a mistake, not a change.
                         let message = format!("table `{}` has the band `{band}` twice", table.id);
@@ -885,7 +917,10 @@ impl<'a> TableBuilder<'a> {
                     }
                     match written {
                         Some(i) => rows[i].1 = result.value.clone(),
-                        None => rows.push((band, result.value.clone())),
+                        None => {
+                            index.insert(band.clone(), rows.len());
+                            rows.push((band, result.value.clone()));
+                        }
                     }
                 }
             }
@@ -942,6 +977,8 @@ impl<'a> TableBuilder<'a> {
                 }
             }
         }
+        // Where each row is, by label, so that a patched row is found without scanning them all.
+        let mut labels: HashMap<Arc<str>, usize> = rows.iter().enumerate().map(|(i, r)| (r.label.clone(), i)).collect();
         for (label, cells) in t.rows.iter().flat_map(|r| &r.0) {
             // A row label is a band of the row key (`6,7`, `51+`), or a plain
             // label: a word (`excellent`) or a fraction (`1/2`).
@@ -968,9 +1005,12 @@ impl<'a> TableBuilder<'a> {
                 })
                 .collect();
             let row = GridRow { label: label.value.as_str().into(), band, cells, source: self.row_source.clone() };
-            match rows.iter().position(|r| r.label == row.label) {
+            match labels.get(&row.label).copied() {
                 Some(i) => rows[i] = row,
-                None => rows.push(row),
+                None => {
+                    labels.insert(row.label.clone(), rows.len());
+                    rows.push(row);
+                }
             }
         }
         table.body = TableBody::Grid { row_key, columns, rows };
@@ -1059,18 +1099,29 @@ impl<'a> TableBuilder<'a> {
             let check = check_bands(&bands, full);
             let span_of_band = |band: &Band| self.spans.get(&(row.map(str::to_string), band.to_string())).copied();
             let mut problems = Vec::new();
+            // The first band ending and starting at each value, so that finding the
+            // band beside each gap does not scan every band again.
+            let (mut ending, mut starting) = (HashMap::new(), HashMap::new());
+            for band in bands.iter().flatten() {
+                if let Some(max) = band.max() {
+                    ending.entry(max).or_insert(*band);
+                }
+                if let Some(min) = band.min() {
+                    starting.entry(min).or_insert(*band);
+                }
+            }
             for (low, high) in check.gaps {
                 let values = if low == high { format!("{low}") } else { format!("{low} to {high}") };
                 let message = format!("table `{}` reads nothing for {values}{at}: no band covers it", table.id);
                 // Point at the band just below the gap, or else just above it.
-                let near = bands
-                    .iter()
-                    .flatten()
-                    .find(|b| b.max() == Some(low - 1))
-                    .or_else(|| bands.iter().flatten().find(|b| b.min() == Some(high + 1)));
+                let near = low
+                    .checked_sub(1)
+                    .and_then(|below| ending.get(&below))
+                    .or_else(|| high.checked_add(1).and_then(|above| starting.get(&above)))
+                    .copied();
                 let label = format!("nothing covers {values} next to this band");
                 problems.push(
-                    self.at(near.and_then(|b| span_of_band(b)), "rules::band_gap", message, &label)
+                    self.at(near.and_then(&span_of_band), "rules::band_gap", message, &label)
                         .with_help("widen a neighbouring band or add one"),
                 );
             }

@@ -5,6 +5,7 @@
 
 pub mod band;
 mod effects;
+pub mod files;
 mod load;
 mod manifest;
 mod modifier;

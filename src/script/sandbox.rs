@@ -6,6 +6,8 @@ use std::time::Duration;
 use rhai::module_resolvers::ModuleResolver;
 use rhai::{Engine, EvalAltResult, Module, Position, Scope, Shared};
 
+use crate::rules::files::Confined;
+
 /// The seed Rhai hashes with. Unset, Rhai draws one afresh in each process,
 /// and the names it gives closures (`Fn(anon$...)`) differ from run to run.
 const HASHING_SEED: [u64; 4] = [0x6772_6f67, 0x6e61_7264, 0x6e61_706f, 0x6c65_6f6e];
@@ -97,9 +99,10 @@ const NOT_AVAILABLE: &str = "`sleep` is not available: a rule or script may not 
 pub const REFUSED_FUNCTIONS: &[&str] = &["sleep"];
 
 /// Resolves `import "x"` to `x.rhai` beside the importing file, refusing any
-/// path that leads outside the ruleset's folders (`..`, absolute paths, links).
+/// path that leads outside the ruleset's folders (`..`, absolute paths, links)
+/// and anything there that is not a regular file (a fifo would hang the import).
 pub struct ConfinedResolver {
-    roots: Vec<PathBuf>,
+    folders: Confined,
     /// The files being imported right now: a file that imports itself, or a
     /// circle of files, would otherwise recurse until the stack runs out.
     importing: std::cell::RefCell<Vec<PathBuf>>,
@@ -107,30 +110,23 @@ pub struct ConfinedResolver {
 
 impl ConfinedResolver {
     pub fn new(roots: Vec<PathBuf>) -> Self {
-        let roots = roots.into_iter().filter_map(|r| r.canonicalize().ok()).collect();
-        ConfinedResolver { roots, importing: Default::default() }
+        ConfinedResolver { folders: Confined::new(roots, "ruleset folder"), importing: Default::default() }
     }
 
     fn locate(&self, source: Option<&str>, path: &str) -> Result<PathBuf, String> {
         if Path::new(path).is_absolute() {
             return Err(format!("import \"{path}\": imports are relative to the ruleset folder"));
         }
-        let base = source
-            .map(Path::new)
-            .and_then(Path::parent)
-            .and_then(|p| p.canonicalize().ok())
-            .filter(|p| self.roots.iter().any(|r| p.starts_with(r)))
-            .or_else(|| self.roots.first().cloned())
-            .ok_or_else(|| format!("import \"{path}\": no ruleset folder to import from"))?;
-        let mut file = base.join(path);
+        if self.folders.first_root().is_none() {
+            return Err(format!("import \"{path}\": no ruleset folder to import from"));
+        }
+        // Relative to the importing file when it is one of the ruleset's, else to the first folder.
+        let base = source.map(Path::new).and_then(Path::parent).and_then(|p| p.canonicalize().ok());
+        let mut file = PathBuf::from(path);
         if file.extension().is_none() {
             file.set_extension("rhai");
         }
-        let real = file.canonicalize().map_err(|_| format!("import \"{path}\": there is no {}", file.display()))?;
-        if !self.roots.iter().any(|r| real.starts_with(r)) {
-            return Err(format!("import \"{path}\": {} is outside the ruleset folder", real.display()));
-        }
-        Ok(real)
+        self.folders.file(base.as_deref(), &file).map_err(|err| format!("import \"{path}\": {err}"))
     }
 }
 
@@ -157,6 +153,7 @@ impl ModuleResolver for ConfinedResolver {
 impl ConfinedResolver {
     /// Compiles and runs one imported file as a module.
     fn load(&self, engine: &Engine, file: &Path) -> Result<Shared<Module>, String> {
+        // `locate` made sure this is a regular file inside the ruleset.
         let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
         let mut ast = engine.compile(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         ast.set_source(file.display().to_string());

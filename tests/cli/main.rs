@@ -1,5 +1,6 @@
 //! The command line, run as a process: output, JSON shape, exit statuses and rendered errors.
 
+mod files;
 mod odds;
 mod repl;
 mod roll;
@@ -7,7 +8,9 @@ mod rules;
 mod run;
 mod sandbox;
 
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `grognard` with `args` and no terminal attached.
 pub fn grognard(args: &[&str]) -> Output {
@@ -16,6 +19,27 @@ pub fn grognard(args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("the grognard binary runs")
+}
+
+/// Runs `grognard` with `args` (and `GROGNARD_RULES` when given), failing the
+/// test if it has not finished within `seconds`: for reads that could hang.
+pub fn grognard_within(seconds: u64, rules_dir: Option<&Path>, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command.args(args).env("NO_COLOR", "1").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if let Some(dir) = rules_dir {
+        command.env("GROGNARD_RULES", dir);
+    }
+    let mut child = command.spawn().expect("the grognard binary runs");
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    while child.try_wait().expect("waiting on grognard").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("grognard {args:?} did not finish within {seconds} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("grognard's output")
 }
 
 pub fn stdout(out: &Output) -> String {

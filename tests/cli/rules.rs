@@ -226,3 +226,45 @@ fn a_script_cut_short_is_underlined_at_its_end() {
     let err = stderr(&out);
     assert!(err.contains("Expecting ')'") && err.contains("╰── here"), "{err}");
 }
+
+/// A ruleset of one table of `n` bands, each overlapping the next (`1-2`, `2-3`, ...).
+fn overlapping_bands(dir: &std::path::Path, n: usize) -> String {
+    let folder = dir.join("wide");
+    std::fs::create_dir_all(folder.join("tables")).unwrap();
+    std::fs::write(folder.join("ruleset.yaml"), "id: wide\ntitle: Wide\nsource: house\ndice: { d10: \"1-10\" }\n")
+        .unwrap();
+    let mut table = format!("title: Wide\nsource: house\nroll: 1d6\nreach: 1 to {}\nbands:\n", n + 1);
+    for k in 1..=n {
+        table.push_str(&format!("  \"{k}-{}\": a\n", k + 1));
+    }
+    table.push_str("results:\n  a: { text: A }\n");
+    std::fs::write(folder.join("tables/wide.yaml"), table).unwrap();
+    folder.display().to_string()
+}
+
+#[test]
+fn check_prints_the_first_problems_of_many_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = overlapping_bands(dir.path(), 20_000);
+    let out = grognard(&["check", &folder]);
+    assert_eq!(out.status.code(), Some(1));
+    // Every band's overlap with the next is found, and only those.
+    assert_eq!(stdout(&out), format!("{folder}: 19999 errors and 0 warnings in the rules\n"));
+    let err = stderr(&out);
+    assert_eq!(err.matches("rules::band_overlap").count(), 50, "{err}");
+    for value in 2..=51 {
+        assert!(err.contains(&format!("reads both `a` and `a` for {value}: bands overlap")), "{value}");
+    }
+    assert!(err.contains("… and 19949 more problems (50 shown; raise with --max-problems)\n"), "{err}");
+
+    let out = grognard(&["check", &folder, "--max-problems", "3"]);
+    let err = stderr(&out);
+    assert_eq!(err.matches("rules::band_overlap").count(), 3, "{err}");
+    assert!(err.contains("… and 19996 more problems (3 shown; raise with --max-problems)\n"), "{err}");
+    let out = grognard(&["check", &folder, "--max-problems", "0"]);
+    assert!(
+        stderr(&out).starts_with("… and 19999 more problems (0 shown; raise with --max-problems)\n"),
+        "{}",
+        stderr(&out)
+    );
+}

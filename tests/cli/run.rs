@@ -153,7 +153,7 @@ fn an_order_of_battle_is_checked_with_its_mistakes_underlined() {
     assert!(err.contains("unit `voltigeurs` names command `brigade_z`, which does not exist"), "{err}");
     let out = grognard(&["run", "tests/fixtures/scripts/escaping_scenario.rhai", "--trials", "1"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("is outside the scenario folder"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("Cargo.toml leads outside"), "{}", stderr(&out));
 }
 
 #[test]
@@ -257,4 +257,31 @@ fn grognard_interpret_gives_the_same_run_without_compiled_procedures() {
     assert!(compiled.status.success() && interpreted.status.success());
     assert!(stdout(&compiled).contains("Melee Table"), "{}", stdout(&compiled));
     assert_eq!(stdout(&compiled), stdout(&interpreted));
+}
+
+#[test]
+fn numeric_flags_out_of_their_range_are_usage_errors() {
+    let script = "scripts/ff_melee_study.rhai";
+    for (args, says) in [
+        // Trial u64::MAX ran nothing and exited 0; trials are numbered below the most a study runs.
+        (&["run", script, "--trial", "18446744073709551615"][..], "18446744073709551615 is not in 0..100000000"),
+        (&["run", script, "--trial", "100000000"], "100000000 is not in 0..100000000"),
+        (&["run", script, "--trial", "-1"], "-1"),
+        (&["run", script, "--trials", "0"], "0 is not in 1..=100000000"),
+        (&["run", script, "--jobs", "0"], "0 is not in 1..=256"),
+        (&["run", script, "--jobs", "257"], "257 is not in 1..=256"),
+        (&["odds", "2d6", "--max-outcomes", "0"], "0 is not in 1..=100000000"),
+        (&["odds", "2d6", "--max-depth", "0"], "0 is not in 1..=1000"),
+        (&["odds", "2d6", "--samples", "18446744073709551615"], "is not in 1..=100000000"),
+        (&["roll", "2d6", "--times", "1000001"], "1000001 is not in 1..=1000000"),
+        (&["check", "--max-problems", "1000001"], "1000001 is not in 0..=1000000"),
+    ] {
+        let out = grognard(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    // The last trial there is can be replayed.
+    let out = grognard(&["run", script, "--trial", "99999999", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).lines().last().unwrap().starts_with("= "), "{}", stdout(&out));
 }

@@ -1,10 +1,11 @@
 //! Orders of battle for scripts: `order_of_battle("hedge.yaml")` reads a scenario's sides, commands, leaders and units.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
 
 use super::fail;
+use crate::rules::files::Confined;
 use crate::rules::{Problem, Problems, parse_yaml, source_file};
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::state::Shared;
@@ -18,8 +19,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let Some(folder) = st.borrow().data_folder.clone() else {
                 return fail("order_of_battle: there is no scenario folder to read from here");
             };
-            let file = confined(&folder, path)?;
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let text = read(&folder, path)?;
             let source = source_file(path, text);
             let problems = match parse_yaml::<OrderOfBattle>(&source) {
                 Ok(oob) => {
@@ -78,20 +78,20 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     );
 }
 
-/// `path` inside `folder`: no absolute paths, no `..` out of it, no links out of it.
-fn confined(folder: &Path, path: &str) -> Result<PathBuf, Box<EvalAltResult>> {
+/// The text of `path` inside `folder`: only a regular file inside it (no
+/// absolute paths, no `..` or link out of it, never a fifo, which would hang).
+fn read(folder: &Path, path: &str) -> Result<String, Box<EvalAltResult>> {
     if Path::new(path).is_absolute() {
         return fail(format!(
             "order_of_battle(\"{path}\"): give a path inside the scenario folder {}",
             folder.display()
         ));
     }
-    let root = folder.canonicalize().map_err(|e| format!("the scenario folder {}: {e}", folder.display()))?;
-    let file = root.join(path).canonicalize().map_err(|_| format!("there is no {path} in {}", folder.display()))?;
-    if !file.starts_with(&root) {
-        return fail(format!("order_of_battle(\"{path}\") is outside the scenario folder {}", folder.display()));
+    let folders = Confined::new([folder.to_path_buf()], "scenario folder");
+    if folders.first_root().is_none() {
+        return fail(format!("order_of_battle(\"{path}\"): there is no scenario folder {}", folder.display()));
     }
-    Ok(file)
+    folders.read(Path::new(path)).map_err(|err| format!("order_of_battle(\"{path}\"): {err}").into())
 }
 
 /// A problem of the order of battle, underlining the word or id it is about.
