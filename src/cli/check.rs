@@ -21,7 +21,7 @@ pub struct CheckArgs {
     /// Rulesets to check, by id or folder (every ruleset under rules/ when none is named).
     pub rulesets: Vec<String>,
     /// Most problems to print for each ruleset; the rest are counted.
-    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    #[arg(long, value_name = "N", default_value_t = crate::rules::SHOWN_PROBLEMS as u64, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub max_problems: u64,
 }
 

@@ -19,7 +19,7 @@ pub use effects::Effects;
 pub use load::{Loaded, default_rules_dir, load, load_partial, resolve};
 pub use manifest::{InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin, Pick};
-pub use problem::{Problem, Problems, SourceFile, source_file};
+pub use problem::{Problem, Problems, SHOWN_PROBLEMS, SourceFile, source_file};
 pub use ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, Switches, did_you_mean};
 pub use source::{SeedRef, Source};
 pub use table::{

@@ -149,13 +149,25 @@ impl fmt::Display for Problems {
 
 impl std::error::Error for Problems {}
 
+/// The most problems a report shows (`grognard check --max-problems` shows more): the first
+/// say what is wrong, and a table of thousands of overlapping bands would print for minutes.
+pub const SHOWN_PROBLEMS: usize = 50;
+
 impl Diagnostic for Problems {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new("rules::invalid"))
     }
 
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let more = self.0.len().checked_sub(SHOWN_PROBLEMS).filter(|&n| n > 0)?;
+        Some(Box::new(format!(
+            "… and {more} more problem{} ({SHOWN_PROBLEMS} shown; `grognard check --max-problems N` shows more)",
+            plural(more)
+        )))
+    }
+
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(self.0.iter().map(|p| p as &dyn Diagnostic)))
+        Some(Box::new(self.0.iter().take(SHOWN_PROBLEMS).map(|p| p as &dyn Diagnostic)))
     }
 }
 

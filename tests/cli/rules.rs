@@ -261,6 +261,12 @@ fn check_prints_the_first_problems_of_many_and_counts_the_rest() {
     let err = stderr(&out);
     assert_eq!(err.matches("rules::band_overlap").count(), 3, "{err}");
     assert!(err.contains("… and 19996 more problems (3 shown; raise with --max-problems)\n"), "{err}");
+    // Every other command shows the first problems too, and says how to see the rest.
+    let out = grognard(&["eval", "--rules", &folder, "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("rules::band_overlap").count(), 50, "{err}");
+    assert!(err.contains("… and 19949 more problems (50 shown;") && err.contains("--max-problems N"), "{err}");
     let out = grognard(&["check", &folder, "--max-problems", "0"]);
     assert!(
         stderr(&out).starts_with("… and 19999 more problems (0 shown; raise with --max-problems)\n"),
