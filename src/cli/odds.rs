@@ -67,9 +67,16 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let odds = exact_odds(&expr, &limits)?;
     let label = expr.to_string();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&odds_json(&label, &odds)).expect("json"))?;
+        let mut json = odds_json(&label, &odds);
+        if let Some(note) = expr.certainty_note() {
+            json["note"] = Value::String(note);
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("json"))?;
     } else {
         out.write_all(render_odds(&label, &odds).as_bytes())?;
+        if let Some(note) = expr.certainty_note() {
+            writeln!(out, "\nnote: {note}")?;
+        }
     }
     Ok(())
 }

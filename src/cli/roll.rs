@@ -61,6 +61,9 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
     if let (None, false, Some(seed)) = (args.seed, args.json, seed) {
         writeln!(out, "seed {seed}")?;
     }
+    if let (Some(note), false) = (expr.certainty_note(), args.json) {
+        writeln!(out, "note: {note}")?;
+    }
     for i in 1..=args.times {
         let roll = expr.roll(&mut *source)?;
         if args.json {

@@ -686,3 +686,26 @@ fn a_trial_counts_at_most_so_many_observations_of_bounded_size() {
     let err = host.eval(&mut Scope::new(), r#"let k = ""; k.pad(101, "k"); record(k, 1)"#).unwrap_err();
     assert!(err.to_string().contains("a key is at most 100 characters"), "{err}");
 }
+
+#[test]
+fn a_roll_compares_and_adds_with_numbers_as_its_value() {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([5, 3, 4, 6, 5, 2, 4, 1, 3, 2, 6, 6])));
+    let value = |code: &str| host.eval(&mut Scope::new(), code).unwrap().value;
+    // 5 >= 4, and 3 < 4: compared as its total, never as an unequal type.
+    assert!(value(r#"roll("1d6") >= 4"#).as_bool().unwrap());
+    assert!(!value(r#"4 <= roll("1d6")"#).as_bool().unwrap());
+    // t += roll(..) adds the total: 4 + 6.
+    assert_eq!(value(r#"let t = 0; t += roll("2d6"); t"#).as_int().unwrap(), 10);
+    // A pool that counts hits: [5 2 4 1 3 2] hits 4+ is 2, and `.hits` says so.
+    assert_eq!(
+        value(r#"let r = roll("6d6 hits 4+"); [r.hits, r.total, r + 1]"#)
+            .cast::<rhai::Array>()
+            .iter()
+            .map(|v| v.as_int().unwrap())
+            .collect::<Vec<_>>(),
+        [2, 2, 3]
+    );
+    let err = host.eval(&mut Scope::new(), r#"roll("2d6 >= 8") >= 1"#).unwrap_err();
+    assert!(err.to_string().contains("asks yes or no: read its `.success`"), "{err}");
+}

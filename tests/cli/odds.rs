@@ -56,3 +56,22 @@ fn bad_dice_exit_one() {
         assert!(stderr(&out).contains("dice::"), "{expr}");
     }
 }
+
+#[test]
+fn a_pool_that_counts_hits_is_exact_and_a_total_that_cannot_fail_says_so() {
+    let out = stdout(&grognard(&["odds", "6d6 hits 4+", "--json"]));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["expr"], "6d6 hits 4+");
+    assert_eq!(v["mean"], "3");
+    let rows = v["distribution"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[3]["probability"], "5/16");
+    // `6d6>=4` keeps its meaning, the total against 4, and says it cannot fail.
+    let out = grognard(&["odds", "6d6>=4"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(text.starts_with("6d6 >= 4: chance 1 (100.00%)\n"), "{text}");
+    assert!(text.contains("it always holds; to count the dice that show 4 or more, write `6d6 hits 4+`"), "{text}");
+    let out = stdout(&grognard(&["roll", "6d6 hits 4+", "--dice", "6,5,2,4,1,3"]));
+    assert_eq!(out, "6d6 hits 4+: [6 5 2 4 1 3 → 3 hits] = 3\n");
+}

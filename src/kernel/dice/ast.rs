@@ -107,12 +107,16 @@ impl fmt::Display for Keep {
     }
 }
 
-/// `4d6kh3`: a pool of identical dice, perhaps keeping only some.
+/// `4d6kh3`: a pool of identical dice, perhaps keeping only some; `6d6 hits 4+`:
+/// a pool whose value is how many of its (kept) dice show 4 or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct DicePool {
     pub count: u32,
     pub die: Die,
     pub keep: Option<Keep>,
+    /// The face a die must show to count as a hit; none: the pool's value is its total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hits: Option<i64>,
 }
 
 impl DicePool {
@@ -121,14 +125,28 @@ impl DicePool {
         self.keep.map_or(self.count, |k| k.kept_of(self.count).0)
     }
 
-    /// Smallest possible total of the pool.
+    /// Smallest possible value of the pool.
     pub fn min(&self) -> i64 {
-        i64::from(self.kept_count()) * self.die.min_face()
+        match self.hits {
+            Some(_) => 0,
+            None => i64::from(self.kept_count()) * self.die.min_face(),
+        }
     }
 
-    /// Largest possible total of the pool.
+    /// Largest possible value of the pool.
     pub fn max(&self) -> i64 {
-        i64::from(self.kept_count()) * self.die.max_face()
+        match self.hits {
+            Some(_) => i64::from(self.kept_count()),
+            None => i64::from(self.kept_count()) * self.die.max_face(),
+        }
+    }
+
+    /// The value of faces rolled, kept ones marked: their total, or how many hit.
+    pub fn value_of(&self, kept: impl Iterator<Item = i64>) -> i64 {
+        match self.hits {
+            Some(at) => kept.filter(|&face| face >= at).count() as i64,
+            None => kept.sum(),
+        }
     }
 }
 
@@ -137,6 +155,9 @@ impl fmt::Display for DicePool {
         write!(f, "{}{}", self.count, self.die)?;
         if let Some(keep) = self.keep {
             write!(f, "{keep}")?;
+        }
+        if let Some(at) = self.hits {
+            write!(f, " hits {at}+")?;
         }
         Ok(())
     }
@@ -209,11 +230,15 @@ impl Sum {
 
 impl fmt::Display for Sum {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `6d6 hits 4+ - 3d6 hits 5+` reads better spaced than `6d6 hits 4+-3d6 hits 5+`.
+        let spaced = self.pools().any(|p| p.hits.is_some());
         for (i, t) in self.terms.iter().enumerate() {
-            if t.negative {
-                write!(f, "-")?;
-            } else if i > 0 {
-                write!(f, "+")?;
+            match (t.negative, i > 0, spaced) {
+                (true, true, true) => write!(f, " - ")?,
+                (true, _, _) => write!(f, "-")?,
+                (false, true, true) => write!(f, " + ")?,
+                (false, true, false) => write!(f, "+")?,
+                (false, false, _) => {}
             }
             match t.term {
                 Term::Dice(p) => write!(f, "{p}")?,
@@ -284,6 +309,61 @@ impl DiceExpr {
     /// Every dice pool of the expression, left to right.
     pub fn pools(&self) -> impl Iterator<Item = &DicePool> {
         self.left.pools().chain(self.comparison.iter().flat_map(|(_, s)| s.pools()))
+    }
+
+    /// Whether the comparison holds whatever the dice show (`Some(true)`), never does
+    /// (`Some(false)`), or depends on them (`None`; also without a comparison).
+    pub fn certain(&self) -> Option<bool> {
+        let (op, right) = self.comparison.as_ref()?;
+        let (lo, hi) = (self.left.min(), self.left.max());
+        let (rlo, rhi) = (right.min(), right.max());
+        // Ranges that do not overlap decide an ordering; `=` and `!=` are decided by
+        // ranges apart, or by both sides fixed.
+        match op {
+            Comparison::AtLeast if lo >= rhi => Some(true),
+            Comparison::AtLeast if hi < rlo => Some(false),
+            Comparison::Above if lo > rhi => Some(true),
+            Comparison::Above if hi <= rlo => Some(false),
+            Comparison::AtMost if hi <= rlo => Some(true),
+            Comparison::AtMost if lo > rhi => Some(false),
+            Comparison::Below if hi < rlo => Some(true),
+            Comparison::Below if lo >= rhi => Some(false),
+            Comparison::Equal | Comparison::NotEqual if hi < rlo || lo > rhi => Some(*op == Comparison::NotEqual),
+            Comparison::Equal | Comparison::NotEqual if lo == hi && rlo == rhi => Some(op.holds(lo, rlo)),
+            _ => None,
+        }
+    }
+
+    /// What to tell a player whose comparison cannot depend on the dice: `6d6 >= 4` compares the
+    /// *total* with 4, where counting the dice that show 4 or more is written `6d6 hits 4+`.
+    pub fn certainty_note(&self) -> Option<String> {
+        let holds = self.certain()?;
+        let (op, right) = self.comparison.as_ref()?;
+        let verdict = if holds { "always holds" } else { "never holds" };
+        let mut note = format!("`{self}` compares the total of `{}` with `{right}`: it {verdict}", self.left);
+        let single_pool = match self.left.terms.as_slice() {
+            [t] if !t.negative => match t.term {
+                Term::Dice(p) if p.hits.is_none() => Some(p),
+                _ => None,
+            },
+            _ => None,
+        };
+        let constant = match right.terms.as_slice() {
+            [t] if !t.negative => match t.term {
+                Term::Constant(c) => Some(c),
+                Term::Dice(_) => None,
+            },
+            _ => None,
+        };
+        if let (Some(pool), Some(at), Comparison::AtLeast) = (single_pool, constant, op)
+            && pool.die.has_face(at)
+        {
+            note += &format!(
+                "; to count the dice that show {at} or more, write `{} hits {at}+`",
+                DicePool { hits: None, ..pool }
+            );
+        }
+        Some(note)
     }
 }
 

@@ -11,7 +11,7 @@ pub enum DiceError {
     #[error("cannot read `{src}` as dice")]
     #[diagnostic(
         code(dice::syntax),
-        help("dice are written like `d6`, `2d6+1`, `3d6-1d4+2`, `d%`, `4d6kh3`, `2d6 >= 8`")
+        help("dice are written like `d6`, `2d6+1`, `3d6-1d4+2`, `d%`, `4d6kh3`, `6d6 hits 4+`, `2d6 >= 8`")
     )]
     Syntax {
         #[source_code]

@@ -78,6 +78,10 @@ fn sum_width(sum: &Sum, work: &mut u64) -> u64 {
 fn pool_work(pool: &DicePool) -> u64 {
     let n = u64::from(pool.count);
     let s = u64::from(pool.die.sides);
+    if pool.hits.is_some() {
+        // Pascal's triangle, then a power pair per number of hits.
+        return n.saturating_mul(n).saturating_add(n.saturating_mul(4));
+    }
     match pool.keep {
         // Each die slides a window over the running distribution (up to n*s wide).
         None => n.saturating_mul(n).saturating_mul(s).saturating_mul(3) + s,
@@ -173,6 +177,9 @@ fn sum_dist(sum: &Sum) -> Dense {
 }
 
 fn pool_dist(pool: &DicePool) -> Dense {
+    if let Some(at) = pool.hits {
+        return hits_dist(pool, at);
+    }
     match pool.keep {
         None => {
             let mut acc = Dense::constant(0);
@@ -234,6 +241,28 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
         counts: std::mem::take(&mut ways[0]),
         denominator: BigUint::from(pool.die.sides).pow(pool.count),
     }
+}
+
+/// How many of a pool's kept dice show `at` or more: a binomial over the dice, read
+/// through the keep. Hits are the highest faces, so keeping the highest k of n dice
+/// keeps min(k, hits) of them, and keeping the lowest k keeps what the n - k dropped
+/// (the highest) leave: max(0, hits - (n - k)).
+fn hits_dist(pool: &DicePool, at: i64) -> Dense {
+    let n = pool.count as usize;
+    let sides = u64::from(pool.die.sides);
+    let hitting = (pool.die.max_face() - at.max(pool.die.min_face()) + 1).clamp(0, sides as i64) as u64;
+    let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
+    let kept = kept as usize;
+    let binomial = pascal(n);
+    let mut counts = vec![BigUint::zero(); kept + 1];
+    for h in 0..=n {
+        // C(n, h) orders of h hits among n dice, each hit one of `hitting` faces, each miss one of the rest.
+        let ways =
+            &binomial[n][h] * BigUint::from(hitting).pow(h as u32) * BigUint::from(sides - hitting).pow((n - h) as u32);
+        let counted = if highest { h.min(kept) } else { h.saturating_sub(n - kept) };
+        counts[counted] += ways;
+    }
+    Dense { min: 0, counts, denominator: BigUint::from(sides).pow(pool.count) }
 }
 
 /// Pascal's triangle: `pascal(n)[a][b]` is C(a, b) for a <= n.

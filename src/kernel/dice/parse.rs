@@ -32,7 +32,7 @@ pub fn parse_with(input: &str, conventions: &DiceConventions, limits: &DiceLimit
             span: (0, input.len()).into(),
             reason: "no dice expression was given".to_string(),
             label: "empty".to_string(),
-            help: Some("dice are written like `d6`, `2d6+1`, `4d6kh3`, `2d6 >= 8`".to_string()),
+            help: Some("dice are written like `d6`, `2d6+1`, `4d6kh3`, `6d6 hits 4+`, `2d6 >= 8`".to_string()),
         });
     }
     let mut pairs = DiceGrammar::parse(Rule::expr, input).map_err(|e| syntax_error(input, e))?;
@@ -80,6 +80,18 @@ impl Reader<'_> {
                     terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?) });
                     negative = false;
                 }
+                Rule::counted => {
+                    let mut inner = part.into_inner();
+                    let mut pool = self.pool(inner.next().expect("a counted pool starts with dice"))?;
+                    let hits = inner.next().expect("a counted pool ends with hits");
+                    let at = hits.into_inner().next().expect("hits has a threshold");
+                    if pool.hits.is_some() {
+                        return Err(self.invalid(&at, "the dice already count hits (`cs>=`)", "counted twice", None));
+                    }
+                    pool.hits = Some(self.threshold(&at, at.as_str().trim_end_matches('+'), &pool)?);
+                    terms.push(SignedTerm { negative, term: Term::Dice(pool) });
+                    negative = false;
+                }
                 Rule::number => {
                     let value =
                         self.number(&part, u64::try_from(self.limits.max_constant).unwrap_or(0), |n, max| {
@@ -99,6 +111,7 @@ impl Reader<'_> {
         let mut count = 1u32;
         let mut die = None;
         let mut keep = None;
+        let mut success = None;
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::count => {
@@ -112,6 +125,7 @@ impl Reader<'_> {
                 }
                 Rule::sides => die = Some(self.die(&part)?),
                 Rule::keep => keep = Some(self.keep(part, count)?),
+                Rule::success => success = Some(part.into_inner().next().expect("cs>= has a face")),
                 other => unreachable!("a dice term holds no {other:?}"),
             }
         }
@@ -125,7 +139,25 @@ impl Reader<'_> {
                 help: Some(format!("at most {} dice in one expression", self.limits.max_dice)),
             });
         }
-        Ok(DicePool { count, die: die.expect("a dice term always has sides"), keep })
+        let mut pool = DicePool { count, die: die.expect("a dice term always has sides"), keep, hits: None };
+        if let Some(at) = success {
+            pool.hits = Some(self.threshold(&at, at.as_str(), &pool)?);
+        }
+        Ok(pool)
+    }
+
+    /// The face a die of `pool` must show to hit, written `text` at `part`: one the die has.
+    fn threshold(&self, part: &Pair<'_, Rule>, text: &str, pool: &DicePool) -> Result<i64, DiceError> {
+        let die = pool.die;
+        let at = match text.parse::<i64>() {
+            Ok(at) if at <= die.max_face() => at,
+            _ => {
+                let reason = format!("no face of a {} shows {text} or more: no die could hit", die.describe());
+                let help = format!("a {} hits on {}+ to {}+", die, die.min_face(), die.max_face());
+                return Err(self.invalid(part, &reason, "past the highest face", Some(&help)));
+            }
+        };
+        Ok(at)
     }
 
     fn die(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
@@ -234,6 +266,11 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
             Rule::keep => "keep or drop such as `kh3`",
             Rule::keep_kind => "`kh`, `kl`, `dh` or `dl`",
             Rule::keep_count => "how many dice to keep or drop",
+            Rule::counted => "dice that count hits, such as `6d6 hits 4+`",
+            Rule::hits => "`hits 4+`",
+            Rule::threshold => "the face that hits, such as `4+`",
+            Rule::success => "`cs>=4`",
+            Rule::success_at => "the face that hits",
             Rule::number => "a number",
             Rule::EOI => "the end of the expression",
             Rule::WHITESPACE => "a space",

@@ -38,6 +38,9 @@ pub struct Roll {
     /// Whether the comparison held.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub success: Option<bool>,
+    /// How many dice hit, when the left-hand side counts hits (`6d6 hits 4+`): its total.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hits: Option<i64>,
     /// The terms in written order, for showing the roll the way it was asked.
     #[serde(skip)]
     layout: SmallVec<[Part; 2]>,
@@ -46,8 +49,16 @@ pub struct Roll {
 /// One written term of the expression, as rolled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Part {
-    Pool { negative: bool, pool: usize },
-    Constant { negative: bool, value: i64 },
+    /// A pool, and how many of its dice hit when it counts hits.
+    Pool {
+        negative: bool,
+        pool: usize,
+        hits: Option<i64>,
+    },
+    Constant {
+        negative: bool,
+        value: i64,
+    },
     Comparison(Comparison),
 }
 
@@ -99,7 +110,8 @@ impl DiceExpr {
             }
             None => (None, None),
         };
-        Ok(Roll { expr: written.clone(), dice, total, against, success, layout })
+        let hits = self.left.pools().any(|p| p.hits.is_some()).then_some(total);
+        Ok(Roll { expr: written.clone(), dice, total, against, success, hits, layout })
     }
 
     /// Rolls and returns the left-hand total alone (or 1/0 for a comparison),
@@ -155,13 +167,14 @@ fn roll_sum(
             Term::Dice(pool) => {
                 let first = dice.len();
                 let index = layout.iter().filter(|p| matches!(p, Part::Pool { .. })).count();
-                layout.push(Part::Pool { negative, pool: index });
                 for _ in 0..pool.count {
                     let natural = source.face(pool.die)?;
                     dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true });
                 }
                 mark_kept(&pool, &mut dice[first..]);
-                dice[first..].iter().filter(|d| d.kept).map(|d| d.natural).sum()
+                let value = pool.value_of(dice[first..].iter().filter(|d| d.kept).map(|d| d.natural));
+                layout.push(Part::Pool { negative, pool: index, hits: pool.hits.map(|_| value) });
+                value
             }
         };
         total += if term.negative { -value } else { value };
@@ -175,7 +188,7 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
     for term in &sum.terms {
         let value = match term.term {
             Term::Constant(c) => c,
-            Term::Dice(pool) if pool.keep.is_none() => {
+            Term::Dice(pool) if pool.keep.is_none() && pool.hits.is_none() => {
                 let mut s = 0;
                 for _ in 0..pool.count {
                     s += source.face(pool.die)?;
@@ -190,7 +203,8 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
                 faces.sort_unstable();
                 let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
                 let kept = kept as usize;
-                if highest { faces[faces.len() - kept..].iter().sum() } else { faces[..kept].iter().sum() }
+                let kept = if highest { &faces[faces.len() - kept..] } else { &faces[..kept] };
+                pool.value_of(kept.iter().copied())
             }
         };
         total += if term.negative { -value } else { value };
@@ -237,14 +251,17 @@ impl fmt::Display for Roll {
             }
             first_of_side = false;
             match *part {
-                Part::Pool { pool, .. } => {
+                Part::Pool { pool, hits, .. } => {
                     let faces: Vec<String> = self
                         .dice
                         .iter()
                         .filter(|d| d.pool == pool)
                         .map(|d| if d.kept { d.natural.to_string() } else { format!("({})", d.natural) })
                         .collect();
-                    write!(f, "[{}]", faces.join(" "))?;
+                    match hits {
+                        Some(n) => write!(f, "[{} → {n} hit{}]", faces.join(" "), if n == 1 { "" } else { "s" })?,
+                        None => write!(f, "[{}]", faces.join(" "))?,
+                    }
                 }
                 Part::Constant { value, .. } => write!(f, "{value}")?,
                 Part::Comparison(_) => {}

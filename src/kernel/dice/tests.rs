@@ -349,11 +349,114 @@ fn exact_work_is_refused_past_its_limit() {
     assert_eq!(totals("100d6").mean(), ratio(350, 1));
 }
 
+// ---- pools that count hits -----------------------------------------------
+
+/// C(n, k), computed here and not by the code under test.
+fn choose(n: u32, k: u32) -> BigInt {
+    (0..k).fold(BigInt::one(), |acc, i| acc * BigInt::from(n - i) / BigInt::from(i + 1))
+}
+
+#[test]
+fn a_pool_that_counts_hits_is_binomial() {
+    for n in 1..=8u32 {
+        for at in 1..=6i64 {
+            let dist = totals(&format!("{n}d6 hits {at}+"));
+            let p = ratio(7 - at, 6);
+            let q = BigRational::one() - &p;
+            for k in 0..=n {
+                let expected = BigRational::from(choose(n, k))
+                    * num_traits::pow(p.clone(), k as usize)
+                    * num_traits::pow(q.clone(), (n - k) as usize);
+                assert_eq!(dist.probability(&i64::from(k)), expected, "{n}d6 hits {at}+ at {k}");
+            }
+        }
+    }
+    // 24 dice: a binomial of 2^24 outcomes, exact.
+    let dist = totals("24d6 hits 4+");
+    assert_eq!(dist.probability(&24), ratio(1, 1 << 24));
+    assert_eq!(dist.probability(&12), BigRational::new(choose(24, 12), BigInt::from(1i64 << 24)));
+    assert_eq!(dist.mean(), ratio(12, 1));
+}
+
+#[test]
+fn hits_among_kept_dice_agree_with_every_roll_counted_by_hand() {
+    for (text, n, keep_highest, kept, at) in
+        [("4d6kh2 hits 5+", 4, true, 2, 5), ("4d6kl3 hits 3+", 4, false, 3, 3), ("3d6dl1 hits 4+", 3, true, 2, 4)]
+    {
+        let mut counts: BTreeMap<i64, i64> = BTreeMap::new();
+        let rolls = all_rolls(n, 6, 1);
+        for roll in &rolls {
+            let mut faces = roll.clone();
+            faces.sort_unstable();
+            let kept_faces = if keep_highest { &faces[faces.len() - kept..] } else { &faces[..kept] };
+            *counts.entry(kept_faces.iter().filter(|&&f| f >= at).count() as i64).or_default() += 1;
+        }
+        let dist = totals(text);
+        for (hits, ways) in counts {
+            assert_eq!(dist.probability(&hits), ratio(ways, rolls.len() as i64), "{text} at {hits}");
+        }
+    }
+}
+
+#[test]
+fn hits_are_written_two_ways_and_read_back() {
+    assert_eq!(parse("6d6cs>=4").unwrap(), parse("6d6 hits 4+").unwrap());
+    assert_eq!(parse("6D6 HITS 4+").unwrap().to_string(), "6d6 hits 4+");
+    let both = parse("6d6 hits 4+ - 3d6 hits 5+ >= 1").unwrap();
+    assert_eq!(both.to_string(), "6d6 hits 4+ - 3d6 hits 5+ >= 1");
+    assert_eq!(parse(&both.to_string()).unwrap(), both);
+    assert_eq!(parse("2d6+1").unwrap().to_string(), "2d6+1");
+}
+
+#[test]
+fn a_roll_shows_every_natural_face_and_its_hits() {
+    let roll = parse("6d6 hits 4+").unwrap().roll(&mut Supplied::new([6, 5, 2, 4, 1, 3])).unwrap();
+    assert_eq!(roll.to_string(), "6d6 hits 4+: [6 5 2 4 1 3 → 3 hits] = 3");
+    assert_eq!((roll.total, roll.hits), (3, Some(3)));
+    assert_eq!(roll.naturals().collect::<Vec<_>>(), [6, 5, 2, 4, 1, 3]);
+    let roll = parse("2d6 hits 5+ - 1d6 hits 6+").unwrap().roll(&mut Supplied::new([5, 1, 6])).unwrap();
+    assert_eq!(roll.to_string(), "2d6 hits 5+ - 1d6 hits 6+: [5 1 → 1 hit] - [6 → 1 hit] = 0");
+    let roll = parse("4d6kh2 hits 5+").unwrap().roll(&mut Supplied::new([2, 5, 2, 6])).unwrap();
+    assert_eq!(roll.to_string(), "4d6kh2 hits 5+: [(2) 5 (2) 6 → 2 hits] = 2");
+    assert_eq!(parse("2d6").unwrap().roll(&mut Supplied::new([2, 5])).unwrap().hits, None);
+}
+
+#[test]
+fn a_threshold_no_face_reaches_is_refused() {
+    let err = parse("6d6 hits 7+").unwrap_err();
+    assert!(err.to_string().contains("no face of a d6 (1-6) shows 7 or more"), "{err}");
+    let err = parse("6d6cs>=4 hits 4+").unwrap_err();
+    assert!(err.to_string().contains("already count hits"), "{err}");
+    assert!(matches!(parse("6d6 hits 4").unwrap_err(), DiceError::Syntax { .. }));
+}
+
+#[test]
+fn a_comparison_the_dice_cannot_change_says_so() {
+    let note = parse("6d6>=4").unwrap().certainty_note().unwrap();
+    assert_eq!(
+        note,
+        "`6d6 >= 4` compares the total of `6d6` with `4`: it always holds; \
+         to count the dice that show 4 or more, write `6d6 hits 4+`"
+    );
+    assert_eq!(
+        parse("1d6 > 7").unwrap().certainty_note().unwrap(),
+        "`1d6 > 7` compares the total of `1d6` with `7`: it never holds"
+    );
+    for undecided in ["2d6 >= 8", "1d6 = 3", "2d6", "1d6 != 1d6"] {
+        assert_eq!(parse(undecided).unwrap().certainty_note(), None, "{undecided}");
+    }
+    assert_eq!(parse("1d6 != 7").unwrap().certain(), Some(true));
+    assert_eq!(parse("1d6 <= 6").unwrap().certain(), Some(true));
+    assert_eq!(parse("1d6 < 1").unwrap().certain(), Some(false));
+}
+
 // ---- the enumerator ------------------------------------------------------
 
 #[test]
 fn enumerating_an_expression_matches_its_exact_odds() {
-    for text in ["2d6", "4d6kh3", "3d6-1d4+2", "1d10 - 1d10", "2d6 >= 8", "1d8dl0"] {
+    for text in
+        ["2d6", "4d6kh3", "3d6-1d4+2", "1d10 - 1d10", "2d6 >= 8", "1d8dl0", "4d6 hits 4+", "3d6kl2 hits 3+ - 1d6"]
+    {
         let Ok(expr) = parse(text) else { continue };
         let walked = enumerate(EnumLimits::default(), |src| expr.value(src)).unwrap();
         match exact_odds(&expr, &DiceLimits::default()).unwrap() {
@@ -440,15 +543,23 @@ fn a_computation_that_is_not_a_function_of_its_dice_is_caught() {
 // ---- properties ----------------------------------------------------------
 
 fn small_expr() -> impl Strategy<Value = String> {
-    let pool = (1u32..4, prop::sample::select(vec![2u32, 3, 4, 6, 8, 10]), 0u8..5).prop_map(|(n, s, k)| {
-        let keep = match k {
-            1 => format!("kh{}", n.max(1)),
-            2 => "kl1".to_string(),
-            3 if n > 1 => "dl1".to_string(),
-            _ => String::new(),
-        };
-        format!("{n}d{s}{keep}")
-    });
+    let pool = (1u32..4, prop::sample::select(vec![2u32, 3, 4, 6, 8, 10]), 0u8..5, 0u8..4, 1u32..11).prop_map(
+        |(n, s, k, h, at)| {
+            let keep = match k {
+                1 => format!("kh{}", n.max(1)),
+                2 => "kl1".to_string(),
+                3 if n > 1 => "dl1".to_string(),
+                _ => String::new(),
+            };
+            // Some pools count the dice that hit, written either way.
+            let at = at.min(s);
+            match h {
+                2 => format!("{n}d{s}{keep} hits {at}+"),
+                3 => format!("{n}d{s}{keep}cs>={at}"),
+                _ => format!("{n}d{s}{keep}"),
+            }
+        },
+    );
     let term = prop_oneof![3 => pool, 1 => (0i64..20).prop_map(|c| c.to_string())];
     let sum = (term.clone(), prop::collection::vec((any::<bool>(), term), 0..2)).prop_map(|(first, rest)| {
         let mut s = first;

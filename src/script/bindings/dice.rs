@@ -14,9 +14,12 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         .register_get("natural", |r: &mut Roll| roll_natural(r))
         .register_get("naturals", |r: &mut Roll| r.naturals().map(Dynamic::from).collect::<Array>())
         .register_get("success", |r: &mut Roll| r.success.map_or(Dynamic::UNIT, Dynamic::from))
+        .register_get("hits", |r: &mut Roll| r.hits.map_or(Dynamic::UNIT, Dynamic::from))
         .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| r.has_natural(sides as u32, face))
         .register_fn("to_string", |r: &mut Roll| r.to_string())
         .register_fn("to_debug", |r: &mut Roll| r.to_string());
+
+    register_arithmetic(engine);
 
     for labelled in [false, true] {
         let state = state.clone();
@@ -46,6 +49,40 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
         }
         Err(err) => dice_failure(&mut st, err),
     }
+}
+
+/// A roll's value where a number is wanted: its total (for `6d6 hits 4+`, the hits).
+/// Without these operators Rhai compares a Roll with a number as unequal types, which
+/// is always false, and `roll("1d6") >= 4` would never hold without a word.
+fn value(r: &Roll) -> Result<i64, Box<EvalAltResult>> {
+    match r.success {
+        None => Ok(r.total),
+        Some(_) => fail(format!("`{}` asks yes or no: read its `.success`, not its value as a number", r.expr)),
+    }
+}
+
+fn register_arithmetic(engine: &mut Engine) {
+    type R<T> = Result<T, Box<EvalAltResult>>;
+    macro_rules! compare {
+        ($($op:literal => $f:expr),*) => {$(
+            engine.register_fn($op, |a: &mut Roll, b: i64| -> R<bool> { Ok($f(value(a)?, b)) });
+            engine.register_fn($op, |a: i64, b: Roll| -> R<bool> { Ok($f(a, value(&b)?)) });
+            engine.register_fn($op, |a: &mut Roll, b: Roll| -> R<bool> { Ok($f(value(a)?, value(&b)?)) });
+        )*};
+    }
+    compare!(">=" => |a, b| a >= b, "<=" => |a, b| a <= b, ">" => |a, b| a > b, "<" => |a, b| a < b,
+             "==" => |a, b| a == b, "!=" => |a, b| a != b);
+    macro_rules! arithmetic {
+        ($($op:literal => $f:expr),*) => {$(
+            engine.register_fn($op, |a: &mut Roll, b: i64| -> R<i64> { $f(value(a)?, b) });
+            engine.register_fn($op, |a: i64, b: Roll| -> R<i64> { $f(a, value(&b)?) });
+            engine.register_fn($op, |a: &mut Roll, b: Roll| -> R<i64> { $f(value(a)?, value(&b)?) });
+        )*};
+    }
+    arithmetic!(
+        "+" => |a: i64, b: i64| a.checked_add(b).map_or_else(|| fail("a roll's sum is too large"), Ok),
+        "-" => |a: i64, b: i64| a.checked_sub(b).map_or_else(|| fail("a roll's difference is too large"), Ok)
+    );
 }
 
 /// A roll's `natural`: its first die's face.
