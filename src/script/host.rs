@@ -171,6 +171,9 @@ impl Host {
                 if let Some(problem) = self.check_name(file, &call) {
                     problems.push(problem);
                 }
+                if let Some(problem) = self.check_dice(file, &call) {
+                    problems.push(problem);
+                }
             }
             self.written = self.written.merge(ast);
         }
@@ -263,6 +266,28 @@ impl Host {
                 }
             }
             self.state.borrow_mut().lists.insert(list.id.clone(), Rc::new(compiled));
+        }
+    }
+
+    /// Dice written as a literal in `roll("...")` must read under the ruleset's conventions,
+    /// and a comparison in them that the dice cannot change (`6d6>=4`) is worth a warning.
+    fn check_dice(&self, file: &SourceFile, call: &Call) -> Option<Problem> {
+        if call.name != "roll" {
+            return None;
+        }
+        let (text, at) = call.first_text.as_ref()?;
+        let st = self.state.borrow();
+        let span = span_at(file, *at);
+        match crate::dice::parse_with(text, &st.ruleset.dice, &crate::dice::DiceLimits::default()) {
+            Err(err) => Some(
+                Problem::error("script::dice", format!("`{text}` is not dice grognard can roll: {err}"), file, span)
+                    .with_label("these dice"),
+            ),
+            Ok(expr) => expr.certainty_note().map(|note| {
+                Problem::error("script::certain_roll", note, file, span)
+                    .with_label("the dice cannot change this")
+                    .warning()
+            }),
         }
     }
 

@@ -709,3 +709,15 @@ fn a_roll_compares_and_adds_with_numbers_as_its_value() {
     let err = host.eval(&mut Scope::new(), r#"roll("2d6 >= 8") >= 1"#).unwrap_err();
     assert!(err.to_string().contains("asks yes or no: read its `.success`"), "{err}");
 }
+
+#[test]
+fn check_reads_the_dice_written_in_procedures() {
+    let problems = check(&ruleset(&[&fixture("dice-literals")]));
+    let found: Vec<(&str, bool, &str)> = problems.iter().map(|p| (p.code, p.is_error(), p.message.as_str())).collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].0, "script::certain_roll");
+    assert!(!found[0].1, "a warning, not an error");
+    assert!(found[0].2.contains("write `6d6 hits 4+`"), "{found:?}");
+    assert_eq!((found[1].0, found[1].1), ("script::dice", true));
+    assert!(found[1].2.starts_with("`2d6 plus 1` is not dice grognard can roll"), "{found:?}");
+}
