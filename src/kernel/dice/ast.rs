@@ -107,6 +107,59 @@ impl fmt::Display for Keep {
     }
 }
 
+/// Which faces a re-roll takes again: `r1` (a 1), `r<3` (below 3), `r>=5`...
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FaceTest {
+    pub op: Comparison,
+    pub value: i64,
+}
+
+impl FaceTest {
+    /// Whether a die showing `face` is taken again.
+    pub fn takes(&self, face: i64) -> bool {
+        self.op.holds(face, self.value)
+    }
+}
+
+/// `2d6r1`: a die showing a face the test takes is rolled again, once (`r`) or
+/// until it shows another (`rr`); the face it ends on is the one that counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Reroll {
+    pub when: FaceTest,
+    /// `rr`: again and again until the die shows a face the test does not take.
+    pub until_none: bool,
+}
+
+impl Reroll {
+    /// How likely each face of `die` is to be the one that counts, as whole weights
+    /// over `die.sides` squared (once) or over the faces kept (until none).
+    pub fn weights(&self, die: &Die) -> Vec<u64> {
+        let s = u64::from(die.sides);
+        let taken = (0..die.sides).filter(|&i| self.when.takes(die.face(i))).count() as u64;
+        (0..die.sides)
+            .map(|i| {
+                let again = self.when.takes(die.face(i));
+                match (self.until_none, again) {
+                    (true, true) => 0,
+                    (true, false) => 1,
+                    // Shown at first (s ways) if not taken, plus any face after one that was (taken ways).
+                    (false, again) => (if again { 0 } else { s }) + taken,
+                }
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Reroll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.until_none { "rr" } else { "r" })?;
+        match self.when.op {
+            Comparison::Equal => write!(f, "{}", self.when.value),
+            op => write!(f, "{op}{}", self.when.value),
+        }
+    }
+}
+
 /// `4d6kh3`: a pool of identical dice, perhaps keeping only some; `6d6 hits 4+`:
 /// a pool whose value is how many of its (kept) dice show 4 or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -117,6 +170,9 @@ pub struct DicePool {
     /// The face a die must show to count as a hit; none: the pool's value is its total.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hits: Option<i64>,
+    /// Faces rolled again before anything is kept or counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reroll: Option<Reroll>,
 }
 
 impl DicePool {
@@ -150,14 +206,31 @@ impl DicePool {
     }
 }
 
+impl DicePool {
+    /// Whether the re-roll is "the misses, once" of its hits (`6d6 hits 4+ reroll misses`).
+    pub fn rerolls_misses(&self) -> bool {
+        match (self.hits, self.reroll) {
+            (Some(at), Some(r)) => !r.until_none && r.when == FaceTest { op: Comparison::Below, value: at },
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Display for DicePool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.count, self.die)?;
+        let misses = self.rerolls_misses();
+        if let Some(reroll) = self.reroll.filter(|_| !misses) {
+            write!(f, "{reroll}")?;
+        }
         if let Some(keep) = self.keep {
             write!(f, "{keep}")?;
         }
         if let Some(at) = self.hits {
             write!(f, " hits {at}+")?;
+        }
+        if misses {
+            write!(f, " reroll misses")?;
         }
         Ok(())
     }
@@ -360,7 +433,7 @@ impl DiceExpr {
         {
             note += &format!(
                 "; to count the dice that show {at} or more, write `{} hits {at}+`",
-                DicePool { hits: None, ..pool }
+                DicePool { hits: None, reroll: None, ..pool }
             );
         }
         Some(note)

@@ -72,6 +72,14 @@ pub enum DiceError {
     )]
     Cancelled { die: String },
 
+    /// A die re-rolled "until none" kept showing a face it re-rolls.
+    #[error("a {die} was re-rolled {times} times and still shows a face `{reroll}` re-rolls")]
+    #[diagnostic(
+        code(dice::endless_reroll),
+        help("supplied faces must end the re-rolls; a fair die ends them almost at once")
+    )]
+    EndlessReroll { die: String, reroll: String, times: u32 },
+
     /// Walking every outcome would visit more outcomes than allowed.
     #[error("more than {limit} dice outcomes to walk for an exact distribution")]
     #[diagnostic(

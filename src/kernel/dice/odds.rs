@@ -83,6 +83,8 @@ fn pool_work(pool: &DicePool) -> u64 {
         return n.saturating_mul(n).saturating_add(n.saturating_mul(4));
     }
     match pool.keep {
+        // Each re-rolled die is a full convolution with the running distribution.
+        None if pool.reroll.is_some() => n.saturating_mul(n).saturating_mul(s).saturating_mul(s) + s,
         // Each die slides a window over the running distribution (up to n*s wide).
         None => n.saturating_mul(n).saturating_mul(s).saturating_mul(3) + s,
         // Per face, per dice left, per split: one shifted copy of a vector as wide
@@ -180,16 +182,41 @@ fn pool_dist(pool: &DicePool) -> Dense {
     if let Some(at) = pool.hits {
         return hits_dist(pool, at);
     }
-    match pool.keep {
-        None => {
+    match (pool.keep, pool.reroll) {
+        (None, None) => {
             let mut acc = Dense::constant(0);
             for _ in 0..pool.count {
                 acc = acc.add_die(pool.die.min_face(), pool.die.sides as usize);
             }
             acc
         }
-        Some(keep) => kept_pool_dist(pool, keep.kept_of(pool.count)),
+        // A re-rolled die is no longer uniform: each die is its faces' weights, convolved.
+        (None, Some(_)) => {
+            let (weights, total) = face_weights(pool);
+            let one = Dense {
+                min: pool.die.min_face(),
+                counts: weights.iter().map(|&w| BigUint::from(w)).collect(),
+                denominator: BigUint::from(total),
+            };
+            let mut acc = Dense::constant(0);
+            for _ in 0..pool.count {
+                acc = acc.convolve(&one);
+            }
+            acc
+        }
+        (Some(keep), _) => kept_pool_dist(pool, keep.kept_of(pool.count)),
     }
+}
+
+/// How likely each face of one die of `pool` is to be the one it ends on, as whole
+/// weights, and their sum: all alike without a re-roll.
+fn face_weights(pool: &DicePool) -> (Vec<u64>, u64) {
+    let weights = match pool.reroll {
+        Some(reroll) => reroll.weights(&pool.die),
+        None => vec![1; pool.die.sides as usize],
+    };
+    let total = weights.iter().sum();
+    (weights, total)
 }
 
 /// The distribution of the kept dice of a pool, face by face from the kept end.
@@ -205,6 +232,11 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
     let sides = pool.die.sides as usize;
     let width = kept * (sides - 1) + 1;
     let binomial = pascal(count);
+    // `here` dice on a face of weight w: w^here ways (only re-rolled dice weigh other than 1).
+    let (weights, total) = face_weights(pool);
+    let powers: Option<Vec<Vec<BigUint>>> = pool.reroll.map(|_| {
+        weights.iter().map(|&w| (0..=count).map(|k| BigUint::from(w).pow(k as u32)).collect()).collect()
+    });
     // Totals are sums of face indices (0-based); the lowest face is added at the end.
     let mut ways: Vec<Vec<BigUint>> = vec![Vec::new(); count + 1];
     ways[count] = vec![BigUint::zero(); width];
@@ -226,10 +258,13 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
                 if target.is_empty() {
                     *target = vec![BigUint::zero(); width];
                 }
-                let w = &binomial[left][here];
+                let w = match &powers {
+                    Some(powers) => &binomial[left][here] * &powers[index][here],
+                    None => binomial[left][here].clone(),
+                };
                 for (t, c) in ways[left].iter().enumerate() {
                     if !c.is_zero() {
-                        target[t + shift] += c * w;
+                        target[t + shift] += c * &w;
                     }
                 }
             }
@@ -239,7 +274,7 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
     Dense {
         min: kept as i64 * pool.die.min_face(),
         counts: std::mem::take(&mut ways[0]),
-        denominator: BigUint::from(pool.die.sides).pow(pool.count),
+        denominator: BigUint::from(total).pow(pool.count),
     }
 }
 
@@ -249,8 +284,8 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
 /// (the highest) leave: max(0, hits - (n - k)).
 fn hits_dist(pool: &DicePool, at: i64) -> Dense {
     let n = pool.count as usize;
-    let sides = u64::from(pool.die.sides);
-    let hitting = (pool.die.max_face() - at.max(pool.die.min_face()) + 1).clamp(0, sides as i64) as u64;
+    let (weights, total) = face_weights(pool);
+    let hitting: u64 = (0..pool.die.sides).filter(|&i| pool.die.face(i) >= at).map(|i| weights[i as usize]).sum();
     let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
     let kept = kept as usize;
     let binomial = pascal(n);
@@ -258,11 +293,11 @@ fn hits_dist(pool: &DicePool, at: i64) -> Dense {
     for h in 0..=n {
         // C(n, h) orders of h hits among n dice, each hit one of `hitting` faces, each miss one of the rest.
         let ways =
-            &binomial[n][h] * BigUint::from(hitting).pow(h as u32) * BigUint::from(sides - hitting).pow((n - h) as u32);
+            &binomial[n][h] * BigUint::from(hitting).pow(h as u32) * BigUint::from(total - hitting).pow((n - h) as u32);
         let counted = if highest { h.min(kept) } else { h.saturating_sub(n - kept) };
         counts[counted] += ways;
     }
-    Dense { min: 0, counts, denominator: BigUint::from(sides).pow(pool.count) }
+    Dense { min: 0, counts, denominator: BigUint::from(total).pow(pool.count) }
 }
 
 /// Pascal's triangle: `pascal(n)[a][b]` is C(a, b) for a <= n.

@@ -4,7 +4,7 @@ use miette::SourceSpan;
 use pest::Parser;
 use pest::iterators::Pair;
 
-use super::ast::{Comparison, DiceExpr, DicePool, Die, Keep, SignedTerm, Sum, Term};
+use super::ast::{Comparison, DiceExpr, DicePool, Die, FaceTest, Keep, Reroll, SignedTerm, Sum, Term};
 use super::conventions::{DiceConventions, DiceLimits};
 use super::error::DiceError;
 use crate::kernel::syntax_span::underline;
@@ -84,11 +84,28 @@ impl Reader<'_> {
                     let mut inner = part.into_inner();
                     let mut pool = self.pool(inner.next().expect("a counted pool starts with dice"))?;
                     let hits = inner.next().expect("a counted pool ends with hits");
-                    let at = hits.into_inner().next().expect("hits has a threshold");
+                    let mut parts = hits.into_inner();
+                    let at = parts.next().expect("hits has a threshold");
                     if pool.hits.is_some() {
                         return Err(self.invalid(&at, "the dice already count hits (`cs>=`)", "counted twice", None));
                     }
-                    pool.hits = Some(self.threshold(&at, at.as_str().trim_end_matches('+'), &pool)?);
+                    let threshold = self.threshold(&at, at.as_str().trim_end_matches('+'), &pool)?;
+                    pool.hits = Some(threshold);
+                    if let Some(misses) = parts.next() {
+                        if pool.reroll.is_some() {
+                            let reason = "the dice already have a re-roll";
+                            return Err(self.invalid(&misses, reason, "re-rolled twice", None));
+                        }
+                        let when = FaceTest { op: Comparison::Below, value: threshold };
+                        if !(0..pool.die.sides).any(|i| when.takes(pool.die.face(i))) {
+                            let reason = format!(
+                                "every face of a {} hits on {threshold}+: there is no miss to re-roll",
+                                pool.die
+                            );
+                            return Err(self.invalid(&misses, &reason, "nothing to re-roll", None));
+                        }
+                        pool.reroll = Some(Reroll { when, until_none: false });
+                    }
                     terms.push(SignedTerm { negative, term: Term::Dice(pool) });
                     negative = false;
                 }
@@ -112,6 +129,7 @@ impl Reader<'_> {
         let mut die = None;
         let mut keep = None;
         let mut success = None;
+        let mut reroll = None;
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::count => {
@@ -124,6 +142,7 @@ impl Reader<'_> {
                     count = n as u32;
                 }
                 Rule::sides => die = Some(self.die(&part)?),
+                Rule::reroll => reroll = Some(part),
                 Rule::keep => keep = Some(self.keep(part, count)?),
                 Rule::success => success = Some(part.into_inner().next().expect("cs>= has a face")),
                 other => unreachable!("a dice term holds no {other:?}"),
@@ -139,11 +158,53 @@ impl Reader<'_> {
                 help: Some(format!("at most {} dice in one expression", self.limits.max_dice)),
             });
         }
-        let mut pool = DicePool { count, die: die.expect("a dice term always has sides"), keep, hits: None };
+        let die = die.expect("a dice term always has sides");
+        let reroll = match reroll {
+            Some(part) => Some(self.reroll(part, &die)?),
+            None => None,
+        };
+        let mut pool = DicePool { count, die, keep, hits: None, reroll };
         if let Some(at) = success {
             pool.hits = Some(self.threshold(&at, at.as_str(), &pool)?);
         }
         Ok(pool)
+    }
+
+    /// `r1`, `rr<3`...: which faces of `die` are rolled again; refused when none is, or
+    /// when `rr` would take every face again (a roll that never ends).
+    fn reroll(&self, pair: Pair<'_, Rule>, die: &Die) -> Result<Reroll, DiceError> {
+        let written = pair.as_str().to_string();
+        let mut op = Comparison::Equal;
+        let mut until_none = false;
+        let mut face_pair = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::reroll_kind => until_none = part.as_str().eq_ignore_ascii_case("rr"),
+                Rule::reroll_op => op = comparison(part.as_str()),
+                Rule::reroll_face => face_pair = Some(part),
+                other => unreachable!("a re-roll holds no {other:?}"),
+            }
+        }
+        let face_pair = face_pair.expect("a re-roll names a face");
+        let value = self.number(&face_pair, u64::from(self.limits.max_sides), |n, max| {
+            (format!("no die has a face {n}"), format!("at most {max}"))
+        })? as i64;
+        let when = FaceTest { op, value };
+        let taken = (0..die.sides).filter(|&i| when.takes(die.face(i))).count() as u32;
+        if taken == 0 {
+            let reason = format!("`{written}` re-rolls no face of a {}", die.describe());
+            return Err(self.invalid(&face_pair, &reason, "no such face", None));
+        }
+        if until_none && taken == die.sides {
+            let reason = format!("`{written}` re-rolls every face of a {}: the roll would never end", die.describe());
+            return Err(self.invalid(
+                &face_pair,
+                &reason,
+                "every face",
+                Some("`r` re-rolls once; `rr` until a face it does not take"),
+            ));
+        }
+        Ok(Reroll { when, until_none })
     }
 
     /// The face a die of `pool` must show to hit, written `text` at `part`: one the die has.
@@ -271,6 +332,11 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
             Rule::threshold => "the face that hits, such as `4+`",
             Rule::success => "`cs>=4`",
             Rule::success_at => "the face that hits",
+            Rule::misses => "`reroll misses`",
+            Rule::reroll => "a re-roll such as `r1`",
+            Rule::reroll_kind => "`r` or `rr`",
+            Rule::reroll_op => "`<`, `<=`, `>` or `>=`",
+            Rule::reroll_face => "the face to re-roll",
             Rule::number => "a number",
             Rule::EOI => "the end of the expression",
             Rule::WHITESPACE => "a space",

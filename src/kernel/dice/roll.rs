@@ -19,9 +19,16 @@ pub struct DieRoll {
     pub die: Die,
     /// The face shown, before any modifier: what "a natural 10" is read from.
     pub natural: i64,
-    /// Whether it counts towards the total (false when dropped by keep/drop).
+    /// Whether it counts towards the total (false when dropped by keep/drop, or re-rolled).
     pub kept: bool,
+    /// A face rolled again (`2d6r1`): the next die of its pool is what it became.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replaced: bool,
 }
+
+/// How many times a die may be rolled again "until none" before the roll is refused:
+/// a fair die ends far sooner; supplied faces that never end would hang.
+pub const MAX_REROLLS: u32 = 1_000;
 
 /// The result of rolling a dice expression once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -63,14 +70,15 @@ enum Part {
 }
 
 impl Roll {
-    /// The natural faces in the order rolled.
+    /// The natural faces in the order rolled: a die rolled again counts by the face it ended on.
     pub fn naturals(&self) -> impl Iterator<Item = i64> + '_ {
-        self.dice.iter().map(|d| d.natural)
+        self.dice.iter().filter(|d| !d.replaced).map(|d| d.natural)
     }
 
-    /// Whether some die with `sides` faces showed `face` ("a natural 10", "13 on the d20").
+    /// Whether some die with `sides` faces showed `face` ("a natural 10", "13 on the d20"),
+    /// as it ended (a 1 rolled again is not a natural 1).
     pub fn has_natural(&self, sides: u32, face: i64) -> bool {
-        self.dice.iter().any(|d| d.die.sides == sides && d.natural == face)
+        self.dice.iter().any(|d| !d.replaced && d.die.sides == sides && d.natural == face)
     }
 }
 
@@ -98,14 +106,13 @@ impl DiceExpr {
     pub fn roll_written(&self, written: &Arc<str>, source: &mut dyn RollSource, what: &str) -> Result<Roll, DiceError> {
         let count: u32 = self.pools().map(|p| p.count).sum();
         let mut asker = Labelled { source, what, count, asked: 0 };
-        let source: &mut dyn RollSource = &mut asker;
         let mut dice = SmallVec::new();
         let mut layout = SmallVec::new();
-        let total = roll_sum(&self.left, source, &mut dice, &mut layout)?;
+        let total = roll_sum(&self.left, &mut asker, &mut dice, &mut layout)?;
         let (against, success) = match &self.comparison {
             Some((op, right)) => {
                 layout.push(Part::Comparison(*op));
-                let against = roll_sum(right, source, &mut dice, &mut layout)?;
+                let against = roll_sum(right, &mut asker, &mut dice, &mut layout)?;
                 (Some(against), Some(op.holds(total, against)))
             }
             None => (None, None),
@@ -133,6 +140,45 @@ struct Labelled<'a> {
     asked: u32,
 }
 
+impl Labelled<'_> {
+    /// The face a die shows after a re-roll, asked as a re-roll of the die before.
+    fn again(&mut self, die: Die) -> Result<i64, DiceError> {
+        if !self.source.shows_purpose() {
+            return self.source.face(die);
+        }
+        let which =
+            if self.count == 1 { "the die".to_string() } else { format!("die {} of {}", self.asked, self.count) };
+        let what = if self.what.is_empty() {
+            format!("re-roll of {which}")
+        } else {
+            format!("{}, re-roll of {which}", self.what)
+        };
+        self.source.face_for(die, &what)
+    }
+
+    /// One die of `pool`, rolled again as its re-roll says; every face shown is pushed.
+    fn pool_die(&mut self, pool: &DicePool, index: usize, dice: &mut SmallVec<[DieRoll; 2]>) -> Result<(), DiceError> {
+        let mut natural = self.face(pool.die)?;
+        if let Some(reroll) = pool.reroll {
+            let mut times = 0;
+            while reroll.when.takes(natural) && (times == 0 || reroll.until_none) {
+                if times == MAX_REROLLS {
+                    return Err(DiceError::EndlessReroll {
+                        die: pool.die.describe(),
+                        reroll: reroll.to_string(),
+                        times,
+                    });
+                }
+                dice.push(DieRoll { pool: index, die: pool.die, natural, kept: false, replaced: true });
+                natural = self.again(pool.die)?;
+                times += 1;
+            }
+        }
+        dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true, replaced: false });
+        Ok(())
+    }
+}
+
 impl RollSource for Labelled<'_> {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         self.asked += 1;
@@ -152,7 +198,7 @@ impl RollSource for Labelled<'_> {
 
 fn roll_sum(
     sum: &Sum,
-    source: &mut dyn RollSource,
+    source: &mut Labelled<'_>,
     dice: &mut SmallVec<[DieRoll; 2]>,
     layout: &mut SmallVec<[Part; 2]>,
 ) -> Result<i64, DiceError> {
@@ -168,11 +214,10 @@ fn roll_sum(
                 let first = dice.len();
                 let index = layout.iter().filter(|p| matches!(p, Part::Pool { .. })).count();
                 for _ in 0..pool.count {
-                    let natural = source.face(pool.die)?;
-                    dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true });
+                    source.pool_die(&pool, index, dice)?;
                 }
                 mark_kept(&pool, &mut dice[first..]);
-                let value = pool.value_of(dice[first..].iter().filter(|d| d.kept).map(|d| d.natural));
+                let value = pool.value_of(dice[first..].iter().filter(|d| d.kept && !d.replaced).map(|d| d.natural));
                 layout.push(Part::Pool { negative, pool: index, hits: pool.hits.map(|_| value) });
                 value
             }
@@ -188,7 +233,7 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
     for term in &sum.terms {
         let value = match term.term {
             Term::Constant(c) => c,
-            Term::Dice(pool) if pool.keep.is_none() && pool.hits.is_none() => {
+            Term::Dice(pool) if pool.keep.is_none() && pool.hits.is_none() && pool.reroll.is_none() => {
                 let mut s = 0;
                 for _ in 0..pool.count {
                     s += source.face(pool.die)?;
@@ -198,7 +243,7 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
             Term::Dice(pool) => {
                 faces.clear();
                 for _ in 0..pool.count {
-                    faces.push(source.face(pool.die)?);
+                    faces.push(face_of(&pool, source)?);
                 }
                 faces.sort_unstable();
                 let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
@@ -212,11 +257,28 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
     Ok(total)
 }
 
-/// Marks the dropped dice of a pool. Among equal faces the later-rolled die is dropped first.
+/// One die of `pool` as it ends, re-rolled as its re-roll says (without recording the faces).
+fn face_of(pool: &DicePool, source: &mut dyn RollSource) -> Result<i64, DiceError> {
+    let mut face = source.face(pool.die)?;
+    if let Some(reroll) = pool.reroll {
+        let mut times = 0;
+        while reroll.when.takes(face) && (times == 0 || reroll.until_none) {
+            if times == MAX_REROLLS {
+                return Err(DiceError::EndlessReroll { die: pool.die.describe(), reroll: reroll.to_string(), times });
+            }
+            face = source.face(pool.die)?;
+            times += 1;
+        }
+    }
+    Ok(face)
+}
+
+/// Marks the dropped dice of a pool (faces rolled again are not among them). Among
+/// equal faces the later-rolled die is dropped first.
 fn mark_kept(pool: &DicePool, dice: &mut [DieRoll]) {
     let Some(keep) = pool.keep else { return };
     let (kept, highest) = keep.kept_of(pool.count);
-    let mut order: Vec<usize> = (0..dice.len()).collect();
+    let mut order: Vec<usize> = (0..dice.len()).filter(|&i| !dice[i].replaced).collect();
     // Highest first when keeping the highest, lowest first otherwise; ties by roll order.
     order.sort_by(|&a, &b| {
         let by_face = dice[a].natural.cmp(&dice[b].natural);
@@ -252,12 +314,17 @@ impl fmt::Display for Roll {
             first_of_side = false;
             match *part {
                 Part::Pool { pool, hits, .. } => {
-                    let faces: Vec<String> = self
-                        .dice
-                        .iter()
-                        .filter(|d| d.pool == pool)
-                        .map(|d| if d.kept { d.natural.to_string() } else { format!("({})", d.natural) })
-                        .collect();
+                    // A face rolled again is written before the one it became: `1↻5`.
+                    let mut faces: Vec<String> = Vec::new();
+                    let mut replaced = String::new();
+                    for d in self.dice.iter().filter(|d| d.pool == pool) {
+                        if d.replaced {
+                            replaced += &format!("{}↻", d.natural);
+                            continue;
+                        }
+                        let face = if d.kept { d.natural.to_string() } else { format!("({})", d.natural) };
+                        faces.push(std::mem::take(&mut replaced) + face.as_str());
+                    }
                     match hits {
                         Some(n) => write!(f, "[{} → {n} hit{}]", faces.join(" "), if n == 1 { "" } else { "s" })?,
                         None => write!(f, "[{}]", faces.join(" "))?,

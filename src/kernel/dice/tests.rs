@@ -450,6 +450,135 @@ fn a_comparison_the_dice_cannot_change_says_so() {
     assert_eq!(parse("1d6 < 1").unwrap().certain(), Some(false));
 }
 
+// ---- re-rolls ---------------------------------------------------------------
+
+/// The chance of each face a d6 ends on when the faces `taken` are rolled again
+/// once, counted here over every pair of rolls.
+fn once_by_hand(taken: &[i64]) -> BTreeMap<i64, BigRational> {
+    let mut ways: BTreeMap<i64, i64> = BTreeMap::new();
+    for first in 1..=6 {
+        for second in 1..=6 {
+            let end = if taken.contains(&first) { second } else { first };
+            *ways.entry(end).or_default() += 1;
+        }
+    }
+    ways.into_iter().map(|(f, w)| (f, ratio(w, 36))).collect()
+}
+
+#[test]
+fn a_die_rolled_again_once_ends_where_every_pair_of_rolls_says() {
+    for (text, taken) in [("1d6r1", vec![1]), ("1d6r<3", vec![1, 2]), ("1d6r>=5", vec![5, 6]), ("1d6r<=1", vec![1])] {
+        let dist = totals(text);
+        for (face, p) in once_by_hand(&taken) {
+            assert_eq!(dist.probability(&face), p, "{text} at {face}");
+        }
+    }
+    // Until none: the faces it does not take, alike.
+    let dist = totals("1d6rr<3");
+    assert_eq!(
+        (dist.probability(&1), dist.probability(&3), dist.probability(&6)),
+        (ratio(0, 1), ratio(1, 4), ratio(1, 4))
+    );
+}
+
+#[test]
+fn re_rolled_dice_kept_or_counted_agree_with_every_roll_counted_by_hand() {
+    // Each die ends on a face with the chance `once_by_hand` gives; three such dice, the highest two kept.
+    let one = once_by_hand(&[1]);
+    let mut expected: BTreeMap<i64, BigRational> = BTreeMap::new();
+    for a in 1..=6i64 {
+        for b in 1..=6i64 {
+            for c in 1..=6i64 {
+                let mut faces = [a, b, c];
+                faces.sort_unstable();
+                let p = &one[&a] * &one[&b] * &one[&c];
+                *expected.entry(faces[1] + faces[2]).or_insert_with(BigRational::zero) += p;
+            }
+        }
+    }
+    let dist = totals("3d6r1kh2");
+    for (total, p) in &expected {
+        assert_eq!(&dist.probability(total), p, "3d6r1kh2 at {total}");
+    }
+    // Misses rolled again once: a hit is a 4+ at the first roll or the second, 1 - (1/2)^2.
+    let dist = totals("5d6 hits 4+ reroll misses");
+    let p = ratio(3, 4);
+    for k in 0..=5u32 {
+        let expected = BigRational::from(choose(5, k))
+            * num_traits::pow(p.clone(), k as usize)
+            * num_traits::pow(BigRational::one() - &p, (5 - k) as usize);
+        assert_eq!(dist.probability(&i64::from(k)), expected, "at {k}");
+    }
+}
+
+#[test]
+fn re_rolls_are_written_as_dice_rollers_write_them_and_read_back() {
+    for text in ["2d6r1", "2d6rr1", "2d6r<3", "1d6r>=5", "4d6r1kh3", "6d6 hits 4+ reroll misses", "3d6rr<2 hits 5+"] {
+        let expr = parse(text).unwrap();
+        assert_eq!(expr.to_string(), text);
+        assert_eq!(parse(&expr.to_string()).unwrap(), expr);
+    }
+    // The misses of a count, re-rolled once, are one re-roll however written.
+    assert_eq!(parse("6d6r<4 hits 4+").unwrap().to_string(), "6d6 hits 4+ reroll misses");
+}
+
+#[test]
+fn a_re_roll_that_takes_no_face_or_never_ends_is_refused() {
+    let cases = [
+        ("1d6r7", "`r7` re-rolls no face of a d6 (1-6)"),
+        ("1d6rr<7", "re-rolls every face of a d6 (1-6): the roll would never end"),
+        ("6d6r1 hits 4+ reroll misses", "the dice already have a re-roll"),
+        ("6d6 hits 1+ reroll misses", "there is no miss to re-roll"),
+    ];
+    for (text, message) in cases {
+        let err = parse(text).unwrap_err();
+        assert!(err.to_string().contains(message), "{text}: {err}");
+    }
+    // Supplied faces that never stop showing a re-rolled face end with an error, not a hang.
+    let expr = parse("1d6rr1").unwrap();
+    let err = expr.roll(&mut Supplied::new(vec![1; 2_000])).unwrap_err();
+    assert!(matches!(err, DiceError::EndlessReroll { times: 1_000, .. }), "{err:?}");
+}
+
+/// A source that answers from a list and keeps what each die was asked for.
+struct Asked(Vec<i64>, Vec<String>);
+
+impl RollSource for Asked {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        self.face_for(die, "")
+    }
+    fn face_for(&mut self, _die: Die, what: &str) -> Result<i64, DiceError> {
+        self.1.push(what.to_string());
+        Ok(self.0.remove(0))
+    }
+    fn shows_purpose(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_roll_shows_the_faces_rolled_again_and_asks_for_them_by_name() {
+    let mut asked = Asked(vec![1, 3, 4, 1, 1, 5], Vec::new());
+    let roll = parse("4d6r1").unwrap().roll_for(&mut asked, "volley").unwrap();
+    assert_eq!(roll.to_string(), "4d6r1: [1↻3 4 1↻1 5] = 13");
+    assert_eq!(
+        asked.1,
+        [
+            "volley, die 1 of 4",
+            "volley, re-roll of die 1 of 4",
+            "volley, die 2 of 4",
+            "volley, die 3 of 4",
+            "volley, re-roll of die 3 of 4",
+            "volley, die 4 of 4"
+        ]
+    );
+    // The faces that count are the ones the dice ended on.
+    assert_eq!(roll.naturals().collect::<Vec<_>>(), [3, 4, 1, 5]);
+    assert!(roll.has_natural(6, 1) && !roll.has_natural(6, 6));
+    let roll = parse("2d6rr1kh1").unwrap().roll(&mut Supplied::new([1, 1, 2, 6])).unwrap();
+    assert_eq!(roll.to_string(), "2d6rr1kh1: [1↻1↻(2) 6] = 6");
+}
+
 // ---- the enumerator ------------------------------------------------------
 
 #[test]
@@ -551,12 +680,18 @@ fn small_expr() -> impl Strategy<Value = String> {
                 3 if n > 1 => "dl1".to_string(),
                 _ => String::new(),
             };
-            // Some pools count the dice that hit, written either way.
+            // Some pools count the dice that hit, written either way; some re-roll.
             let at = at.min(s);
+            let reroll = match (at % 4, h) {
+                (0, _) => "r1",
+                (1, 0) => "rr<2",
+                (2, 1) => "r>=2",
+                _ => "",
+            };
             match h {
-                2 => format!("{n}d{s}{keep} hits {at}+"),
-                3 => format!("{n}d{s}{keep}cs>={at}"),
-                _ => format!("{n}d{s}{keep}"),
+                2 => format!("{n}d{s}{reroll}{keep} hits {at}+"),
+                3 => format!("{n}d{s}{reroll}{keep}cs>={at}"),
+                _ => format!("{n}d{s}{reroll}{keep}"),
             }
         },
     );
@@ -585,7 +720,7 @@ proptest! {
     }
 
     #[test]
-    fn never_panics_on_dice_like_strings(text in "[0-9dDkKhHlL%+\\- <>=!]{0,24}") {
+    fn never_panics_on_dice_like_strings(text in "[0-9dDkKhHlLrRcsitm%+\\- <>=!]{0,24}") {
         if let Ok(expr) = parse(&text) {
             let _ = expr.roll(&mut Seeded::new(1));
         }
