@@ -244,34 +244,70 @@ pub enum Term {
     Constant(i64),
 }
 
-/// A term with its sign.
+/// `2d6*2`, `1d6/2`: a term multiplied, or divided and rounded down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scale {
+    Times(i64),
+    /// Divided by, rounded down (`1d6/2` of a 5 is 2).
+    Over(i64),
+}
+
+impl Scale {
+    /// `value` scaled: both keep the order of values, so a range scales by its ends.
+    pub fn apply(&self, value: i64) -> i64 {
+        match *self {
+            Scale::Times(c) => value.saturating_mul(c),
+            Scale::Over(c) => value.div_euclid(c),
+        }
+    }
+}
+
+impl fmt::Display for Scale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scale::Times(c) => write!(f, "*{c}"),
+            Scale::Over(c) => write!(f, "/{c}"),
+        }
+    }
+}
+
+/// A term with its sign, perhaps scaled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SignedTerm {
     pub negative: bool,
     pub term: Term,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
 }
 
 impl SignedTerm {
-    fn sign(&self) -> i64 {
-        if self.negative { -1 } else { 1 }
+    /// The smallest and largest values the signed term can take.
+    fn range(&self) -> (i64, i64) {
+        let (lo, hi) = match self.term {
+            Term::Constant(c) => (c, c),
+            Term::Dice(p) => (p.min(), p.max()),
+        };
+        let (lo, hi) = match self.scale {
+            Some(s) => (s.apply(lo), s.apply(hi)),
+            None => (lo, hi),
+        };
+        if self.negative { (-hi, -lo) } else { (lo, hi) }
     }
 
     /// Smallest value the signed term can take.
     pub fn min(&self) -> i64 {
-        match self.term {
-            Term::Constant(c) => self.sign() * c,
-            Term::Dice(p) if self.negative => -p.max(),
-            Term::Dice(p) => p.min(),
-        }
+        self.range().0
     }
 
     /// Largest value the signed term can take.
     pub fn max(&self) -> i64 {
-        match self.term {
-            Term::Constant(c) => self.sign() * c,
-            Term::Dice(p) if self.negative => -p.min(),
-            Term::Dice(p) => p.max(),
-        }
+        self.range().1
+    }
+
+    /// The term's value before its sign, scaled.
+    pub fn scaled(&self, value: i64) -> i64 {
+        self.scale.map_or(value, |s| s.apply(value))
     }
 }
 
@@ -316,6 +352,14 @@ impl fmt::Display for Sum {
             match t.term {
                 Term::Dice(p) => write!(f, "{p}")?,
                 Term::Constant(c) => write!(f, "{c}")?,
+            }
+            if let Some(scale) = t.scale {
+                // After `hits 4+`, spaced: `6d6 hits 4+ * 2`.
+                if spaced {
+                    write!(f, " {} {}", &scale.to_string()[..1], &scale.to_string()[1..])?
+                } else {
+                    write!(f, "{scale}")?
+                }
             }
         }
         Ok(())

@@ -66,7 +66,7 @@ fn sum_width(sum: &Sum, work: &mut u64) -> u64 {
     let mut width = 1u64;
     for term in &sum.terms {
         if let Term::Dice(pool) = term.term {
-            let pool_width = (pool.max() - pool.min()) as u64 + 1;
+            let pool_width = (term.max() - term.min()) as u64 + 1;
             *work = work.saturating_add(pool_work(&pool));
             *work = work.saturating_add(width.saturating_mul(pool_width));
             width = width.saturating_add(pool_width - 1);
@@ -147,6 +147,17 @@ impl Dense {
         Dense { min: self.min + first, counts, denominator: &self.denominator * BigUint::from(sides) }
     }
 
+    /// Each value scaled (`2d6*2`, `1d6/2`): spread apart, or gathered, in order.
+    fn scaled(self, scale: super::ast::Scale) -> Dense {
+        let max = self.min + self.counts.len() as i64 - 1;
+        let (lo, hi) = (scale.apply(self.min), scale.apply(max));
+        let mut counts = vec![BigUint::zero(); (hi - lo + 1) as usize];
+        for (i, c) in self.counts.into_iter().enumerate() {
+            counts[(scale.apply(self.min + i as i64) - lo) as usize] += c;
+        }
+        Dense { min: lo, counts, denominator: self.denominator }
+    }
+
     fn negate(mut self) -> Dense {
         let max = self.min + self.counts.len() as i64 - 1;
         self.counts.reverse();
@@ -166,9 +177,13 @@ fn sum_dist(sum: &Sum) -> Dense {
     for term in &sum.terms {
         match term.term {
             // A constant only shifts the totals; no need to convolve it.
-            Term::Constant(c) => offset += if term.negative { -c } else { c },
+            Term::Constant(_) => offset += term.min(),
             Term::Dice(pool) => {
                 let part = pool_dist(&pool);
+                let part = match term.scale {
+                    Some(scale) => part.scaled(scale),
+                    None => part,
+                };
                 let part = if term.negative { part.negate() } else { part };
                 acc = acc.convolve(&part);
             }
@@ -234,9 +249,9 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
     let binomial = pascal(count);
     // `here` dice on a face of weight w: w^here ways (only re-rolled dice weigh other than 1).
     let (weights, total) = face_weights(pool);
-    let powers: Option<Vec<Vec<BigUint>>> = pool.reroll.map(|_| {
-        weights.iter().map(|&w| (0..=count).map(|k| BigUint::from(w).pow(k as u32)).collect()).collect()
-    });
+    let powers: Option<Vec<Vec<BigUint>>> = pool
+        .reroll
+        .map(|_| weights.iter().map(|&w| (0..=count).map(|k| BigUint::from(w).pow(k as u32)).collect()).collect());
     // Totals are sums of face indices (0-based); the lowest face is added at the end.
     let mut ways: Vec<Vec<BigUint>> = vec![Vec::new(); count + 1];
     ways[count] = vec![BigUint::zero(); width];

@@ -4,7 +4,7 @@ use miette::SourceSpan;
 use pest::Parser;
 use pest::iterators::Pair;
 
-use super::ast::{Comparison, DiceExpr, DicePool, Die, FaceTest, Keep, Reroll, SignedTerm, Sum, Term};
+use super::ast::{Comparison, DiceExpr, DicePool, Die, FaceTest, Keep, Reroll, Scale, SignedTerm, Sum, Term};
 use super::conventions::{DiceConventions, DiceLimits};
 use super::error::DiceError;
 use crate::kernel::syntax_span::underline;
@@ -77,7 +77,7 @@ impl Reader<'_> {
             match part.as_rule() {
                 Rule::sign => negative = part.as_str() == "-",
                 Rule::dice => {
-                    terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?) });
+                    terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?), scale: None });
                     negative = false;
                 }
                 Rule::counted => {
@@ -106,7 +106,7 @@ impl Reader<'_> {
                         }
                         pool.reroll = Some(Reroll { when, until_none: false });
                     }
-                    terms.push(SignedTerm { negative, term: Term::Dice(pool) });
+                    terms.push(SignedTerm { negative, term: Term::Dice(pool), scale: None });
                     negative = false;
                 }
                 Rule::number => {
@@ -114,8 +114,26 @@ impl Reader<'_> {
                         self.number(&part, u64::try_from(self.limits.max_constant).unwrap_or(0), |n, max| {
                             (format!("the constant {n} is too large"), format!("at most {max}"))
                         })?;
-                    terms.push(SignedTerm { negative, term: Term::Constant(value as i64) });
+                    terms.push(SignedTerm { negative, term: Term::Constant(value as i64), scale: None });
                     negative = false;
+                }
+                Rule::scale => {
+                    let mut inner = part.into_inner();
+                    let op = inner.next().expect("a scale has an operator");
+                    let by = inner.next().expect("a scale has a number");
+                    let n = self.number(&by, u64::try_from(self.limits.max_constant).unwrap_or(0), |n, max| {
+                        (format!("the factor {n} is too large"), format!("at most {max}"))
+                    })? as i64;
+                    if n == 0 {
+                        let reason = if op.as_str() == "/" {
+                            "division by 0"
+                        } else {
+                            "multiplying by 0 leaves nothing to roll"
+                        };
+                        return Err(self.invalid(&by, reason, "zero", None));
+                    }
+                    let scale = if op.as_str() == "*" { Scale::Times(n) } else { Scale::Over(n) };
+                    terms.last_mut().expect("a scale follows a term").scale = Some(scale);
                 }
                 other => unreachable!("a sum holds signs and terms, not {other:?}"),
             }
@@ -333,6 +351,9 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
             Rule::success => "`cs>=4`",
             Rule::success_at => "the face that hits",
             Rule::misses => "`reroll misses`",
+            Rule::scale => "`*` or `/` and a number",
+            Rule::scale_op => "`*` or `/`",
+            Rule::scale_by => "the number to multiply or divide by",
             Rule::reroll => "a re-roll such as `r1`",
             Rule::reroll_kind => "`r` or `rr`",
             Rule::reroll_op => "`<`, `<=`, `>` or `>=`",

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use serde::Serialize;
 
-use super::ast::{Comparison, DiceExpr, DicePool, Die, Sum, Term};
+use super::ast::{Comparison, DiceExpr, DicePool, Die, Scale, Sum, Term};
 use super::error::DiceError;
 use super::source::RollSource;
 
@@ -61,9 +61,11 @@ enum Part {
         negative: bool,
         pool: usize,
         hits: Option<i64>,
+        scale: Option<Scale>,
     },
     Constant {
         negative: bool,
+        scale: Option<Scale>,
         value: i64,
     },
     Comparison(Comparison),
@@ -207,8 +209,8 @@ fn roll_sum(
         let negative = term.negative;
         let value = match term.term {
             Term::Constant(value) => {
-                layout.push(Part::Constant { negative, value });
-                value
+                layout.push(Part::Constant { negative, value, scale: term.scale });
+                term.scaled(value)
             }
             Term::Dice(pool) => {
                 let first = dice.len();
@@ -218,8 +220,8 @@ fn roll_sum(
                 }
                 mark_kept(&pool, &mut dice[first..]);
                 let value = pool.value_of(dice[first..].iter().filter(|d| d.kept && !d.replaced).map(|d| d.natural));
-                layout.push(Part::Pool { negative, pool: index, hits: pool.hits.map(|_| value) });
-                value
+                layout.push(Part::Pool { negative, pool: index, hits: pool.hits.map(|_| value), scale: term.scale });
+                term.scaled(value)
             }
         };
         total += if term.negative { -value } else { value };
@@ -252,6 +254,7 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
                 pool.value_of(kept.iter().copied())
             }
         };
+        let value = term.scaled(value);
         total += if term.negative { -value } else { value };
     }
     Ok(total)
@@ -331,6 +334,13 @@ impl fmt::Display for Roll {
                     }
                 }
                 Part::Constant { value, .. } => write!(f, "{value}")?,
+                Part::Comparison(_) => {}
+            }
+            if let Part::Pool { scale: Some(scale), .. } | Part::Constant { scale: Some(scale), .. } = *part {
+                write!(f, "{scale}")?;
+            }
+            match *part {
+                Part::Pool { .. } | Part::Constant { .. } => {}
                 Part::Comparison(_) => {}
             }
         }

@@ -579,6 +579,42 @@ fn a_roll_shows_the_faces_rolled_again_and_asks_for_them_by_name() {
     assert_eq!(roll.to_string(), "2d6rr1kh1: [1↻1↻(2) 6] = 6");
 }
 
+// ---- multiplied and divided ------------------------------------------------
+
+#[test]
+fn a_term_multiplied_or_divided_agrees_with_every_roll_counted_by_hand() {
+    for (text, f) in [("2d6*2", (|t: i64| t * 2) as fn(i64) -> i64), ("2d6/3", |t| t / 3), ("2d6/2+1", |t| t / 2 + 1)] {
+        let mut ways: BTreeMap<i64, i64> = BTreeMap::new();
+        for roll in all_rolls(2, 6, 1) {
+            *ways.entry(f(roll.iter().sum())).or_default() += 1;
+        }
+        let dist = totals(text);
+        assert_eq!(dist.len(), ways.len(), "{text}");
+        for (total, w) in ways {
+            assert_eq!(dist.probability(&total), ratio(w, 36), "{text} at {total}");
+        }
+    }
+    // Counts scale as totals do: two points a hit, less half a d6 rounded down.
+    let dist = totals("2d6 hits 4+ * 2 - 1d6/2");
+    assert_eq!(dist.probability(&4), ratio(1, 4) * ratio(1, 6));
+    assert_eq!((dist.min(), dist.max()), (Some(-3), Some(4)));
+}
+
+#[test]
+fn scales_are_written_read_back_and_rolled() {
+    for text in ["2d6*2", "1d6/2", "3d6-1d4*2+2", "2d6*2 >= 8", "6d6 hits 4+ * 2 - 1d6 / 2"] {
+        let expr = parse(text).unwrap();
+        assert_eq!(expr.to_string(), text);
+        assert_eq!(parse(&expr.to_string()).unwrap(), expr);
+    }
+    assert_eq!(parse("2d6 * 2").unwrap().to_string(), "2d6*2");
+    let roll = parse("2d6*2+1").unwrap().roll(&mut Supplied::new([3, 5])).unwrap();
+    assert_eq!((roll.to_string().as_str(), roll.total), ("2d6*2+1: [3 5]*2 + 1 = 17", 17));
+    assert_eq!(parse("1d6/2").unwrap().roll(&mut Supplied::new([5])).unwrap().total, 2);
+    assert!(parse("1d6/0").unwrap_err().to_string().contains("division by 0"));
+    assert!(parse("1d6*0").unwrap_err().to_string().contains("multiplying by 0"));
+}
+
 // ---- the enumerator ------------------------------------------------------
 
 #[test]
@@ -695,6 +731,11 @@ fn small_expr() -> impl Strategy<Value = String> {
             }
         },
     );
+    let pool = (pool, 0u8..6).prop_map(|(p, k)| match k {
+        0 => format!("{p}*2"),
+        1 => format!("{p}/3"),
+        _ => p,
+    });
     let term = prop_oneof![3 => pool, 1 => (0i64..20).prop_map(|c| c.to_string())];
     let sum = (term.clone(), prop::collection::vec((any::<bool>(), term), 0..2)).prop_map(|(first, rest)| {
         let mut s = first;
