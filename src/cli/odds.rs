@@ -29,7 +29,8 @@ const BAR_WIDTH: usize = 30;
 
 #[derive(Debug, Args)]
 pub struct OddsArgs {
-    /// A dice expression (`2d6`, `4d6kh3`, `2d6 >= 8`), or with `--rules` a
+    /// A dice expression (`2d6`, `4d6kh3`, `6d6 hits 4+`, `2d6r1`, `1d6!` (exploding at most 10
+    /// times a die, `1d6!3` for 3), `2d6*2`, `2d6 >= 8`), or with `--rules` a
     /// procedure call whose results are counted (`fire(a, b, #{...})`).
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
@@ -77,8 +78,25 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
         if let Some(note) = expr.certainty_note() {
             writeln!(out, "\nnote: {note}")?;
         }
+        if let Some(note) = explosion_note(&expr) {
+            writeln!(out, "\nnote: {note}")?;
+        }
     }
     Ok(())
+}
+
+/// How far the exploding dice of `expr` go, said so the odds are read as what they are.
+fn explosion_note(expr: &crate::dice::DiceExpr) -> Option<String> {
+    let depths: std::collections::BTreeSet<u32> = expr.pools().filter_map(|p| p.explode.map(|e| e.depth)).collect();
+    let list: Vec<String> = depths.iter().map(u32::to_string).collect();
+    (!list.is_empty()).then(|| {
+        format!(
+            "each exploding die explodes at most {} times (`1d6!{}` for another number, up to {})",
+            list.join(" or "),
+            crate::dice::DEFAULT_EXPLODE_DEPTH / 2,
+            crate::dice::MAX_EXPLODE_DEPTH
+        )
+    })
 }
 
 /// The odds as a human reads them: a row per outcome with chance, percent, a bar,

@@ -160,6 +160,41 @@ impl fmt::Display for Reroll {
     }
 }
 
+/// How many times one die explodes at most, unless the notation says (`1d6!3`).
+pub const DEFAULT_EXPLODE_DEPTH: u32 = 10;
+
+/// The most a notation may let one die explode.
+pub const MAX_EXPLODE_DEPTH: u32 = 100;
+
+/// `1d6!`: a die showing a face the test takes (its highest, unless `!>=5`) is rolled
+/// again and the new face added, again and again, at most `depth` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Explode {
+    pub when: FaceTest,
+    pub depth: u32,
+}
+
+impl Explode {
+    /// The test `1d6!` means: the highest face.
+    pub fn highest(die: &Die) -> FaceTest {
+        FaceTest { op: Comparison::AtLeast, value: die.max_face() }
+    }
+
+    /// The smallest and largest value one die can end on, explosions added.
+    pub fn range(&self, die: &Die) -> (i64, i64) {
+        let (mut lo, mut hi) = (die.min_face(), die.max_face());
+        // With no explosion left, a die is its face; each level before adds what the next can be.
+        for _ in 0..self.depth {
+            let faces = (0..die.sides).map(|i| die.face(i));
+            let values: Vec<(i64, i64)> =
+                faces.map(|f| if self.when.takes(f) { (f + lo, f + hi) } else { (f, f) }).collect();
+            lo = values.iter().map(|v| v.0).min().unwrap_or(lo);
+            hi = values.iter().map(|v| v.1).max().unwrap_or(hi);
+        }
+        (lo, hi)
+    }
+}
+
 /// `4d6kh3`: a pool of identical dice, perhaps keeping only some; `6d6 hits 4+`:
 /// a pool whose value is how many of its (kept) dice show 4 or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -173,6 +208,9 @@ pub struct DicePool {
     /// Faces rolled again before anything is kept or counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reroll: Option<Reroll>,
+    /// Faces that explode: rolled again and added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explode: Option<Explode>,
 }
 
 impl DicePool {
@@ -183,17 +221,19 @@ impl DicePool {
 
     /// Smallest possible value of the pool.
     pub fn min(&self) -> i64 {
-        match self.hits {
-            Some(_) => 0,
-            None => i64::from(self.kept_count()) * self.die.min_face(),
+        match (self.hits, self.explode) {
+            (Some(_), _) => 0,
+            (None, Some(explode)) => i64::from(self.count) * explode.range(&self.die).0,
+            (None, None) => i64::from(self.kept_count()) * self.die.min_face(),
         }
     }
 
     /// Largest possible value of the pool.
     pub fn max(&self) -> i64 {
-        match self.hits {
-            Some(_) => i64::from(self.kept_count()),
-            None => i64::from(self.kept_count()) * self.die.max_face(),
+        match (self.hits, self.explode) {
+            (Some(_), _) => i64::from(self.kept_count()),
+            (None, Some(explode)) => i64::from(self.count) * explode.range(&self.die).1,
+            (None, None) => i64::from(self.kept_count()) * self.die.max_face(),
         }
     }
 
@@ -220,6 +260,14 @@ impl fmt::Display for DicePool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.count, self.die)?;
         let misses = self.rerolls_misses();
+        if let Some(explode) = self.explode {
+            write!(f, "!")?;
+            if explode.when != Explode::highest(&self.die) {
+                write!(f, "{}{}", explode.when.op, explode.when.value)?;
+            } else if explode.depth != DEFAULT_EXPLODE_DEPTH {
+                write!(f, "{}", explode.depth)?;
+            }
+        }
         if let Some(reroll) = self.reroll.filter(|_| !misses) {
             write!(f, "{reroll}")?;
         }
@@ -477,7 +525,7 @@ impl DiceExpr {
         {
             note += &format!(
                 "; to count the dice that show {at} or more, write `{} hits {at}+`",
-                DicePool { hits: None, reroll: None, ..pool }
+                DicePool { hits: None, reroll: None, explode: None, ..pool }
             );
         }
         Some(note)

@@ -10,7 +10,10 @@ mod parse;
 mod roll;
 mod source;
 
-pub use ast::{Comparison, DiceExpr, DicePool, Die, Keep, SignedTerm, Sum, Term};
+pub use ast::{
+    Comparison, DEFAULT_EXPLODE_DEPTH, DiceExpr, DicePool, Die, Explode, FaceTest, Keep, MAX_EXPLODE_DEPTH, Reroll,
+    Scale, SignedTerm, Sum, Term,
+};
 pub use conventions::{D10Reading, DiceConventions, DiceLimits};
 pub use distribution::{Distribution, fraction, to_f64};
 pub use enumerate::{EnumLimits, Enumerator, RunEnd, enumerate};

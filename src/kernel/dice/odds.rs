@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use super::ast::{DiceExpr, DicePool, Sum, Term};
+use super::ast::{DiceExpr, DicePool, Die, Explode, Sum, Term};
 use super::conventions::DiceLimits;
 use super::distribution::Distribution;
 use super::error::DiceError;
@@ -81,6 +81,13 @@ fn pool_work(pool: &DicePool) -> u64 {
     if pool.hits.is_some() {
         // Pascal's triangle, then a power pair per number of hits.
         return n.saturating_mul(n).saturating_add(n.saturating_mul(4));
+    }
+    if let Some(explode) = pool.explode {
+        // Each level of each die is as wide as what it can come to; then a convolution per die.
+        let (lo, hi) = explode.range(&pool.die);
+        let w = (hi - lo) as u64 + 1;
+        let levels = u64::from(explode.depth).saturating_mul(s).saturating_mul(w);
+        return levels.saturating_add(n.saturating_mul(n).saturating_mul(w).saturating_mul(w));
     }
     match pool.keep {
         // Each re-rolled die is a full convolution with the running distribution.
@@ -197,6 +204,14 @@ fn pool_dist(pool: &DicePool) -> Dense {
     if let Some(at) = pool.hits {
         return hits_dist(pool, at);
     }
+    if let Some(explode) = pool.explode {
+        let one = exploding_die(&pool.die, &explode);
+        let mut acc = Dense::constant(0);
+        for _ in 0..pool.count {
+            acc = acc.convolve(&one);
+        }
+        return acc;
+    }
     match (pool.keep, pool.reroll) {
         (None, None) => {
             let mut acc = Dense::constant(0);
@@ -221,6 +236,37 @@ fn pool_dist(pool: &DicePool) -> Dense {
         }
         (Some(keep), _) => kept_pool_dist(pool, keep.kept_of(pool.count)),
     }
+}
+
+/// One exploding die: with no explosion left it is its face; one level up, a face
+/// that explodes is itself plus whatever the die below it comes to.
+fn exploding_die(die: &Die, explode: &Explode) -> Dense {
+    let faces: Vec<i64> = (0..die.sides).map(|i| die.face(i)).collect();
+    let mut below =
+        Dense { min: die.min_face(), counts: vec![BigUint::one(); faces.len()], denominator: BigUint::from(die.sides) };
+    for _ in 0..explode.depth {
+        let (lo, hi) = faces.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &f| {
+            let (a, b) = if explode.when.takes(f) {
+                (f + below.min, f + below.min + below.counts.len() as i64 - 1)
+            } else {
+                (f, f)
+            };
+            (lo.min(a), hi.max(b))
+        });
+        let mut counts = vec![BigUint::zero(); (hi - lo + 1) as usize];
+        for &f in &faces {
+            if explode.when.takes(f) {
+                for (i, c) in below.counts.iter().enumerate() {
+                    counts[(f + below.min + i as i64 - lo) as usize] += c;
+                }
+            } else {
+                // Stopped here: as many ways as a whole roll of the die below has.
+                counts[(f - lo) as usize] += &below.denominator;
+            }
+        }
+        below = Dense { min: lo, counts, denominator: &below.denominator * BigUint::from(die.sides) };
+    }
+    below
 }
 
 /// How likely each face of one die of `pool` is to be the one it ends on, as whole

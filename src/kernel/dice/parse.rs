@@ -4,7 +4,10 @@ use miette::SourceSpan;
 use pest::Parser;
 use pest::iterators::Pair;
 
-use super::ast::{Comparison, DiceExpr, DicePool, Die, FaceTest, Keep, Reroll, Scale, SignedTerm, Sum, Term};
+use super::ast::{
+    Comparison, DEFAULT_EXPLODE_DEPTH, DiceExpr, DicePool, Die, Explode, FaceTest, Keep, MAX_EXPLODE_DEPTH, Reroll,
+    Scale, SignedTerm, Sum, Term,
+};
 use super::conventions::{DiceConventions, DiceLimits};
 use super::error::DiceError;
 use crate::kernel::syntax_span::underline;
@@ -89,6 +92,10 @@ impl Reader<'_> {
                     if pool.hits.is_some() {
                         return Err(self.invalid(&at, "the dice already count hits (`cs>=`)", "counted twice", None));
                     }
+                    if pool.explode.is_some() {
+                        let reason = "exploding dice cannot also be counted as hits: games read that differently";
+                        return Err(self.invalid(&at, reason, "explodes", None));
+                    }
                     let threshold = self.threshold(&at, at.as_str().trim_end_matches('+'), &pool)?;
                     pool.hits = Some(threshold);
                     if let Some(misses) = parts.next() {
@@ -148,6 +155,7 @@ impl Reader<'_> {
         let mut keep = None;
         let mut success = None;
         let mut reroll = None;
+        let mut explode = None;
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::count => {
@@ -161,6 +169,7 @@ impl Reader<'_> {
                 }
                 Rule::sides => die = Some(self.die(&part)?),
                 Rule::reroll => reroll = Some(part),
+                Rule::explode => explode = Some(part),
                 Rule::keep => keep = Some(self.keep(part, count)?),
                 Rule::success => success = Some(part.into_inner().next().expect("cs>= has a face")),
                 other => unreachable!("a dice term holds no {other:?}"),
@@ -181,11 +190,72 @@ impl Reader<'_> {
             Some(part) => Some(self.reroll(part, &die)?),
             None => None,
         };
-        let mut pool = DicePool { count, die, keep, hits: None, reroll };
+        let explode = match explode {
+            Some(part) => {
+                let at = part.clone();
+                let explode = self.explode(part, &die)?;
+                // Exploding dice count by their totals, one die at a time; kept, re-rolled or
+                // counted as hits, what an explosion means differs from game to game.
+                let clash = [
+                    (keep.is_some(), "kept or dropped"),
+                    (reroll.is_some(), "re-rolled"),
+                    (success.is_some(), "counted as hits"),
+                ];
+                if let Some((_, what)) = clash.iter().find(|(on, _)| *on) {
+                    let reason = format!("exploding dice cannot also be {what}: games read that differently");
+                    return Err(self.invalid(
+                        &at,
+                        &reason,
+                        "explodes",
+                        Some("roll the explosion and the rest as two terms"),
+                    ));
+                }
+                Some(explode)
+            }
+            None => None,
+        };
+        let mut pool = DicePool { count, die, keep, hits: None, reroll, explode };
         if let Some(at) = success {
             pool.hits = Some(self.threshold(&at, at.as_str(), &pool)?);
         }
         Ok(pool)
+    }
+
+    /// `!`, `!>=5`, `!3`: which faces of `die` explode, and how many times at most.
+    fn explode(&self, pair: Pair<'_, Rule>, die: &Die) -> Result<Explode, DiceError> {
+        let written = pair.as_str().to_string();
+        let mut explode = Explode { when: Explode::highest(die), depth: DEFAULT_EXPLODE_DEPTH };
+        let mut op = Comparison::AtLeast;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::explode_op => op = comparison(part.as_str()),
+                Rule::explode_face => {
+                    let value = self.number(&part, u64::from(self.limits.max_sides), |n, max| {
+                        (format!("no die has a face {n}"), format!("at most {max}"))
+                    })? as i64;
+                    explode.when = FaceTest { op, value };
+                    let taken = (0..die.sides).filter(|&i| explode.when.takes(die.face(i))).count() as u32;
+                    if taken == 0 {
+                        let reason = format!("`{written}` explodes on no face of a {}", die.describe());
+                        return Err(self.invalid(&part, &reason, "no such face", None));
+                    }
+                    if taken == die.sides {
+                        let reason = format!("`{written}` explodes on every face of a {}", die.describe());
+                        return Err(self.invalid(&part, &reason, "every face", None));
+                    }
+                }
+                Rule::explode_depth => {
+                    explode.depth = self.number(&part, u64::from(MAX_EXPLODE_DEPTH), |n, max| {
+                        (format!("a die may explode at most {max} times, not {n}"), format!("at most {max}"))
+                    })? as u32;
+                    if explode.depth == 0 {
+                        return Err(self.invalid(&part, "`!0` would never explode", "at least 1", None));
+                    }
+                }
+                other => unreachable!("an explosion holds no {other:?}"),
+            }
+        }
+        Ok(explode)
     }
 
     /// `r1`, `rr<3`...: which faces of `die` are rolled again; refused when none is, or
@@ -351,6 +421,10 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
             Rule::success => "`cs>=4`",
             Rule::success_at => "the face that hits",
             Rule::misses => "`reroll misses`",
+            Rule::explode => "`!`, `!>=5` or `!3`",
+            Rule::explode_op => "`>=` or `>`",
+            Rule::explode_face => "the face that explodes",
+            Rule::explode_depth => "how many times a die may explode",
             Rule::scale => "`*` or `/` and a number",
             Rule::scale_op => "`*` or `/`",
             Rule::scale_by => "the number to multiply or divide by",

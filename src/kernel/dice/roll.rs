@@ -24,6 +24,9 @@ pub struct DieRoll {
     /// A face rolled again (`2d6r1`): the next die of its pool is what it became.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub replaced: bool,
+    /// A face that exploded (`1d6!`): the next die of its pool is added to it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exploded: bool,
 }
 
 /// How many times a die may be rolled again "until none" before the roll is refused:
@@ -158,6 +161,21 @@ impl Labelled<'_> {
         self.source.face_for(die, &what)
     }
 
+    /// The die an explosion adds, asked as the explosion of the die before.
+    fn exploded(&mut self, die: Die) -> Result<i64, DiceError> {
+        if !self.source.shows_purpose() {
+            return self.source.face(die);
+        }
+        let which =
+            if self.count == 1 { "the die".to_string() } else { format!("die {} of {}", self.asked, self.count) };
+        let what = if self.what.is_empty() {
+            format!("explosion of {which}")
+        } else {
+            format!("{}, explosion of {which}", self.what)
+        };
+        self.source.face_for(die, &what)
+    }
+
     /// One die of `pool`, rolled again as its re-roll says; every face shown is pushed.
     fn pool_die(&mut self, pool: &DicePool, index: usize, dice: &mut SmallVec<[DieRoll; 2]>) -> Result<(), DiceError> {
         let mut natural = self.face(pool.die)?;
@@ -171,12 +189,27 @@ impl Labelled<'_> {
                         times,
                     });
                 }
-                dice.push(DieRoll { pool: index, die: pool.die, natural, kept: false, replaced: true });
+                dice.push(DieRoll {
+                    pool: index,
+                    die: pool.die,
+                    natural,
+                    kept: false,
+                    replaced: true,
+                    exploded: false,
+                });
                 natural = self.again(pool.die)?;
                 times += 1;
             }
         }
-        dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true, replaced: false });
+        if let Some(explode) = pool.explode {
+            let mut times = 0;
+            while explode.when.takes(natural) && times < explode.depth {
+                dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true, replaced: false, exploded: true });
+                natural = self.exploded(pool.die)?;
+                times += 1;
+            }
+        }
+        dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true, replaced: false, exploded: false });
         Ok(())
     }
 }
@@ -235,7 +268,9 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
     for term in &sum.terms {
         let value = match term.term {
             Term::Constant(c) => c,
-            Term::Dice(pool) if pool.keep.is_none() && pool.hits.is_none() && pool.reroll.is_none() => {
+            Term::Dice(pool)
+                if pool.keep.is_none() && pool.hits.is_none() && pool.reroll.is_none() && pool.explode.is_none() =>
+            {
                 let mut s = 0;
                 for _ in 0..pool.count {
                     s += source.face(pool.die)?;
@@ -272,6 +307,15 @@ fn face_of(pool: &DicePool, source: &mut dyn RollSource) -> Result<i64, DiceErro
             face = source.face(pool.die)?;
             times += 1;
         }
+    }
+    if let Some(explode) = pool.explode {
+        let (mut total, mut times) = (face, 0);
+        while explode.when.takes(face) && times < explode.depth {
+            face = source.face(pool.die)?;
+            total += face;
+            times += 1;
+        }
+        return Ok(total);
     }
     Ok(face)
 }
@@ -323,6 +367,11 @@ impl fmt::Display for Roll {
                     for d in self.dice.iter().filter(|d| d.pool == pool) {
                         if d.replaced {
                             replaced += &format!("{}↻", d.natural);
+                            continue;
+                        }
+                        // An exploded face leads to the one it added: `6!4`.
+                        if d.exploded {
+                            replaced += &format!("{}!", d.natural);
                             continue;
                         }
                         let face = if d.kept { d.natural.to_string() } else { format!("({})", d.natural) };

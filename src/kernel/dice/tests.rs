@@ -579,6 +579,98 @@ fn a_roll_shows_the_faces_rolled_again_and_asks_for_them_by_name() {
     assert_eq!(roll.to_string(), "2d6rr1kh1: [1↻1↻(2) 6] = 6");
 }
 
+// ---- exploding dice ---------------------------------------------------------
+
+/// Every way one d6 exploding on `takes` at most `depth` times can go, with its chance, by hand.
+fn explosions_by_hand(takes: fn(i64) -> bool, depth: u32) -> BTreeMap<i64, BigRational> {
+    let mut out: BTreeMap<i64, BigRational> = BTreeMap::new();
+    fn go(total: i64, p: BigRational, left: u32, takes: fn(i64) -> bool, out: &mut BTreeMap<i64, BigRational>) {
+        for face in 1..=6 {
+            let p = &p * ratio(1, 6);
+            if takes(face) && left > 0 {
+                go(total + face, p, left - 1, takes, out);
+            } else {
+                *out.entry(total + face).or_insert_with(BigRational::zero) += p;
+            }
+        }
+    }
+    go(0, BigRational::one(), depth, takes, &mut out);
+    out
+}
+
+#[test]
+fn an_exploding_die_agrees_with_every_chain_of_rolls_counted_by_hand() {
+    for (text, takes, depth) in [
+        ("1d6!", (|f| f == 6) as fn(i64) -> bool, DEFAULT_EXPLODE_DEPTH),
+        ("1d6!2", |f| f == 6, 2),
+        ("1d6!>=5", |f| f >= 5, DEFAULT_EXPLODE_DEPTH),
+        ("1d6!>4", |f| f > 4, DEFAULT_EXPLODE_DEPTH),
+    ] {
+        let dist = totals(text);
+        let expected = explosions_by_hand(takes, depth);
+        assert_eq!(dist.len(), expected.len(), "{text}");
+        for (total, p) in &expected {
+            assert_eq!(&dist.probability(total), p, "{text} at {total}");
+        }
+    }
+    // The mean of a d6 exploding on 6 at most n times: 3.5 (1 + 1/6 + ... + 1/6^n).
+    let mean: BigRational = (0..=2).map(|k| ratio(7, 2) * num_traits::pow(ratio(1, 6), k)).sum();
+    assert_eq!(totals("1d6!2").mean(), mean);
+    // Two dice: the convolution of two.
+    let one = explosions_by_hand(|f| f == 6, 1);
+    let two = totals("2d6!1");
+    for (a, pa) in &one {
+        for (b, pb) in &one {
+            assert!(two.probability(&(a + b)) >= pa * pb);
+        }
+    }
+    assert_eq!(two.total(), BigRational::one());
+}
+
+#[test]
+fn exploding_dice_are_written_read_back_rolled_and_asked_for_by_name() {
+    for text in ["1d6!", "3d6!", "1d6!3", "2d6!>=5", "1d10!>8+2", "1d6! != 3"] {
+        let expr = parse(text).unwrap();
+        assert_eq!(expr.to_string(), text);
+        assert_eq!(parse(&expr.to_string()).unwrap(), expr);
+    }
+    assert_eq!(parse("1d6!>=6").unwrap(), parse("1d6!").unwrap());
+    // `!=` is still a comparison.
+    assert!(parse("1d6!=3").unwrap().is_chance());
+    let mut asked = Asked(vec![6, 6, 2, 3], Vec::new());
+    let roll = parse("2d6!").unwrap().roll_for(&mut asked, "charge").unwrap();
+    assert_eq!(roll.to_string(), "2d6!: [6!6!2 3] = 17");
+    assert_eq!(
+        asked.1,
+        [
+            "charge, die 1 of 2",
+            "charge, explosion of die 1 of 2",
+            "charge, explosion of die 1 of 2",
+            "charge, die 2 of 2"
+        ]
+    );
+    assert_eq!(roll.naturals().collect::<Vec<_>>(), [6, 6, 2, 3]);
+    // At most the stated number of times: the last 6 stops.
+    assert_eq!(parse("1d6!1").unwrap().roll(&mut Supplied::new([6, 6])).unwrap().total, 12);
+}
+
+#[test]
+fn explosions_that_cannot_happen_or_mean_different_things_are_refused() {
+    for (text, message) in [
+        ("1d6!>=7", "explodes on no face of a d6 (1-6)"),
+        ("1d6!>=1", "explodes on every face"),
+        ("1d6!0", "would never explode"),
+        ("1d6!101", "at most 100 times"),
+        ("4d6!kh3", "cannot also be kept or dropped"),
+        ("2d6!r1", "cannot also be re-rolled"),
+        ("6d6! hits 4+", "cannot also be counted as hits"),
+        ("6d6!cs>=4", "cannot also be counted as hits"),
+    ] {
+        let err = parse(text).unwrap_err();
+        assert!(err.to_string().contains(message), "{text}: {err}");
+    }
+}
+
 // ---- multiplied and divided ------------------------------------------------
 
 #[test]
@@ -724,10 +816,12 @@ fn small_expr() -> impl Strategy<Value = String> {
                 (2, 1) => "r>=2",
                 _ => "",
             };
+            // Plain pools sometimes explode, at most twice (a d2 explodes often).
+            let explode = if keep.is_empty() && reroll.is_empty() && h < 2 && at % 3 == 0 { "!2" } else { "" };
             match h {
                 2 => format!("{n}d{s}{reroll}{keep} hits {at}+"),
                 3 => format!("{n}d{s}{reroll}{keep}cs>={at}"),
-                _ => format!("{n}d{s}{reroll}{keep}"),
+                _ => format!("{n}d{s}{explode}{reroll}{keep}"),
             }
         },
     );
