@@ -467,7 +467,7 @@ fn supplied_dice_that_run_out_are_a_dice_error() {
 
 #[test]
 fn every_shipped_ruleset_checks_clean() {
-    for id in ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example"] {
+    for id in ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example", "volley-example"] {
         let problems = check(&ruleset(&[id]));
         assert!(problems.is_empty(), "{id}: {problems:?}");
     }

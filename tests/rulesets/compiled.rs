@@ -8,13 +8,14 @@ use rhai::Scope;
 use super::ruleset;
 
 /// Each shipped script and the ruleset its first line names.
-const SCRIPTS: [(&str, &str); 6] = [
+const SCRIPTS: [(&str, &str); 7] = [
     ("ff_melee_study.rhai", "ff-napoleonic"),
     ("ff_battery_study.rhai", "ff-napoleonic"),
     ("ff_engagement.rhai", "ff-napoleonic"),
     ("lw_charge_study.rhai", "linear-warfare"),
     ("lw_day.rhai", "linear-warfare"),
     ("rq_attrition_study.rhai", "republique"),
+    ("volley_study.rhai", "volley-example"),
 ];
 
 /// Both hosts of a ruleset: compiled procedures, and Rhai's alone.

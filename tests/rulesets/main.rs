@@ -6,6 +6,7 @@ mod ff_napoleonic;
 mod linear_warfare;
 mod linear_warfare_combat;
 mod republique;
+mod volley_example;
 
 use std::path::PathBuf;
 
