@@ -40,6 +40,9 @@ CASES = [
     ("2d8!>=7", lambda: 2 @ d8.explode([7, 8], depth=10)),
     ("2d6*2+1", lambda: (2 @ d6) * 2 + 1),
     ("3d6/2", lambda: (3 @ d6) // 2),
+    ("3d{2,3,3,4,4,5}", lambda: 3 @ icepool.Die([2, 3, 3, 4, 4, 5])),
+    ("4d{2,3,3,4,4,5}kh2", lambda: icepool.Die([2, 3, 3, 4, 4, 5]).pool(4).highest(2).sum()),
+    ("4d{-1,-1,0,0,1,1}", lambda: 4 @ icepool.Die([-1, -1, 0, 0, 1, 1])),
 ]
 
 

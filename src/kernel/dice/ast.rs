@@ -17,12 +17,23 @@ pub struct Die {
     /// Written as `d%` rather than `d100`.
     #[serde(skip)]
     pub percentile: bool,
+    /// A die with faces of its own (`d{2,3,3,4,4,5}`), sorted, one entry a side;
+    /// none: the faces are `first` up, one apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faces: Option<&'static [i64]>,
 }
 
 impl Die {
     /// A die numbered `1..=sides`.
     pub const fn standard(sides: u32) -> Self {
-        Die { sides, first: 1, percentile: false }
+        Die { sides, first: 1, percentile: false, faces: None }
+    }
+
+    /// A die whose sides show `faces` (a face may be on several sides); none when the
+    /// process keeps too many different dice already (see `faces::MAX_CUSTOM_DICE`).
+    pub fn with_faces(faces: &[i64]) -> Option<Self> {
+        let faces = super::faces::intern(faces)?;
+        Some(Die { sides: faces.len() as u32, first: faces[0], percentile: false, faces: Some(faces) })
     }
 
     /// The lowest face.
@@ -32,28 +43,47 @@ impl Die {
 
     /// The highest face.
     pub fn max_face(&self) -> i64 {
-        self.first + i64::from(self.sides) - 1
+        match self.faces {
+            Some(faces) => faces[faces.len() - 1],
+            None => self.first + i64::from(self.sides) - 1,
+        }
     }
 
-    /// The face shown by the `index`-th side (0-based).
+    /// The face shown by the `index`-th side (0-based), lowest first.
     pub fn face(&self, index: u32) -> i64 {
-        self.first + i64::from(index)
+        match self.faces {
+            Some(faces) => faces[index as usize],
+            None => self.first + i64::from(index),
+        }
     }
 
     /// Whether `face` is printed on this die.
     pub fn has_face(&self, face: i64) -> bool {
-        (self.min_face()..=self.max_face()).contains(&face)
+        match self.faces {
+            Some(faces) => faces.contains(&face),
+            None => (self.min_face()..=self.max_face()).contains(&face),
+        }
     }
 
-    /// `d6 (1-6)`, `d10 (0-9)`: the die and the faces it reads.
+    /// `d6 (1-6)`, `d10 (0-9)`, `d{2,3,3,4,4,5}`: the die and the faces it reads.
     pub fn describe(&self) -> String {
-        format!("{self} ({}-{})", self.min_face(), self.max_face())
+        match self.faces {
+            Some(_) => self.to_string(),
+            None => format!("{self} ({}-{})", self.min_face(), self.max_face()),
+        }
     }
 }
 
 impl fmt::Display for Die {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.percentile { write!(f, "d%") } else { write!(f, "d{}", self.sides) }
+        match self.faces {
+            Some(faces) => {
+                let faces: Vec<String> = faces.iter().map(i64::to_string).collect();
+                write!(f, "d{{{}}}", faces.join(","))
+            }
+            None if self.percentile => write!(f, "d%"),
+            None => write!(f, "d{}", self.sides),
+        }
     }
 }
 

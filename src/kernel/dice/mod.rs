@@ -5,6 +5,7 @@ mod conventions;
 mod distribution;
 mod enumerate;
 mod error;
+mod faces;
 mod odds;
 mod parse;
 mod roll;

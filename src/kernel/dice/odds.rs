@@ -213,21 +213,17 @@ fn pool_dist(pool: &DicePool) -> Dense {
         return acc;
     }
     match (pool.keep, pool.reroll) {
-        (None, None) => {
+        (None, None) if pool.die.faces.is_none() => {
             let mut acc = Dense::constant(0);
             for _ in 0..pool.count {
                 acc = acc.add_die(pool.die.min_face(), pool.die.sides as usize);
             }
             acc
         }
-        // A re-rolled die is no longer uniform: each die is its faces' weights, convolved.
-        (None, Some(_)) => {
-            let (weights, total) = face_weights(pool);
-            let one = Dense {
-                min: pool.die.min_face(),
-                counts: weights.iter().map(|&w| BigUint::from(w)).collect(),
-                denominator: BigUint::from(total),
-            };
+        // A re-rolled die, or one with faces of its own, is not one-apart and alike:
+        // each die is its values' weights, convolved.
+        (None, _) => {
+            let one = one_die(pool);
             let mut acc = Dense::constant(0);
             for _ in 0..pool.count {
                 acc = acc.convolve(&one);
@@ -238,12 +234,38 @@ fn pool_dist(pool: &DicePool) -> Dense {
     }
 }
 
+/// One die of `pool` as the values it can end on, each weighted by its sides (and re-roll).
+fn one_die(pool: &DicePool) -> Dense {
+    let (values, total) = value_weights(pool);
+    let (min, max) = (pool.die.min_face(), pool.die.max_face());
+    let mut counts = vec![BigUint::zero(); (max - min + 1) as usize];
+    for (value, w) in values {
+        counts[(value - min) as usize] = BigUint::from(w);
+    }
+    Dense { min, counts, denominator: BigUint::from(total) }
+}
+
+/// Each value a die of `pool` can end on, lowest first, with its weight (its sides,
+/// weighted by the re-roll), and the weights' sum.
+fn value_weights(pool: &DicePool) -> (Vec<(i64, u64)>, u64) {
+    let (weights, total) = face_weights(pool);
+    let mut values: Vec<(i64, u64)> = Vec::new();
+    for (i, w) in weights.into_iter().enumerate() {
+        let value = pool.die.face(i as u32);
+        match values.last_mut() {
+            Some((last, sum)) if *last == value => *sum += w,
+            _ => values.push((value, w)),
+        }
+    }
+    (values, total)
+}
+
 /// One exploding die: with no explosion left it is its face; one level up, a face
 /// that explodes is itself plus whatever the die below it comes to.
 fn exploding_die(die: &Die, explode: &Explode) -> Dense {
     let faces: Vec<i64> = (0..die.sides).map(|i| die.face(i)).collect();
-    let mut below =
-        Dense { min: die.min_face(), counts: vec![BigUint::one(); faces.len()], denominator: BigUint::from(die.sides) };
+    let plain = DicePool { count: 1, die: *die, keep: None, hits: None, reroll: None, explode: None };
+    let mut below = one_die(&plain);
     for _ in 0..explode.depth {
         let (lo, hi) = faces.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &f| {
             let (a, b) = if explode.when.takes(f) {
@@ -290,20 +312,23 @@ fn face_weights(pool: &DicePool) -> (Vec<u64>, u64) {
 fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
     let count = pool.count as usize;
     let kept = kept as usize;
-    let sides = pool.die.sides as usize;
-    let width = kept * (sides - 1) + 1;
+    let min = pool.die.min_face();
+    // Each value a die can show, as its distance above the lowest, with its weight.
+    let (values, total) = value_weights(pool);
+    let sides = values.len();
+    let width = kept * (pool.die.max_face() - min) as usize + 1;
     let binomial = pascal(count);
-    // `here` dice on a face of weight w: w^here ways (only re-rolled dice weigh other than 1).
-    let (weights, total) = face_weights(pool);
-    let powers: Option<Vec<Vec<BigUint>>> = pool
-        .reroll
-        .map(|_| weights.iter().map(|&w| (0..=count).map(|k| BigUint::from(w).pow(k as u32)).collect()).collect());
-    // Totals are sums of face indices (0-based); the lowest face is added at the end.
+    // `here` dice on a value of weight w: w^here ways (a plain die's values weigh 1).
+    let weighted = values.iter().any(|&(_, w)| w != 1);
+    let powers: Option<Vec<Vec<BigUint>>> = weighted
+        .then(|| values.iter().map(|&(_, w)| (0..=count).map(|k| BigUint::from(w).pow(k as u32)).collect()).collect());
+    // Totals are sums of distances above the lowest value; the lowest is added at the end.
     let mut ways: Vec<Vec<BigUint>> = vec![Vec::new(); count + 1];
     ways[count] = vec![BigUint::zero(); width];
     ways[count][0] = BigUint::one();
     for step in 0..sides {
         let index = if highest { sides - 1 - step } else { step };
+        let offset = (values[index].0 - min) as usize;
         let last = step == sides - 1;
         let mut next: Vec<Vec<BigUint>> = vec![Vec::new(); count + 1];
         for left in 0..=count {
@@ -314,7 +339,7 @@ fn kept_pool_dist(pool: &DicePool, (kept, highest): (u32, bool)) -> Dense {
             // On the last face every die left must land there.
             let choices = if last { left..=left } else { 0..=left };
             for here in choices {
-                let shift = here.min(slots) * index;
+                let shift = here.min(slots) * offset;
                 let target = &mut next[left - here];
                 if target.is_empty() {
                     *target = vec![BigUint::zero(); width];

@@ -258,6 +258,40 @@ impl Reader<'_> {
         Ok(explode)
     }
 
+    /// `d{2,3,3,4,4,5}`: a die with those faces, one a side, each within the constants' limit.
+    fn custom_die(&self, list: Pair<'_, Rule>) -> Result<Die, DiceError> {
+        let mut faces = Vec::new();
+        for face in list.clone().into_inner() {
+            let max = self.limits.max_constant;
+            match face.as_str().parse::<i64>() {
+                Ok(v) if v.abs() <= max => faces.push(v),
+                _ => {
+                    return Err(self.invalid(&face, &format!("a face is at most {max} either way"), "too large", None));
+                }
+            }
+        }
+        if faces.len() < 2 {
+            let help = "for a fixed number, write the number itself: `2d6+1`";
+            return Err(self.invalid(&list, "a die needs at least 2 sides", "one side", Some(help)));
+        }
+        if faces.len() > self.limits.max_sides as usize {
+            return Err(DiceError::Limit {
+                src: self.input.to_string(),
+                span: span_of(&list),
+                reason: format!("too many faces: {}", faces.len()),
+                label: format!("at most {} faces", self.limits.max_sides),
+                help: None,
+            });
+        }
+        Die::with_faces(&faces).ok_or_else(|| DiceError::Limit {
+            src: self.input.to_string(),
+            span: span_of(&list),
+            reason: format!("more than {} different custom dice in one run", super::faces::MAX_CUSTOM_DICE),
+            label: "one too many".to_string(),
+            help: Some("a run keeps every different die it has read; use fewer different ones".to_string()),
+        })
+    }
+
     /// `r1`, `rr<3`...: which faces of `die` are rolled again; refused when none is, or
     /// when `rr` would take every face again (a roll that never ends).
     fn reroll(&self, pair: Pair<'_, Rule>, die: &Die) -> Result<Reroll, DiceError> {
@@ -311,7 +345,10 @@ impl Reader<'_> {
 
     fn die(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
         if part.as_str() == "%" {
-            return Ok(Die { sides: 100, first: 1, percentile: true });
+            return Ok(Die { sides: 100, first: 1, percentile: true, faces: None });
+        }
+        if let Some(list) = part.clone().into_inner().find(|p| p.as_rule() == Rule::face_list) {
+            return self.custom_die(list);
         }
         let sides = self.number(part, u64::from(self.limits.max_sides), |n, max| {
             (format!("too many faces: d{n}"), format!("at most {max} faces"))
@@ -325,7 +362,7 @@ impl Reader<'_> {
             ));
         }
         let sides = sides as u32;
-        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false })
+        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false, faces: None })
     }
 
     fn keep(&self, pair: Pair<'_, Rule>, count: u32) -> Result<Keep, DiceError> {
@@ -411,7 +448,10 @@ fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
             Rule::dice => "dice such as `2d6`",
             Rule::term => "dice or a number",
             Rule::count => "dice (such as `2d6`)",
-            Rule::sides => "a number of faces (or `%`)",
+            Rule::sides => "a number of faces (or `%`, or faces such as `{2,3,3,4,4,5}`)",
+            Rule::number_of_sides => "a number of faces",
+            Rule::face_list => "faces such as `{2,3,3,4,4,5}`",
+            Rule::face => "a face (a whole number)",
             Rule::keep => "keep or drop such as `kh3`",
             Rule::keep_kind => "`kh`, `kl`, `dh` or `dl`",
             Rule::keep_count => "how many dice to keep or drop",

@@ -579,6 +579,62 @@ fn a_roll_shows_the_faces_rolled_again_and_asks_for_them_by_name() {
     assert_eq!(roll.to_string(), "2d6rr1kh1: [1↻1↻(2) 6] = 6");
 }
 
+// ---- dice with faces of their own ---------------------------------------------
+
+/// The chance of each total of `count` dice showing `faces`, keeping the highest `kept`, by hand.
+fn custom_by_hand(faces: &[i64], count: u32, kept: usize) -> BTreeMap<i64, BigRational> {
+    let rolls = all_rolls(count, faces.len() as i64, 0);
+    let mut ways: BTreeMap<i64, i64> = BTreeMap::new();
+    for roll in &rolls {
+        let mut shown: Vec<i64> = roll.iter().map(|&i| faces[i as usize]).collect();
+        shown.sort_unstable();
+        *ways.entry(shown[shown.len() - kept..].iter().sum()).or_default() += 1;
+    }
+    ways.into_iter().map(|(t, w)| (t, ratio(w, rolls.len() as i64))).collect()
+}
+
+#[test]
+fn a_die_with_faces_of_its_own_agrees_with_every_roll_counted_by_hand() {
+    let average = [2, 3, 3, 4, 4, 5];
+    for (text, faces, count, kept) in [
+        ("d{2,3,3,4,4,5}", &average[..], 1, 1),
+        ("3d{2,3,3,4,4,5}", &average[..], 3, 3),
+        ("3d{2,3,3,4,4,5}kh2", &average[..], 3, 2),
+        ("4d{-1,-1,0,0,1,1}", &[-1, -1, 0, 0, 1, 1][..], 4, 4),
+        ("2d{1,1,10}", &[1, 1, 10][..], 2, 2),
+    ] {
+        let dist = totals(text);
+        let expected = custom_by_hand(faces, count, kept);
+        assert_eq!(dist.len(), expected.len(), "{text}");
+        for (total, p) in &expected {
+            assert_eq!(&dist.probability(total), p, "{text} at {total}");
+        }
+    }
+    // Counted, re-rolled and exploding as any die: the average die hits 4+ on 3 sides of 6.
+    assert_eq!(totals("2d{2,3,3,4,4,5} hits 4+").probability(&2), ratio(1, 4));
+    assert_eq!(totals("d{2,3,3,4,4,5}r2").probability(&2), ratio(1, 36));
+    assert_eq!(totals("d{1,2,3,3}!1").probability(&6), ratio(1, 4));
+}
+
+#[test]
+fn a_die_with_faces_of_its_own_is_written_read_back_rolled_and_checked() {
+    for text in ["1d{2,3,3,4,4,5}", "2d{-1,0,1}", "3d{2,3,3,4,4,5}kh2 hits 4+", "1d{1,1,2}r1"] {
+        let expr = parse(text).unwrap();
+        assert_eq!(expr.to_string(), text);
+        assert_eq!(parse(&expr.to_string()).unwrap(), expr);
+    }
+    // Faces are kept in order, whatever order they are written in.
+    assert_eq!(parse("d{5,2,3,4,3,4}").unwrap(), parse("d{2,3,3,4,4,5}").unwrap());
+    let roll = parse("2d{-1,0,1}").unwrap().roll(&mut Supplied::new([1, -1])).unwrap();
+    assert_eq!(roll.to_string(), "2d{-1,0,1}: [1 -1] = 0");
+    let err = parse("d{2,3,3,4,4,5}").unwrap().roll(&mut Supplied::new([6])).unwrap_err();
+    assert!(err.to_string().contains("face 6 cannot be rolled on a d{2,3,3,4,4,5}"), "{err}");
+    assert!(parse("d{3}").unwrap_err().to_string().contains("at least 2 sides"));
+    assert!(parse("d{99999999999}").unwrap_err().to_string().contains("a face is at most"));
+    assert!(matches!(parse("d{}").unwrap_err(), DiceError::Syntax { .. }));
+    assert!(parse("d{2,3,3,4,4,5} hits 6+").unwrap_err().to_string().contains("no face of a d{2,3,3,4,4,5} shows 6"));
+}
+
 // ---- exploding dice ---------------------------------------------------------
 
 /// Every way one d6 exploding on `takes` at most `depth` times can go, with its chance, by hand.
