@@ -376,10 +376,9 @@ fn hits_dist(pool: &DicePool, at: i64) -> Dense {
     let kept = kept as usize;
     let binomial = pascal(n);
     let mut counts = vec![BigUint::zero(); kept + 1];
-    for h in 0..=n {
+    for (h, orders) in binomial[n].iter().enumerate() {
         // C(n, h) orders of h hits among n dice, each hit one of `hitting` faces, each miss one of the rest.
-        let ways =
-            &binomial[n][h] * BigUint::from(hitting).pow(h as u32) * BigUint::from(total - hitting).pow((n - h) as u32);
+        let ways = orders * BigUint::from(hitting).pow(h as u32) * BigUint::from(total - hitting).pow((n - h) as u32);
         let counted = if highest { h.min(kept) } else { h.saturating_sub(n - kept) };
         counts[counted] += ways;
     }
