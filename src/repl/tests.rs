@@ -104,6 +104,39 @@ fn manual_dice_ask_for_every_die_and_check_it() {
 }
 
 #[test]
+fn manual_dice_take_a_pool_on_one_line_and_ask_for_the_re_rolls_by_name() {
+    let mut s = session(&["volley-example"]);
+    let answers: Rc<RefCell<VecDeque<&str>>> =
+        Rc::new(RefCell::new(VecDeque::from(["5 2 7", "5 2 x", "5 2 6 1", "5 2", "1", "4", "4", "6 5 3"])));
+    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (a, p) = (answers.clone(), prompts.clone());
+    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
+        p.borrow_mut().push(prompt.to_string());
+        a.borrow_mut().pop_front().map(str::to_string)
+    })));
+    output(s.handle(":dice manual"));
+    output(s.handle(r#"let a = unit(#{name: "A", arm: "infantry", stands: 3, formation: "line"}); let b = unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"});"#));
+    let text = output(s.handle("volley(a, b, #{first_volley: true}).hits"));
+    assert!(text.ends_with("= 3"), "{text}");
+    assert!(text.contains("3d6 hits 4+ reroll misses: [5 2↻4 1↻4 → 3 hits] = 3"), "{text}");
+    assert!(text.contains("3d6 hits 6+: [6 5 3 → 1 hit] = 1"), "{text}");
+    assert_eq!(
+        prompts.borrow()[..7],
+        [
+            "roll 3 d6 (1-6) for A volley (all on one line, or one at a time): ",
+            "7 is not on a d6 (1-6); roll 3 d6 for A volley: ",
+            "`x` is not a face; roll 3 d6 (1-6) for A volley: ",
+            "4 faces for 3 dice; roll 3 d6 (1-6) for A volley: ",
+            // Two of three on the line: the third is asked for alone.
+            "roll a d6 (1-6) for A volley, die 3 of 3: ",
+            // Then the misses, by name.
+            "roll a d6 (1-6) for A volley, re-roll of die 2 of 3: ",
+            "roll a d6 (1-6) for A volley, re-roll of die 3 of 3: ",
+        ]
+    );
+}
+
+#[test]
 fn switches_change_the_rules_and_are_checked() {
     let mut s = session(&["ff-napoleonic"]);
     assert_eq!(output(s.handle(":set musketry_below_zero=desultory")), "musketry_below_zero = desultory");

@@ -43,6 +43,18 @@ impl RollSource for DiceMode {
             DiceMode::Walk(_) => false,
         }
     }
+
+    fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
+        match self {
+            DiceMode::Source(source) => source.pool_faces(die, what, take),
+            DiceMode::Walk(walk) => {
+                for _ in what {
+                    take(walk.face(die)?);
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// State shared by the host and every binding.

@@ -41,7 +41,7 @@ fn a_volley_with_dice_rolled_at_the_table() {
     let trace = eval.trace.to_string();
     assert!(trace.contains("3d6 hits 4+: [5 2 4 → 2 hits] = 2"), "{trace}");
     assert!(trace.contains("2d6 hits 5+: [6 3 → 1 hit] = 1"), "{trace}");
-    // A first volley re-rolls its misses once: the 2 is rolled again as a 6.
+    // A first volley re-rolls its misses once, after the volley: the 2 is rolled again as a 4.
     host.set_dice(Box::new(Supplied::new([5, 2, 6, 4, 1, 1, 2])));
     let code = format!("volley({LINE}, {COLUMN}, #{{first_volley: true}})");
     let r = host.eval(&mut Scope::new(), &code).unwrap().value.cast::<rhai::Map>();

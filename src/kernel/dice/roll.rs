@@ -75,7 +75,8 @@ enum Part {
 }
 
 impl Roll {
-    /// The natural faces in the order rolled: a die rolled again counts by the face it ended on.
+    /// The natural faces, die by die in the order the dice were rolled (an exploding die's
+    /// faces together): a die rolled again counts by the face it ended on.
     pub fn naturals(&self) -> impl Iterator<Item = i64> + '_ {
         self.dice.iter().filter(|d| !d.replaced).map(|d| d.natural)
     }
@@ -146,39 +147,66 @@ struct Labelled<'a> {
 }
 
 impl Labelled<'_> {
-    /// The face a die shows after a re-roll, asked as a re-roll of the die before.
-    fn again(&mut self, die: Die) -> Result<i64, DiceError> {
+    /// What the `n`-th die of the expression (from 1) is for: "musketry, die 2 of 2",
+    /// or "musketry, re-roll of die 2 of 2" when `again` names what is asked again.
+    fn label(&self, n: u32, again: Option<&str>) -> String {
+        let which = match (self.count, again) {
+            (1, None) => String::new(),
+            (1, Some(kind)) => format!("{kind} of the die"),
+            (count, None) => format!("die {n} of {count}"),
+            (count, Some(kind)) => format!("{kind} of die {n} of {count}"),
+        };
+        match (self.what.is_empty(), which.is_empty()) {
+            (_, true) => self.what.to_string(),
+            (true, false) => which,
+            (false, false) => format!("{}, {which}", self.what),
+        }
+    }
+
+    /// The faces a pool's dice first show, rolled together: a player may type them on one line.
+    fn first_faces(&mut self, pool: &DicePool) -> Result<SmallVec<[i64; 8]>, DiceError> {
+        let first = self.asked + 1;
+        self.asked += pool.count;
+        let mut faces = SmallVec::new();
+        // A generator ignores the words: made only for a source that shows them (a player's dice).
+        if !self.source.shows_purpose() {
+            for _ in 0..pool.count {
+                faces.push(self.source.face(pool.die)?);
+            }
+            return Ok(faces);
+        }
+        let labels: Vec<String> = (0..pool.count).map(|k| self.label(first + k, None)).collect();
+        self.source.pool_faces(pool.die, &labels, &mut |face| faces.push(face))?;
+        Ok(faces)
+    }
+
+    /// A die asked for again (`kind`: "re-roll", "explosion") as the `n`-th die's.
+    fn again(&mut self, die: Die, n: u32, kind: &str) -> Result<i64, DiceError> {
         if !self.source.shows_purpose() {
             return self.source.face(die);
         }
-        let which =
-            if self.count == 1 { "the die".to_string() } else { format!("die {} of {}", self.asked, self.count) };
-        let what = if self.what.is_empty() {
-            format!("re-roll of {which}")
-        } else {
-            format!("{}, re-roll of {which}", self.what)
-        };
+        let what = self.label(n, Some(kind));
         self.source.face_for(die, &what)
     }
 
-    /// The die an explosion adds, asked as the explosion of the die before.
-    fn exploded(&mut self, die: Die) -> Result<i64, DiceError> {
-        if !self.source.shows_purpose() {
-            return self.source.face(die);
-        }
-        let which =
-            if self.count == 1 { "the die".to_string() } else { format!("die {} of {}", self.asked, self.count) };
-        let what = if self.what.is_empty() {
-            format!("explosion of {which}")
-        } else {
-            format!("{}, explosion of {which}", self.what)
+    /// The `n`-th die of the expression, first showing `natural`, rolled again as the pool's
+    /// re-roll says and exploded as it says; every face shown is pushed.
+    fn finish_die(
+        &mut self,
+        pool: &DicePool,
+        index: usize,
+        n: u32,
+        mut natural: i64,
+        dice: &mut SmallVec<[DieRoll; 2]>,
+    ) -> Result<(), DiceError> {
+        let roll = |natural, kept, replaced, exploded| DieRoll {
+            pool: index,
+            die: pool.die,
+            natural,
+            kept,
+            replaced,
+            exploded,
         };
-        self.source.face_for(die, &what)
-    }
-
-    /// One die of `pool`, rolled again as its re-roll says; every face shown is pushed.
-    fn pool_die(&mut self, pool: &DicePool, index: usize, dice: &mut SmallVec<[DieRoll; 2]>) -> Result<(), DiceError> {
-        let mut natural = self.face(pool.die)?;
         if let Some(reroll) = pool.reroll {
             let mut times = 0;
             while reroll.when.takes(natural) && (times == 0 || reroll.until_none) {
@@ -189,45 +217,21 @@ impl Labelled<'_> {
                         times,
                     });
                 }
-                dice.push(DieRoll {
-                    pool: index,
-                    die: pool.die,
-                    natural,
-                    kept: false,
-                    replaced: true,
-                    exploded: false,
-                });
-                natural = self.again(pool.die)?;
+                dice.push(roll(natural, false, true, false));
+                natural = self.again(pool.die, n, "re-roll")?;
                 times += 1;
             }
         }
         if let Some(explode) = pool.explode {
             let mut times = 0;
             while explode.when.takes(natural) && times < explode.depth {
-                dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true, replaced: false, exploded: true });
-                natural = self.exploded(pool.die)?;
+                dice.push(roll(natural, true, false, true));
+                natural = self.again(pool.die, n, "explosion")?;
                 times += 1;
             }
         }
-        dice.push(DieRoll { pool: index, die: pool.die, natural, kept: true, replaced: false, exploded: false });
+        dice.push(roll(natural, true, false, false));
         Ok(())
-    }
-}
-
-impl RollSource for Labelled<'_> {
-    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
-        self.asked += 1;
-        // A generator ignores the words: made only for a source that shows them (a player's dice).
-        if !self.source.shows_purpose() {
-            return self.source.face(die);
-        }
-        let what = match (self.what.is_empty(), self.count) {
-            (true, 1) => String::new(),
-            (true, n) => format!("die {} of {n}", self.asked),
-            (false, 1) => self.what.to_string(),
-            (false, n) => format!("{}, die {} of {n}", self.what, self.asked),
-        };
-        self.source.face_for(die, &what)
     }
 }
 
@@ -248,8 +252,12 @@ fn roll_sum(
             Term::Dice(pool) => {
                 let first = dice.len();
                 let index = layout.iter().filter(|p| matches!(p, Part::Pool { .. })).count();
-                for _ in 0..pool.count {
-                    source.pool_die(&pool, index, dice)?;
+                // The pool is rolled together, then each die rolled again or exploded in turn,
+                // as at the table.
+                let first_number = source.asked + 1;
+                let faces = source.first_faces(&pool)?;
+                for (k, natural) in faces.into_iter().enumerate() {
+                    source.finish_die(&pool, index, first_number + k as u32, natural, dice)?;
                 }
                 mark_kept(&pool, &mut dice[first..]);
                 let value = pool.value_of(dice[first..].iter().filter(|d| d.kept && !d.replaced).map(|d| d.natural));
@@ -280,7 +288,10 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
             Term::Dice(pool) => {
                 faces.clear();
                 for _ in 0..pool.count {
-                    faces.push(face_of(&pool, source)?);
+                    faces.push(source.face(pool.die)?);
+                }
+                for face in faces.iter_mut() {
+                    *face = finish_face(&pool, *face, source)?;
                 }
                 faces.sort_unstable();
                 let (kept, highest) = pool.keep.map_or((pool.count, true), |k| k.kept_of(pool.count));
@@ -295,9 +306,10 @@ fn sum_value(sum: &Sum, source: &mut dyn RollSource) -> Result<i64, DiceError> {
     Ok(total)
 }
 
-/// One die of `pool` as it ends, re-rolled as its re-roll says (without recording the faces).
-fn face_of(pool: &DicePool, source: &mut dyn RollSource) -> Result<i64, DiceError> {
-    let mut face = source.face(pool.die)?;
+/// One die of `pool` that first showed `first`, as it ends: re-rolled and exploded as the
+/// pool says, in the order `roll` asks (without recording the faces).
+fn finish_face(pool: &DicePool, first: i64, source: &mut dyn RollSource) -> Result<i64, DiceError> {
+    let mut face = first;
     if let Some(reroll) = pool.reroll {
         let mut times = 0;
         while reroll.when.takes(face) && (times == 0 || reroll.until_none) {

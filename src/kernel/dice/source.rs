@@ -23,6 +23,15 @@ pub trait RollSource {
     fn shows_purpose(&self) -> bool {
         false
     }
+
+    /// The faces of dice rolled together (a pool), one for each of `what`, passed to
+    /// `take` in order: a player at the table may give them all on one line.
+    fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
+        for w in what {
+            take(self.face_for(die, w)?);
+        }
+        Ok(())
+    }
 }
 
 impl<S: RollSource + ?Sized> RollSource for &mut S {
@@ -36,6 +45,10 @@ impl<S: RollSource + ?Sized> RollSource for &mut S {
 
     fn shows_purpose(&self) -> bool {
         (**self).shows_purpose()
+    }
+
+    fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
+        (**self).pool_faces(die, what, take)
     }
 }
 

@@ -558,24 +558,25 @@ impl RollSource for Asked {
 
 #[test]
 fn a_roll_shows_the_faces_rolled_again_and_asks_for_them_by_name() {
-    let mut asked = Asked(vec![1, 3, 4, 1, 1, 5], Vec::new());
+    // The pool first, as at the table, then each die re-rolled in turn.
+    let mut asked = Asked(vec![1, 4, 1, 5, 3, 1], Vec::new());
     let roll = parse("4d6r1").unwrap().roll_for(&mut asked, "volley").unwrap();
     assert_eq!(roll.to_string(), "4d6r1: [1↻3 4 1↻1 5] = 13");
     assert_eq!(
         asked.1,
         [
             "volley, die 1 of 4",
-            "volley, re-roll of die 1 of 4",
             "volley, die 2 of 4",
             "volley, die 3 of 4",
-            "volley, re-roll of die 3 of 4",
-            "volley, die 4 of 4"
+            "volley, die 4 of 4",
+            "volley, re-roll of die 1 of 4",
+            "volley, re-roll of die 3 of 4"
         ]
     );
     // The faces that count are the ones the dice ended on.
     assert_eq!(roll.naturals().collect::<Vec<_>>(), [3, 4, 1, 5]);
     assert!(roll.has_natural(6, 1) && !roll.has_natural(6, 6));
-    let roll = parse("2d6rr1kh1").unwrap().roll(&mut Supplied::new([1, 1, 2, 6])).unwrap();
+    let roll = parse("2d6rr1kh1").unwrap().roll(&mut Supplied::new([1, 6, 1, 2])).unwrap();
     assert_eq!(roll.to_string(), "2d6rr1kh1: [1↻1↻(2) 6] = 6");
 }
 
@@ -693,16 +694,16 @@ fn exploding_dice_are_written_read_back_rolled_and_asked_for_by_name() {
     assert_eq!(parse("1d6!>=6").unwrap(), parse("1d6!").unwrap());
     // `!=` is still a comparison.
     assert!(parse("1d6!=3").unwrap().is_chance());
-    let mut asked = Asked(vec![6, 6, 2, 3], Vec::new());
+    let mut asked = Asked(vec![6, 3, 6, 2], Vec::new());
     let roll = parse("2d6!").unwrap().roll_for(&mut asked, "charge").unwrap();
     assert_eq!(roll.to_string(), "2d6!: [6!6!2 3] = 17");
     assert_eq!(
         asked.1,
         [
             "charge, die 1 of 2",
+            "charge, die 2 of 2",
             "charge, explosion of die 1 of 2",
-            "charge, explosion of die 1 of 2",
-            "charge, die 2 of 2"
+            "charge, explosion of die 1 of 2"
         ]
     );
     assert_eq!(roll.naturals().collect::<Vec<_>>(), [6, 6, 2, 3]);
