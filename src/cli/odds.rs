@@ -91,9 +91,8 @@ fn explosion_note(expr: &crate::dice::DiceExpr) -> Option<String> {
     let list: Vec<String> = depths.iter().map(u32::to_string).collect();
     (!list.is_empty()).then(|| {
         format!(
-            "each exploding die explodes at most {} times (`1d6!{}` for another number, up to {})",
+            "each exploding die explodes at most {} times (write the number after `!`, as `1d6!3`, up to {})",
             list.join(" or "),
-            crate::dice::DEFAULT_EXPLODE_DEPTH / 2,
             crate::dice::MAX_EXPLODE_DEPTH
         )
     })

@@ -441,26 +441,6 @@ impl Session {
     pub(crate) fn set_variables_for_test(&mut self, variables: &BTreeMap<String, saved::Value>) {
         let units = self.host.units();
         let leaders = self.host.leaders();
-        let mut ids = saved::Saved {
-            format: saved::FORMAT,
-            rules: vec![],
-            with: vec![],
-            without: vec![],
-            set: BTreeMap::new(),
-            seed: 0,
-            dice: DiceSetting::Auto,
-            trace: true,
-            units: BTreeMap::new(),
-            leaders: BTreeMap::new(),
-            variables: BTreeMap::new(),
-            constants: vec![],
-        };
-        for (i, u) in units.iter().enumerate() {
-            ids.units.insert(format!("unit-{i}"), u.0.borrow().clone());
-        }
-        for (i, l) in leaders.iter().enumerate() {
-            ids.leaders.insert(format!("leader-{i}"), l.0.borrow().clone());
-        }
         for (name, value) in variables {
             let value = saved::from_saved_with(
                 value,

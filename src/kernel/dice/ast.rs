@@ -341,12 +341,20 @@ impl Scale {
     }
 }
 
+impl Scale {
+    /// How it is written: the operator and the number.
+    pub fn parts(&self) -> (char, i64) {
+        match *self {
+            Scale::Times(c) => ('*', c),
+            Scale::Over(c) => ('/', c),
+        }
+    }
+}
+
 impl fmt::Display for Scale {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Scale::Times(c) => write!(f, "*{c}"),
-            Scale::Over(c) => write!(f, "/{c}"),
-        }
+        let (symbol, by) = self.parts();
+        write!(f, "{symbol}{by}")
     }
 }
 
@@ -433,11 +441,8 @@ impl fmt::Display for Sum {
             }
             if let Some(scale) = t.scale {
                 // After `hits 4+`, spaced: `6d6 hits 4+ * 2`.
-                if spaced {
-                    write!(f, " {} {}", &scale.to_string()[..1], &scale.to_string()[1..])?
-                } else {
-                    write!(f, "{scale}")?
-                }
+                let (symbol, by) = scale.parts();
+                if spaced { write!(f, " {symbol} {by}")? } else { write!(f, "{symbol}{by}")? }
             }
         }
         Ok(())
@@ -550,13 +555,13 @@ impl DiceExpr {
             },
             _ => None,
         };
+        // The same pool, counting instead of adding (an exploding pool cannot count hits).
         if let (Some(pool), Some(at), Comparison::AtLeast) = (single_pool, constant, op)
             && pool.die.has_face(at)
+            && pool.explode.is_none()
         {
-            note += &format!(
-                "; to count the dice that show {at} or more, write `{} hits {at}+`",
-                DicePool { hits: None, reroll: None, explode: None, ..pool }
-            );
+            let counted = DicePool { hits: Some(at), ..pool };
+            note += &format!("; to count the dice that show {at} or more, write `{counted}`");
         }
         Some(note)
     }
