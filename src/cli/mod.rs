@@ -17,7 +17,7 @@ use std::path::Path;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::dice::{D10Reading, DiceConventions};
+use crate::dice::{D10Reading, D66Reading, DiceConventions};
 use crate::error::Error;
 
 pub use check::CheckArgs;
@@ -69,14 +69,24 @@ pub enum Command {
 /// How dice are read, shared by every command that takes dice notation.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct DiceFlags {
-    /// How a d10 is numbered: `1-10` (a printed 0 read as 10) or `0-9`.
-    #[arg(long, value_name = "READING", default_value = "1-10")]
-    pub d10: D10Reading,
+    /// How a d10 is numbered: `1-10` (a printed 0 read as 10) or `0-9` [default: 1-10, or as --rules says].
+    #[arg(long, value_name = "READING")]
+    pub d10: Option<D10Reading>,
+    /// How `d66` is read: `tens-and-units` (two d6, 11-66) or `1-66` [default: as --rules says; else refused].
+    #[arg(long, value_name = "READING")]
+    pub d66: Option<D66Reading>,
 }
 
 impl DiceFlags {
-    pub fn conventions(&self) -> DiceConventions {
-        DiceConventions { d10: self.d10 }
+    /// The conventions of `base` (a ruleset's, or the defaults), with what the flags say instead.
+    pub fn conventions_over(&self, mut base: DiceConventions) -> DiceConventions {
+        if let Some(d10) = self.d10 {
+            base.d10 = d10;
+        }
+        if let Some(d66) = self.d66 {
+            base.d66 = Some(d66);
+        }
+        base
     }
 }
 

@@ -22,7 +22,8 @@ pub(super) const EXAMPLES: &str = "Examples:
   grognard odds '4d6kh3'
   grognard odds '2d6 >= 8'
   grognard odds '1d10 - 1d10' --json
-  grognard odds 'd10 <= 4' --d10 0-9";
+  grognard odds 'd10 <= 4' --d10 0-9
+  grognard odds --rules volley-example '3avg hits 4+'   # dice the ruleset names";
 
 /// Width of the longest bar, in characters.
 const BAR_WIDTH: usize = 30;
@@ -60,11 +61,17 @@ pub struct OddsArgs {
 }
 
 pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
-    if args.rules.given() {
-        return run_procedure(args, out);
-    }
     let limits = DiceLimits::default();
-    let expr = parse_with(&args.expr, &args.flags.conventions(), &limits)?;
+    let expr = if args.rules.given() {
+        // With rules, dice read as the ruleset reads them; anything else is a procedure call.
+        let (ruleset, _warnings) = args.rules.load()?;
+        match parse_with(&args.expr, &args.flags.conventions_over(ruleset.dice.clone()), &limits) {
+            Ok(expr) => expr,
+            Err(_) => return run_procedure(args, ruleset, out),
+        }
+    } else {
+        parse_with(&args.expr, &args.flags.conventions_over(Default::default()), &limits)?
+    };
     let odds = exact_odds(&expr, &limits)?;
     let label = expr.to_string();
     if args.json {
@@ -217,8 +224,7 @@ fn bar(p: f64, biggest: f64) -> String {
     s
 }
 
-fn run_procedure(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let (ruleset, _warnings) = args.rules.load()?;
+fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn Write) -> Result<(), Error> {
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
     let walk = args.limits.over(host.walk_limits());
     host.set_walk_limits(walk.max_operations, walk.time_limit);

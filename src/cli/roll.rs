@@ -14,6 +14,7 @@ pub(super) const EXAMPLES: &str = "Examples:
   grognard roll '4d6kh3' --seed 42 --times 6
   grognard roll '1d10 >= 7' --json
   grognard roll 'd10' --d10 0-9
+  grognard roll '3avg' --rules volley-example   # a die the ruleset names
   grognard roll '2d6' --dice 3,5        # faces rolled at the table";
 
 /// Most rolls one command makes.
@@ -36,6 +37,9 @@ pub struct RollArgs {
     /// One JSON object per roll, one per line.
     #[arg(long)]
     pub json: bool,
+    /// Read the dice as this ruleset does (its d10 and d66, and the dice it names).
+    #[arg(long = "rules", value_name = "ID|DIR")]
+    pub rules: Vec<String>,
     #[command(flatten)]
     pub flags: DiceFlags,
 }
@@ -50,7 +54,8 @@ struct JsonRoll<'a> {
 }
 
 pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let expr = parse_with(&args.expr, &args.flags.conventions(), &DiceLimits::default())?;
+    let conventions = ruleset_dice(&args.rules)?;
+    let expr = parse_with(&args.expr, &args.flags.conventions_over(conventions), &DiceLimits::default())?;
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
         Some(list) => (Box::new(Supplied::parse_list(list).map_err(Error::Input)?), None),
         None => {
@@ -74,6 +79,15 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// The dice conventions of the rulesets named (stacked as overlays), or the defaults when none is.
+pub(super) fn ruleset_dice(rules: &[String]) -> Result<crate::dice::DiceConventions, Error> {
+    if rules.is_empty() {
+        return Ok(Default::default());
+    }
+    let flags = super::rules_flags::RulesFlags { rules: rules.to_vec(), ..Default::default() };
+    Ok(flags.load()?.0.dice)
 }
 
 /// A seed from the clock and the process id, shown to the player so the roll can be repeated.

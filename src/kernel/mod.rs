@@ -5,4 +5,5 @@ pub mod dice;
 pub mod measure;
 pub mod unit;
 
+pub(crate) mod spelling;
 pub(crate) mod syntax_span;

@@ -363,7 +363,7 @@ impl Session {
         if expr.is_empty() {
             return Reply::Error("`:odds` takes a dice expression (`2d6 >= 8`) or a procedure call".into());
         }
-        let conventions = self.host.ruleset().dice;
+        let conventions = self.host.ruleset().dice.clone();
         if let Ok(dice) = parse_with(expr, &conventions, &DiceLimits::default()) {
             return match exact_odds(&dice, &DiceLimits::default()) {
                 Ok(odds) => Reply::Output(render_odds(&dice.to_string(), &odds).trim_end().to_string()),

@@ -194,7 +194,7 @@ impl Loader {
     /// The first layer: an empty ruleset with the manifest applied (which sets its id and title).
     fn base(&mut self, folder: &Path, file: &SourceFile, m: ManifestFile) -> Ruleset {
         // A d10 read the wrong way shifts every table by one: say which way it is read.
-        if m.dice.is_none() {
+        if !m.dice.as_ref().is_some_and(|d| d.states_d10()) {
             self.problems.push(
                 Problem::error(
                     "rules::dice_unstated",
@@ -226,8 +226,8 @@ impl Loader {
             folder: folder.to_path_buf(),
             extends: m.extends.as_ref().map(|e| e.value.clone()),
         });
-        if let Some(dice) = m.dice {
-            rs.dice = dice;
+        if let Some(dice) = &m.dice {
+            dice.apply(&mut rs.dice, file, &mut self.problems);
         }
         if let Some(scale) = m.scale {
             rs.scale = scale;
@@ -358,7 +358,7 @@ impl Loader {
             if let Some(target) = &parsed.patch {
                 match rs.tables.get(&target.value).cloned() {
                     Some(base) => {
-                        if let Some(table) = TableBuilder::new(self, &file, rs.dice).patch(base, parsed) {
+                        if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).patch(base, parsed) {
                             rs.tables.insert(table.id.to_string(), table);
                         }
                     }
@@ -378,7 +378,7 @@ impl Loader {
                 }
                 continue;
             }
-            if let Some(table) = TableBuilder::new(self, &file, rs.dice).build(&stem, parsed) {
+            if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).build(&stem, parsed) {
                 rs.tables.insert(table.id.to_string(), table);
             }
         }

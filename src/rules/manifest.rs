@@ -4,9 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use super::dice_section::{DiceSchema, DiceSection};
 use super::source::Source;
 use super::yaml::Entries;
-use crate::dice::DiceConventions;
 use crate::measure::Scale;
 use crate::unit::Vocabulary;
 
@@ -24,9 +24,10 @@ pub struct ManifestFile {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub extends: Option<Spanned<String>>,
-    /// How dice are read, e.g. `{ d10: "0-9" }`.
+    /// How dice are read, and the dice the ruleset names: `{ d10: "0-9", avg: [2, 3, 3, 4, 4, 5] }`.
     #[serde(default)]
-    pub dice: Option<DiceConventions>,
+    #[schemars(with = "Option<DiceSchema>")]
+    pub dice: Option<DiceSection>,
     /// Ground and figure scale.
     #[serde(default)]
     pub scale: Option<Scale>,

@@ -21,19 +21,40 @@ pub struct Die {
     /// none: the faces are `first` up, one apart.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub faces: Option<&'static [i64]>,
+    /// The name a ruleset gave the die (`avg`), or `d66` for two d6 read as tens and units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<&'static str>,
 }
 
 impl Die {
     /// A die numbered `1..=sides`.
     pub const fn standard(sides: u32) -> Self {
-        Die { sides, first: 1, percentile: false, faces: None }
+        Die { sides, first: 1, percentile: false, faces: None, name: None }
     }
 
     /// A die whose sides show `faces` (a face may be on several sides); none when the
     /// process keeps too many different dice already (see `faces::MAX_CUSTOM_DICE`).
     pub fn with_faces(faces: &[i64]) -> Option<Self> {
         let faces = super::faces::intern(faces)?;
-        Some(Die { sides: faces.len() as u32, first: faces[0], percentile: false, faces: Some(faces) })
+        Some(Die { sides: faces.len() as u32, first: faces[0], percentile: false, faces: Some(faces), name: None })
+    }
+
+    /// A die a ruleset names (`avg: [2,3,3,4,4,5]`); none when the process keeps too many
+    /// different dice already.
+    pub fn named(name: &str, faces: &[i64]) -> Option<Self> {
+        let name = super::faces::intern_name(name)?;
+        Some(Die { name: Some(name), ..Die::with_faces(faces)? })
+    }
+
+    /// A d66: two d6 read as tens and units, 11 to 66, each of the 36 a side.
+    pub fn d66() -> Self {
+        let faces: Vec<i64> = (1..=6).flat_map(|tens| (1..=6).map(move |units| tens * 10 + units)).collect();
+        Die::named("d66", &faces).expect("the d66 is among the first dice a process keeps")
+    }
+
+    /// Whether this is a d66 (tens and units), not a die a ruleset named.
+    pub fn is_d66(&self) -> bool {
+        self.name == Some("d66")
     }
 
     /// The lowest face.
@@ -65,11 +86,17 @@ impl Die {
         }
     }
 
-    /// `d6 (1-6)`, `d10 (0-9)`, `d{2,3,3,4,4,5}`: the die and the faces it reads.
+    /// `d6 (1-6)`, `d10 (0-9)`, `d{2,3,3,4,4,5}`, `avg (2,3,3,4,4,5)`,
+    /// `d66 (tens die then units die, 11-66)`: the die and the faces it reads.
     pub fn describe(&self) -> String {
-        match self.faces {
-            Some(_) => self.to_string(),
-            None => format!("{self} ({}-{})", self.min_face(), self.max_face()),
+        match (self.name, self.faces) {
+            _ if self.is_d66() => "d66 (tens die then units die, 11-66)".to_string(),
+            (Some(name), Some(faces)) => {
+                let faces: Vec<String> = faces.iter().map(i64::to_string).collect();
+                format!("{name} ({})", faces.join(","))
+            }
+            (_, Some(_)) => self.to_string(),
+            (_, None) => format!("{self} ({}-{})", self.min_face(), self.max_face()),
         }
     }
 }
@@ -77,6 +104,7 @@ impl Die {
 impl fmt::Display for Die {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.faces {
+            _ if self.name.is_some() => f.write_str(self.name.unwrap_or_default()),
             Some(faces) => {
                 let faces: Vec<String> = faces.iter().map(i64::to_string).collect();
                 write!(f, "d{{{}}}", faces.join(","))
@@ -288,8 +316,16 @@ impl DicePool {
 
 impl fmt::Display for DicePool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.count, self.die)?;
         let misses = self.rerolls_misses();
+        let reroll = self.reroll.filter(|_| !misses);
+        match self.die.name {
+            // A ruleset's name would run into a glued re-roll, keep or explosion: `2d{avg}kh1`.
+            Some(name) if !self.die.is_d66() && (self.explode.is_some() || reroll.is_some() || self.keep.is_some()) => {
+                write!(f, "{}d{{{name}}}", self.count)?
+            }
+            Some(name) if !self.die.is_d66() && self.count == 1 => f.write_str(name)?,
+            _ => write!(f, "{}{}", self.count, self.die)?,
+        }
         if let Some(explode) = self.explode {
             write!(f, "!")?;
             if explode.when != Explode::highest(&self.die) {
@@ -298,7 +334,7 @@ impl fmt::Display for DicePool {
                 write!(f, "{}", explode.depth)?;
             }
         }
-        if let Some(reroll) = self.reroll.filter(|_| !misses) {
+        if let Some(reroll) = reroll {
             write!(f, "{reroll}")?;
         }
         if let Some(keep) = self.keep {

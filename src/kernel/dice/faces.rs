@@ -1,4 +1,4 @@
-//! The faces of custom dice (`d{2,3,3,4,4,5}`), kept once each for the whole process so that a `Die` stays a small copyable value.
+//! The faces and names of custom dice (`d{2,3,3,4,4,5}`, a ruleset's `avg`), kept once each for the whole process so that a `Die` stays a small copyable value.
 //!
 //! A die is copied into every roll and every step of an enumeration; its faces
 //! are a shared, never-freed list. Each different list is kept once, and at most
@@ -28,6 +28,21 @@ pub fn intern(faces: &[i64]) -> Option<&'static [i64]> {
     Some(shared)
 }
 
+/// The one shared copy of a die's name, or `None` past `MAX_CUSTOM_DICE` different names.
+pub fn intern_name(name: &str) -> Option<&'static str> {
+    static KEPT: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
+    let mut kept = KEPT.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(shared) = kept.get(name) {
+        return Some(shared);
+    }
+    if kept.len() >= MAX_CUSTOM_DICE {
+        return None;
+    }
+    let shared: &'static str = Box::leak(name.to_string().into_boxed_str());
+    kept.insert(name.to_string(), shared);
+    Some(shared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,6 +52,13 @@ mod tests {
         let a = intern(&[5, 2, 3, 3, 4, 4]).unwrap();
         let b = intern(&[2, 3, 3, 4, 4, 5]).unwrap();
         assert_eq!(a, [2, 3, 3, 4, 4, 5]);
+        assert!(std::ptr::eq(a, b));
+    }
+
+    #[test]
+    fn a_name_is_kept_once() {
+        let a = intern_name("avg").unwrap();
+        let b = intern_name(&String::from("avg")).unwrap();
         assert!(std::ptr::eq(a, b));
     }
 }

@@ -8,7 +8,7 @@ use super::ast::{
     Comparison, DEFAULT_EXPLODE_DEPTH, DiceExpr, DicePool, Die, Explode, FaceTest, Keep, MAX_EXPLODE_DEPTH, Reroll,
     Scale, SignedTerm, Sum, Term,
 };
-use super::conventions::{DiceConventions, DiceLimits};
+use super::conventions::{D66Reading, DiceConventions, DiceLimits};
 use super::error::DiceError;
 use crate::kernel::syntax_span::underline;
 
@@ -79,7 +79,7 @@ impl Reader<'_> {
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::sign => negative = part.as_str() == "-",
-                Rule::dice => {
+                Rule::dice | Rule::named => {
                     terms.push(SignedTerm { negative, term: Term::Dice(self.pool(part)?), scale: None });
                     negative = false;
                 }
@@ -168,6 +168,7 @@ impl Reader<'_> {
                     count = n as u32;
                 }
                 Rule::sides => die = Some(self.die(&part)?),
+                Rule::die_name => die = Some(self.named_die(&part, Some(count))?),
                 Rule::reroll => reroll = Some(part),
                 Rule::explode => explode = Some(part),
                 Rule::keep => keep = Some(self.keep(part, count)?),
@@ -343,12 +344,91 @@ impl Reader<'_> {
         Ok(at)
     }
 
+    /// `avg`: the die the ruleset names so; refused, with the nearest name, when it names none.
+    /// `count`: how many were written before a bare name (`2avg`); none inside braces.
+    fn named_die(&self, part: &Pair<'_, Rule>, count: Option<u32>) -> Result<Die, DiceError> {
+        let name = part.as_str();
+        if let Some(die) = self.conventions.named.get(name) {
+            return Ok(*die);
+        }
+        let names = self.conventions.named.keys().map(String::as_str);
+        // A bare name runs on over what follows it: `2avgkh1` reads as the name `avgkh1`.
+        let glued = |rest: &str| {
+            let rest = rest.to_ascii_lowercase();
+            ["rr", "r", "kh", "kl", "dh", "dl", "k", "d", "cs"].iter().any(|m| {
+                rest.strip_prefix(m).and_then(|after| after.chars().next()).is_some_and(|c| c.is_ascii_digit())
+            })
+        };
+        let known = self.conventions.named.keys().find(|k| name.starts_with(k.as_str()) && glued(&name[k.len()..]));
+        if let (Some(known), Some(count)) = (known, count) {
+            let rest = &name[known.len()..];
+            let count = if count > 1 { count.to_string() } else { String::new() };
+            let reason = format!("no die is named `{name}`");
+            let help = format!(
+                "a named die takes a re-roll, keep or explosion after its name in braces: `{count}d{{{known}}}{rest}`"
+            );
+            return Err(self.invalid(part, &reason, "not a named die", Some(&help)));
+        }
+        // `2d`, `2dx`: dice whose faces are missing or mistyped, unless the rules name a die `d...`.
+        let d_named = |n: &String| n.starts_with(['d', 'D']);
+        if name.starts_with(['d', 'D']) && !self.conventions.named.keys().any(d_named) {
+            let span = span_of(part);
+            let (span, label) = match span.len() {
+                1 => (span, "after this, expected a number of faces (or `%`, or faces such as `{2,3,3,4,4,5}`)"),
+                n => ((span.offset() + 1, n - 1).into(), "not a number of faces"),
+            };
+            return Err(DiceError::Invalid {
+                src: self.input.to_string(),
+                span,
+                reason: "a `d` is followed by its number of faces".to_string(),
+                label: label.to_string(),
+                help: Some("dice are written like `2d6`, `d%`, `d{2,3,3,4,4,5}`".to_string()),
+            });
+        }
+        if self.conventions.named.is_empty() {
+            let reason = format!("`{name}` is not dice notation, nor a die the rules in use name");
+            let help = "dice are written like `2d6`, `d{2,3,3,4,4,5}`, `6d6 hits 4+`; a ruleset names its own \
+                        dice in ruleset.yaml (`dice: { avg: [2,3,3,4,4,5] }`), used with `--rules`";
+            return Err(self.invalid(part, &reason, "not dice", Some(help)));
+        }
+        let known: Vec<String> = self.conventions.named.keys().map(|k| format!("`{k}`")).collect();
+        let reason = match crate::kernel::spelling::closest(name, names) {
+            Some(close) => format!("no die is named `{name}` (did you mean `{close}`?)"),
+            None => format!("no die is named `{name}`"),
+        };
+        let help = format!("the dice this ruleset names: {}", known.join(", "));
+        Err(self.invalid(part, &reason, "not a named die", Some(&help)))
+    }
+
+    /// A d66, read as the conventions say: refused when they do not say.
+    fn d66(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
+        match self.conventions.d66 {
+            Some(D66Reading::TensAndUnits) => Ok(Die::d66()),
+            Some(D66Reading::Sides) => Ok(Die::standard(66)),
+            None => Err(self.invalid(
+                part,
+                "a d66 is read two ways: two d6 as tens and units (11-66), or one die of 66 faces",
+                "which d66?",
+                Some(
+                    "a ruleset says which in ruleset.yaml: `dice: { d66: tens-and-units }` or \
+                     `dice: { d66: \"1-66\" }` (on the command line, `--d66 tens-and-units`)",
+                ),
+            )),
+        }
+    }
+
     fn die(&self, part: &Pair<'_, Rule>) -> Result<Die, DiceError> {
         if part.as_str() == "%" {
-            return Ok(Die { sides: 100, first: 1, percentile: true, faces: None });
+            return Ok(Die { sides: 100, first: 1, percentile: true, faces: None, name: None });
         }
-        if let Some(list) = part.clone().into_inner().find(|p| p.as_rule() == Rule::face_list) {
-            return self.custom_die(list);
+        if let Some(inner) = part.clone().into_inner().next() {
+            match inner.as_rule() {
+                Rule::face_list => return self.custom_die(inner),
+                Rule::die_ref => {
+                    return self.named_die(&inner.into_inner().next().expect("braces hold a name"), None);
+                }
+                _ => {}
+            }
         }
         let sides = self.number(part, u64::from(self.limits.max_sides), |n, max| {
             (format!("too many faces: d{n}"), format!("at most {max} faces"))
@@ -361,8 +441,11 @@ impl Reader<'_> {
                 Some("for a fixed number, write the number itself: `2d6+1`"),
             ));
         }
+        if sides == 66 {
+            return self.d66(part);
+        }
         let sides = sides as u32;
-        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false, faces: None })
+        Ok(Die { sides, first: self.conventions.first_face(sides), percentile: false, faces: None, name: None })
     }
 
     fn keep(&self, pair: Pair<'_, Rule>, count: u32) -> Result<Keep, DiceError> {
@@ -439,46 +522,57 @@ fn span_of(pair: &Pair<'_, Rule>) -> SourceSpan {
 
 /// Turns pest's error into a diagnostic that underlines the offending character
 /// and says, in words, what was expected there.
-fn syntax_error(input: &str, err: pest::error::Error<Rule>) -> DiceError {
-    let err = err.renamed_rules(|rule| {
-        match rule {
-            Rule::expr | Rule::sum => "a dice expression",
-            Rule::comparison => "a comparison (>=, <=, >, <, =, !=)",
-            Rule::sign => "`+` or `-`",
-            Rule::dice => "dice such as `2d6`",
-            Rule::term => "dice or a number",
-            Rule::count => "dice (such as `2d6`)",
-            Rule::sides => "a number of faces (or `%`, or faces such as `{2,3,3,4,4,5}`)",
-            Rule::number_of_sides => "a number of faces",
-            Rule::face_list => "faces such as `{2,3,3,4,4,5}`",
-            Rule::face => "a face (a whole number)",
-            Rule::keep => "keep or drop such as `kh3`",
-            Rule::keep_kind => "`kh`, `kl`, `dh` or `dl`",
-            Rule::keep_count => "how many dice to keep or drop",
-            Rule::counted => "dice that count hits, such as `6d6 hits 4+`",
-            Rule::hits => "`hits 4+`",
-            Rule::threshold => "the face that hits, such as `4+`",
-            Rule::success => "`cs>=4`",
-            Rule::success_at => "the face that hits",
-            Rule::misses => "`reroll misses`",
-            Rule::explode => "`!`, `!>=5` or `!3`",
-            Rule::explode_op => "`>=` or `>`",
-            Rule::explode_face => "the face that explodes",
-            Rule::explode_depth => "how many times a die may explode",
-            Rule::scale => "`*` or `/` and a number",
-            Rule::scale_op => "`*` or `/`",
-            Rule::scale_by => "the number to multiply or divide by",
-            Rule::reroll => "a re-roll such as `r1`",
-            Rule::reroll_kind => "`r` or `rr`",
-            Rule::reroll_op => "`<`, `<=`, `>` or `>=`",
-            Rule::reroll_face => "the face to re-roll",
-            Rule::number => "a number",
-            Rule::EOI => "the end of the expression",
-            Rule::WHITESPACE => "a space",
-        }
-        .to_string()
-    });
+fn syntax_error(input: &str, mut err: pest::error::Error<Rule>) -> DiceError {
+    // Several rules may start a term at the same place; each wording is said once.
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &mut err.variant {
+        let mut said = std::collections::HashSet::new();
+        positives.retain(|rule| said.insert(rule_words(*rule)));
+    }
+    let err = err.renamed_rules(|rule| rule_words(*rule).to_string());
     let expected = err.variant.message().to_string();
     let (span, expected) = underline(input, &err.location, expected, "the expression");
     DiceError::Syntax { src: input.to_string(), span, expected }
+}
+
+/// What a rule of the grammar is, in words, for "expected ...".
+fn rule_words(rule: Rule) -> &'static str {
+    match rule {
+        Rule::expr | Rule::sum => "a dice expression",
+        Rule::comparison => "a comparison (>=, <=, >, <, =, !=)",
+        Rule::sign => "`+` or `-`",
+        Rule::dice => "dice such as `2d6`",
+        Rule::term => "dice or a number",
+        Rule::count => "dice (such as `2d6`)",
+        Rule::sides => "a number of faces (or `%`, or faces such as `{2,3,3,4,4,5}`)",
+        // Where a term may start, "dice" covers a pool, a counted pool and a named die.
+        Rule::named => "dice (such as `2d6`)",
+        Rule::die_name => "the name of a die",
+        Rule::die_ref => "a named die in braces, such as `{avg}`",
+        Rule::number_of_sides => "a number of faces",
+        Rule::face_list => "faces such as `{2,3,3,4,4,5}`",
+        Rule::face => "a face (a whole number)",
+        Rule::keep => "keep or drop such as `kh3`",
+        Rule::keep_kind => "`kh`, `kl`, `dh` or `dl`",
+        Rule::keep_count => "how many dice to keep or drop",
+        Rule::counted => "dice (such as `2d6`)",
+        Rule::hits => "`hits 4+`",
+        Rule::threshold => "the face that hits, such as `4+`",
+        Rule::success => "`cs>=4`",
+        Rule::success_at => "the face that hits",
+        Rule::misses => "`reroll misses`",
+        Rule::explode => "`!`, `!>=5` or `!3`",
+        Rule::explode_op => "`>=` or `>`",
+        Rule::explode_face => "the face that explodes",
+        Rule::explode_depth => "how many times a die may explode",
+        Rule::scale => "`*` or `/` and a number",
+        Rule::scale_op => "`*` or `/`",
+        Rule::scale_by => "the number to multiply or divide by",
+        Rule::reroll => "a re-roll such as `r1`",
+        Rule::reroll_kind => "`r` or `rr`",
+        Rule::reroll_op => "`<`, `<=`, `>` or `>=`",
+        Rule::reroll_face => "the face to re-roll",
+        Rule::number => "a number",
+        Rule::EOI => "the end of the expression",
+        Rule::WHITESPACE => "a space",
+    }
 }

@@ -36,11 +36,7 @@ impl Vocabulary {
 
     /// The allowed word closest to `word`, for a "did you mean" hint.
     pub fn closest<'a>(set: &'a BTreeSet<String>, word: &str) -> Option<&'a str> {
-        set.iter()
-            .map(|w| (edit_distance(w, word), w))
-            .filter(|(d, w)| *d <= 2.max(w.len() / 3))
-            .min()
-            .map(|(_, w)| w.as_str())
+        crate::kernel::spelling::closest(word, set.iter().map(String::as_str))
     }
 }
 
@@ -76,20 +72,4 @@ impl Vocabulary {
         }
         errors
     }
-}
-
-/// Levenshtein distance, for suggestions.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
