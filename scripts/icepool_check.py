@@ -43,13 +43,20 @@ CASES = [
     ("3d{2,3,3,4,4,5}", lambda: 3 @ icepool.Die([2, 3, 3, 4, 4, 5])),
     ("4d{2,3,3,4,4,5}kh2", lambda: icepool.Die([2, 3, 3, 4, 4, 5]).pool(4).highest(2).sum()),
     ("4d{-1,-1,0,0,1,1}", lambda: 4 @ icepool.Die([-1, -1, 0, 0, 1, 1])),
+    # A d66 read as tens and units, and a die a ruleset names, each with the flags that say so.
+    ("2d66", lambda: 2 @ (10 * d6 + d6), ["--d66", "tens-and-units"]),
+    ("d66 >= 41", lambda: (10 * d6 + d6) >= 41, ["--d66", "tens-and-units"]),
+    ("3avg hits 4+", lambda: 3 @ (icepool.Die([2, 3, 3, 4, 4, 5]) >= 4), ["--rules", "volley-example"]),
+    ("2d{avg}kh1 + 1", lambda: icepool.Die([2, 3, 3, 4, 4, 5]).pool(2).highest(1).sum() + 1,
+     ["--rules", "volley-example"]),
 ]
 
 
-def grognard_odds(binary, expr):
-    out = subprocess.run([binary, "odds", expr, "--json"], capture_output=True, text=True, check=True).stdout
-    rows = json.loads(out)["distribution"]
-    return {row["total"]: Fraction(row["probability"]) for row in rows}
+def grognard_odds(binary, expr, flags):
+    out = subprocess.run([binary, "odds", expr, "--json", *flags], capture_output=True, text=True, check=True).stdout
+    answer = json.loads(out)
+    key = "outcome" if answer["kind"] == "chance" else "total"
+    return {row[key]: Fraction(row["probability"]) for row in answer["distribution"] if Fraction(row["probability"])}
 
 
 def icepool_odds(die):
@@ -60,8 +67,8 @@ def icepool_odds(die):
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GROGNARD", "grognard")
     differ = 0
-    for expr, build in CASES:
-        ours, theirs = grognard_odds(binary, expr), icepool_odds(build())
+    for expr, build, *flags in CASES:
+        ours, theirs = grognard_odds(binary, expr, flags[0] if flags else []), icepool_odds(build())
         if ours != theirs:
             differ += 1
             keys = sorted(set(ours) | set(theirs))

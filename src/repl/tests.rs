@@ -104,6 +104,31 @@ fn manual_dice_ask_for_every_die_and_check_it() {
 }
 
 #[test]
+fn manual_dice_ask_for_a_named_die_by_its_name_and_faces() {
+    let mut s = session(&["volley-example"]);
+    let answers: Rc<RefCell<VecDeque<&str>>> = Rc::new(RefCell::new(VecDeque::from(["6 2", "5 2"])));
+    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (a, p) = (answers.clone(), prompts.clone());
+    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
+        p.borrow_mut().push(prompt.to_string());
+        a.borrow_mut().pop_front().map(str::to_string)
+    })));
+    output(s.handle(":dice manual"));
+    assert_eq!(output(s.handle(r#"roll("2avg", "steady volley").total"#)).lines().last(), Some("= 7"));
+    assert_eq!(
+        *prompts.borrow(),
+        [
+            "roll 2 avg (2,3,3,4,4,5) for steady volley (all on one line, or one at a time): ",
+            "6 is not on a avg (2,3,3,4,4,5); roll 2 avg for steady volley: ",
+        ]
+    );
+    // `:odds` reads the ruleset's dice too.
+    let odds = output(s.handle(":odds 2avg hits 4+"));
+    assert!(odds.contains("2avg hits 4+: exact odds"), "{odds}");
+    assert!(odds.contains("    2     1/4"), "{odds}");
+}
+
+#[test]
 fn manual_dice_take_a_pool_on_one_line_and_ask_for_the_re_rolls_by_name() {
     let mut s = session(&["volley-example"]);
     let answers: Rc<RefCell<VecDeque<&str>>> =

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use miette::{Diagnostic, SourceSpan};
+use miette::SourceSpan;
 use serde_saphyr::Spanned;
 
 use super::band::{Band, check_bands};
@@ -742,20 +742,6 @@ fn missing_source(file: &SourceFile, what: &str) -> Problem {
     )
 }
 
-/// Moves a diagnostic's labels from positions in a value to positions in its file.
-fn relabel(file: &SourceFile, code: &'static str, at: SourceSpan, err: &dyn Diagnostic) -> Problem {
-    let label = err.labels().and_then(|mut l| l.next());
-    let (span, text) = match label {
-        Some(l) => ((at.offset() + l.offset(), l.len()).into(), l.label().unwrap_or_default().to_string()),
-        None => (at, String::new()),
-    };
-    let mut problem = Problem::error(code, err.to_string(), file, span).with_label(text);
-    if let Some(help) = err.help() {
-        problem = problem.with_help(help.to_string());
-    }
-    problem
-}
-
 /// Builds one table from its file, pushing every problem found.
 struct TableBuilder<'a> {
     loader: &'a mut Loader,
@@ -785,7 +771,7 @@ impl<'a> TableBuilder<'a> {
         match Band::parse(&text.value) {
             Ok(band) => Some(band),
             Err(err) => {
-                let problem = relabel(self.file, "rules::band", span_of(self.file, text), &err);
+                let problem = Problem::within(self.file, "rules::band", span_of(self.file, text), &err);
                 self.push(problem);
                 None
             }
@@ -875,7 +861,7 @@ impl<'a> TableBuilder<'a> {
                     table.roll = Some(expr.to_string());
                 }
                 Err(err) => {
-                    let problem = relabel(self.file, "rules::roll", span_of(self.file, roll), &err);
+                    let problem = Problem::within(self.file, "rules::roll", span_of(self.file, roll), &err);
                     self.push(problem);
                 }
             }

@@ -27,6 +27,21 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// A problem from a diagnostic about text that starts at `at` in `file` (a dice
+    /// expression in a table, say): its first label moved into the file, its help kept.
+    pub fn within(file: &SourceFile, code: &'static str, at: SourceSpan, err: &dyn Diagnostic) -> Problem {
+        let label = err.labels().and_then(|mut l| l.next());
+        let (span, text) = match label {
+            Some(l) => ((at.offset() + l.offset(), l.len()).into(), l.label().unwrap_or_default().to_string()),
+            None => (at, String::new()),
+        };
+        let mut problem = Problem::error(code, err.to_string(), file, span).with_label(text);
+        if let Some(help) = err.help() {
+            problem = problem.with_help(help.to_string());
+        }
+        problem
+    }
+
     /// An error at `span` in `file`.
     pub fn error(code: &'static str, message: impl Into<String>, file: &SourceFile, span: SourceSpan) -> Self {
         Problem {
@@ -62,6 +77,12 @@ impl Problem {
     /// Words under the underline.
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
+        self
+    }
+
+    /// The same problem, said another way.
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
         self
     }
 

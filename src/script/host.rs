@@ -175,6 +175,7 @@ impl Host {
                     problems.push(problem);
                 }
             }
+            problems.extend(super::roll_readings::unread_rolls(file, ast));
             self.written = self.written.merge(ast);
         }
         self.engine.set_optimization_level(OptimizationLevel::Simple);
@@ -279,10 +280,16 @@ impl Host {
         let st = self.state.borrow();
         let span = span_at(file, *at);
         match crate::dice::parse_with(text, &st.ruleset.dice, &crate::dice::DiceLimits::default()) {
-            Err(err) => Some(
-                Problem::error("script::dice", format!("`{text}` is not dice grognard can roll: {err}"), file, span)
-                    .with_label("these dice"),
-            ),
+            Err(err) => {
+                // A literal written as it reads (no escapes): the mistake is pointed at inside it.
+                let written = file.inner().get(span.offset()..span.offset() + span.len()).unwrap_or_default();
+                let problem = if written.len() == text.len() + 2 {
+                    Problem::within(file, "script::dice", (span.offset() + 1, text.len()).into(), &err)
+                } else {
+                    Problem::error("script::dice", err.to_string(), file, span).with_label("these dice")
+                };
+                Some(problem.with_message(format!("`{text}` is not dice grognard can roll: {err}")))
+            }
             Ok(expr) => expr.certainty_note().map(|note| {
                 Problem::error("script::certain_roll", note, file, span)
                     .with_label("the dice cannot change this")

@@ -16,6 +16,7 @@ mod error;
 mod handles;
 mod host;
 mod outcome;
+mod roll_readings;
 mod sandbox;
 mod state;
 mod trace;

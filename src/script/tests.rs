@@ -711,6 +711,25 @@ fn a_roll_compares_and_adds_with_numbers_as_its_value() {
 }
 
 #[test]
+fn check_warns_where_a_roll_is_read_as_a_number_without_a_reading() {
+    let problems = check(&ruleset(&[&fixture("roll-readings")]));
+    let found: Vec<(&str, bool, usize, &str)> = problems
+        .iter()
+        .map(|p| {
+            let file = p.file.as_ref().unwrap().inner();
+            let line = file[..p.span.unwrap().offset()].lines().count();
+            (p.code, p.is_error(), line, p.message.as_str())
+        })
+        .collect();
+    assert_eq!(found.len(), 3, "{found:?}");
+    for (i, (code, error, line, _)) in found.iter().enumerate() {
+        assert_eq!((*code, *error, *line), ("script::roll_reading", false, i + 2), "{found:?}");
+    }
+    assert!(found[0].3.starts_with("a Roll is used as a number here: it counts as its total"), "{found:?}");
+    assert!(found[2].3.starts_with("`die` holds a Roll, used as a number here"), "{found:?}");
+}
+
+#[test]
 fn check_reads_the_dice_written_in_procedures() {
     let problems = check(&ruleset(&[&fixture("dice-literals")]));
     let found: Vec<(&str, bool, &str)> = problems.iter().map(|p| (p.code, p.is_error(), p.message.as_str())).collect();

@@ -94,6 +94,41 @@ fn the_exact_odds_of_a_volley_agree_with_a_count_by_hand() {
     }
 }
 
+#[test]
+fn average_dice_hit_as_often_on_4_and_half_as_often_on_5() {
+    // The average die (2,3,3,4,4,5) shows 4+ on 3 sides of 6, as a d6 does, but 5+ on 1
+    // side, not 2: at long range a volley hits a sixth of the time. Saves stay d6.
+    // Re-rolls add dice to the walk: two stands keep it whole (see the volley above).
+    for (stands, situation, hit, save) in [
+        (3, "#{cover: \"cover\"}", ratio(1, 2), ratio(1, 3)),
+        (3, "#{range: \"long\"}", ratio(1, 6), ratio(1, 6)),
+        // Misses re-rolled: a hit first or second, 1 - (5/6)^2.
+        (2, "#{range: \"long\", first_volley: true}", ratio(11, 36), ratio(1, 6)),
+    ] {
+        let mut rs = ruleset(&["volley-example"]);
+        rs.set_option("average_dice", true).unwrap();
+        let host = grognard::script::Host::new(rs).unwrap();
+        let firer = LINE.replace("stands: 3", &format!("stands: {stands}"));
+        let code = format!("volley({firer}, {COLUMN}, {situation}).lost");
+        let odds = host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+        assert!(odds.exact && odds.sampled.is_none() && odds.cut_off_at.is_none(), "{situation}");
+        for lost in 0..=stands {
+            let expected = lost_by_hand(stands, &hit, &save, lost);
+            assert_eq!(odds.distribution.probability(&Outcome::Number(lost as i64)), expected, "{situation} at {lost}");
+        }
+    }
+    // At the table the die is asked for, and shown, by its name.
+    let mut rs = ruleset(&["volley-example"]);
+    rs.set_option("average_dice", true).unwrap();
+    let host = grognard::script::Host::new(rs).unwrap();
+    host.set_dice(Box::new(Supplied::new([5, 2, 4, 6, 3])));
+    let eval = host.eval(&mut Scope::new(), &format!("volley({LINE}, {COLUMN}, #{{}})")).unwrap();
+    assert!(eval.trace.to_string().contains("3avg hits 4+: [5 2 4 → 2 hits] = 2"), "{}", eval.trace);
+    host.set_dice(Box::new(Supplied::new([6])));
+    let err = host.eval(&mut Scope::new(), &format!("volley({LINE}, {COLUMN}, #{{}})")).unwrap_err();
+    assert!(err.to_string().contains("face 6 cannot be rolled on a avg (2,3,3,4,4,5)"), "{err}");
+}
+
 fn switched_off() -> grognard::rules::Ruleset {
     let mut rs = switched("volley-example", &[], &[]);
     rs.set_option("first_fire", false).unwrap();

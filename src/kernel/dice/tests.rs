@@ -636,6 +636,110 @@ fn a_die_with_faces_of_its_own_is_written_read_back_rolled_and_checked() {
     assert!(parse("d{2,3,3,4,4,5} hits 6+").unwrap_err().to_string().contains("no face of a d{2,3,3,4,4,5} shows 6"));
 }
 
+// ---- dice a ruleset names, and the d66 ----------------------------------------
+
+fn named_totals(expr: &str) -> Distribution<i64> {
+    match exact_odds(&read(expr), &DiceLimits::default()).unwrap() {
+        Odds::Totals(d) => d,
+        Odds::Chance(_) => panic!("{expr} is not a sum"),
+    }
+}
+
+#[test]
+fn a_named_die_is_its_faces_counted_by_hand() {
+    let average = [2, 3, 3, 4, 4, 5];
+    for (text, count, kept) in [("avg", 1, 1), ("3avg", 3, 3), ("3d{avg}kh2", 3, 2)] {
+        let dist = named_totals(text);
+        let expected = custom_by_hand(&average, count, kept);
+        assert_eq!(dist.len(), expected.len(), "{text}");
+        for (total, p) in &expected {
+            assert_eq!(&dist.probability(total), p, "{text} at {total}");
+        }
+    }
+    // Three sides of six hit on 4+: two dice both hit a quarter of the time.
+    assert_eq!(named_totals("2avg hits 4+").probability(&2), ratio(1, 4));
+    // The same die written by its faces has the same odds.
+    assert_eq!(named_totals("2avg + 1"), named_totals("2d{2,3,3,4,4,5}+1"));
+}
+
+#[test]
+fn a_named_die_is_written_read_back_and_rolled_by_its_name() {
+    for text in ["avg", "2avg", "2d{avg}kh1", "3avg hits 4+", "2d{avg}r2+1", "1d66", "2d66r11"] {
+        let expr = read(text);
+        assert_eq!(expr.to_string(), text);
+        assert_eq!(read(&expr.to_string()), expr);
+    }
+    // `1avg` is `avg`; braces without a modifier print bare.
+    assert_eq!(read("1avg").to_string(), "avg");
+    assert_eq!(read("d{avg}").to_string(), "avg");
+    let roll = read("2avg").roll(&mut Supplied::new([5, 2])).unwrap();
+    assert_eq!(roll.to_string(), "2avg: [5 2] = 7");
+    let err = read("avg").roll(&mut Supplied::new([6])).unwrap_err();
+    assert!(err.to_string().contains("face 6 cannot be rolled on a avg (2,3,3,4,4,5)"), "{err}");
+}
+
+#[test]
+fn a_name_no_ruleset_gave_is_refused_with_the_nearest() {
+    let conventions = named_conventions();
+    let err = |text: &str| parse_with(text, &conventions, &DiceLimits::default()).unwrap_err();
+    let avgg = render_plain(&err("2avgg"));
+    assert!(avgg.contains("no die is named `avgg` (did you mean `avg`?)"), "{avgg}");
+    assert!(avgg.contains("the dice this ruleset names: `avg`"), "{avgg}");
+    // A modifier glued to a bare name is read as part of it: the hint shows the braces.
+    let glued = render_plain(&err("2avgkh1"));
+    assert!(glued.contains("`2d{avg}kh1`"), "{glued}");
+    // Without named dice, a word is not dice at all, and a `d` wants its faces.
+    let plain = format!("{:?}", parse("avg").unwrap_err());
+    assert!(plain.contains("`avg` is not dice notation, nor a die the rules in use name"), "{plain}");
+    assert!(plain.contains("`dice: { avg: [2,3,3,4,4,5] }`"), "{plain}");
+    let dx = render_plain(&parse("2dx").unwrap_err());
+    assert!(dx.contains("a `d` is followed by its number of faces"), "{dx}");
+    assert!(parse("d{avg}").unwrap_err().to_string().contains("`avg` is not dice notation"));
+}
+
+#[test]
+fn a_d66_is_tens_and_units_when_the_rules_say_so() {
+    // Unsaid, `d66` is refused: games read it two ways.
+    let refused = format!("{:?}", parse("d66").unwrap_err());
+    assert!(refused.contains("a d66 is read two ways"), "{refused}");
+    assert!(refused.contains("`dice: { d66: tens-and-units }`"), "{refused}");
+    // Tens and units: 36 results, each 1 in 36, from 11 to 66 with no 17-20, 27-30...
+    let dist = named_totals("d66");
+    assert_eq!(dist.len(), 36);
+    for tens in 1..=6 {
+        for units in 1..=6 {
+            assert_eq!(dist.probability(&(tens * 10 + units)), ratio(1, 36));
+        }
+    }
+    assert!(dist.probability(&20).is_zero() && dist.probability(&17).is_zero());
+    // 41 or more: tens of 4, 5 or 6 (18 of 36); 35 or less: tens below 3, or 31-35 (17).
+    let chance = |text: &str| match exact_odds(&read(text), &DiceLimits::default()).unwrap() {
+        Odds::Chance(d) => d.probability(&true),
+        Odds::Totals(_) => panic!("{text}"),
+    };
+    assert_eq!(chance("d66 >= 41"), ratio(1, 2));
+    assert_eq!(chance("d66 <= 35"), ratio(17, 36));
+    // A d66 is typed at the table as its two digits, tens first.
+    let roll = read("d66").roll(&mut Supplied::new([35])).unwrap();
+    assert_eq!(roll.to_string(), "1d66: [35] = 35");
+    assert!(read("d66").roll(&mut Supplied::new([37])).is_err());
+    // Read as one die of 66 faces, it is that.
+    let sides = DiceConventions { d66: Some(D66Reading::Sides), ..Default::default() };
+    let expr = parse_with("d66", &sides, &DiceLimits::default()).unwrap();
+    assert_eq!(expr.left.max(), 66);
+    assert_eq!(expr.left.min(), 1);
+}
+
+#[test]
+fn a_name_that_would_read_as_notation_cannot_name_a_die() {
+    assert_eq!(die_name_problem("avg"), None);
+    assert_eq!(die_name_problem("dF"), None);
+    assert!(die_name_problem("d6").unwrap().contains("already dice notation"));
+    assert!(die_name_problem("hits").unwrap().contains("a word of dice notation"));
+    assert!(die_name_problem("2avg").unwrap().contains("a letter, then letters"));
+    assert!(die_name_problem("av-g").unwrap().contains("a letter, then letters"));
+}
+
 // ---- exploding dice ---------------------------------------------------------
 
 /// Every way one d6 exploding on `takes` at most `depth` times can go, with its chance, by hand.
@@ -903,6 +1007,46 @@ fn small_expr() -> impl Strategy<Value = String> {
     })
 }
 
+/// Conventions that name the average die `avg` and read `d66` as tens and units.
+fn named_conventions() -> DiceConventions {
+    let mut conventions = DiceConventions { d66: Some(D66Reading::TensAndUnits), ..Default::default() };
+    conventions.named.insert("avg".into(), Die::named("avg", &[2, 3, 3, 4, 4, 5]).unwrap());
+    conventions
+}
+
+/// Reads `text` with the named dice of `named_conventions`.
+fn read(text: &str) -> DiceExpr {
+    parse_with(text, &named_conventions(), &DiceLimits::default()).unwrap()
+}
+
+/// Expressions of named dice and d66s, each form they may take.
+fn named_expr() -> impl Strategy<Value = String> {
+    (1u32..4, 0u8..8, 2i64..6, 11i64..67, prop::option::of((any::<bool>(), 1u32..3))).prop_map(
+        |(n, form, at, at66, extra)| {
+            let pool = match form {
+                0 => format!("{n}avg"),
+                1 => format!("{n}d{{avg}}kh1"),
+                2 => format!("{n}avg hits {at}+"),
+                3 => format!("{n}d{{avg}}r<3"),
+                4 => format!("{n}d{{avg}}!>=5"),
+                5 => format!("{n}d66"),
+                6 => format!("{n}d66 hits {at66}+"),
+                _ => format!("{n}d66r11"),
+            };
+            match extra {
+                Some((true, m)) => format!("{pool} + {m}avg"),
+                Some((false, m)) => format!("{pool} >= {}", m * 4),
+                None => pool,
+            }
+        },
+    )
+}
+
+/// Any expression the properties hold for: plain dice, and named ones.
+fn any_expr() -> impl Strategy<Value = String> {
+    prop_oneof![4 => small_expr(), 1 => named_expr()]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -919,14 +1063,14 @@ proptest! {
     }
 
     #[test]
-    fn printing_and_reparsing_gives_the_same_expression(text in small_expr()) {
-        let expr = parse(&text).unwrap();
-        prop_assert_eq!(parse(&expr.to_string()).unwrap(), expr);
+    fn printing_and_reparsing_gives_the_same_expression(text in any_expr()) {
+        let expr = read(&text);
+        prop_assert_eq!(read(&expr.to_string()), expr);
     }
 
     #[test]
-    fn rolls_stay_within_min_and_max(text in small_expr(), seed in any::<u64>()) {
-        let expr = parse(&text).unwrap();
+    fn rolls_stay_within_min_and_max(text in any_expr(), seed in any::<u64>()) {
+        let expr = read(&text);
         let mut source = Seeded::new(seed);
         for _ in 0..20 {
             let roll = expr.roll(&mut source).unwrap();
@@ -938,8 +1082,8 @@ proptest! {
     }
 
     #[test]
-    fn exact_odds_sum_to_one(text in small_expr()) {
-        let expr = parse(&text).unwrap();
+    fn exact_odds_sum_to_one(text in any_expr()) {
+        let expr = read(&text);
         let total = match exact_odds(&expr, &DiceLimits::default()).unwrap() {
             Odds::Totals(d) => d.total(),
             Odds::Chance(d) => d.total(),
@@ -952,8 +1096,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn exact_odds_agree_with_sampling(text in small_expr(), seed in any::<u64>()) {
-        let expr = parse(&text).unwrap();
+    fn exact_odds_agree_with_sampling(text in any_expr(), seed in any::<u64>()) {
+        let expr = read(&text);
         let dist = match exact_odds(&expr, &DiceLimits::default()).unwrap() {
             Odds::Totals(d) => d,
             Odds::Chance(d) => d.map(i64::from),
