@@ -49,6 +49,8 @@ pub struct Host {
     code_name: RefCell<String>,
     /// The procedure functions compiled to native steps (none: all are Rhai's; see `script::compiled`).
     native: Option<Compiled>,
+    /// Whether `odds` works compiled procedure calls out whole (`script::odds`), or replays every face.
+    exact_engine: Cell<bool>,
 }
 
 /// The host, or every problem when any is an error (warnings alone do not stop it).
@@ -121,6 +123,7 @@ impl Host {
             function_files: HashMap::new(),
             limits: Cell::new(limits),
             walk_limits: Cell::new(Limits { max_call_levels: limits.max_call_levels, ..Limits::for_walk() }),
+            exact_engine: Cell::new(true),
             meter,
             code_name: RefCell::new("expression".into()),
             native: None,
@@ -401,6 +404,13 @@ impl Host {
         Ok(())
     }
 
+    /// Whether `odds` works compiled procedure calls out whole, merging equal states (the
+    /// default), or replays the code once for every way every die falls (the reference the
+    /// engine is tested against).
+    pub fn set_exact_engine(&self, on: bool) {
+        self.exact_engine.set(on);
+    }
+
     /// Where dice come from from now on.
     pub fn set_dice(&self, source: Box<dyn RollSource>) {
         self.state.borrow_mut().dice = DiceMode::Source(source);
@@ -521,7 +531,20 @@ impl Host {
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
         // The whole walk is one command: its operations are counted across every outcome.
         self.begin(self.walk_limits.get());
-        let result = self.deepen(scope, &ast, code, limits);
+        let result = if self.exact_engine.get() && self.native.is_some() {
+            self.state.borrow_mut().walk = Some(Rc::default());
+            let result = self.deepen(scope, &ast, code, limits);
+            self.state.borrow_mut().walk = None;
+            match result {
+                // The engine could not walk it: every face is replayed instead.
+                Err(err) if err.to_string().contains(super::odds::UNSUPPORTED) => {
+                    self.deepen(scope, &ast, code, limits)
+                }
+                other => other,
+            }
+        } else {
+            self.deepen(scope, &ast, code, limits)
+        };
         // A walk that cut off half the chance or more says too little: sample instead.
         let half = num_rational::BigRational::new(1.into(), 2.into());
         let result = match result {
@@ -595,8 +618,8 @@ impl Host {
                 DiceMode::Source(_) => unreachable!("the walk owns the dice while enumerating"),
             };
             match (end.cut_off, result) {
-                (true, _) => dist.add_residual(&end.weight_den),
-                (false, Ok(eval)) => dist.add(Outcome::of(&eval.value), &end.weight_den),
+                (true, _) => dist.add_residual_fraction(&end.weight_num, &end.weight_den),
+                (false, Ok(eval)) => dist.add_fraction(Outcome::of(&eval.value), &end.weight_num, &end.weight_den),
                 (false, Err(err)) => return Err(err),
             }
             runs += 1;

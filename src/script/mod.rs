@@ -15,6 +15,7 @@ mod condition;
 mod error;
 mod handles;
 mod host;
+mod odds;
 mod outcome;
 mod roll_readings;
 mod sandbox;

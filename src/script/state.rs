@@ -84,6 +84,8 @@ pub struct State {
     pub leaders: BTreeMap<String, LeaderRef>,
     /// What the command running now may still spend, ticked by Rhai and by compiled code alike.
     pub meter: Rc<super::budget::Meter>,
+    /// An exact walk under way (see `script::odds`): compiled procedure calls are worked out whole.
+    pub walk: Option<Rc<super::odds::Walk>>,
 }
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.
@@ -135,6 +137,7 @@ impl State {
             units: BTreeMap::new(),
             leaders: BTreeMap::new(),
             meter: Rc::default(),
+            walk: None,
         }
     }
 

@@ -301,7 +301,9 @@ fn the_fallen_leader_odds_on_each_d10_reading() {
 
 #[test]
 fn a_loop_cut_off_is_residual_probability() {
+    // Replaying every face (the reference the exact engine is held to) cuts loops off.
     let host = host(&[&fixture("sandbox")]);
+    host.set_exact_engine(false);
     let limits = EnumLimits { max_depth: 6, ..EnumLimits::default() };
     let odds = host.odds(&Scope::new(), "duel()", limits, (100, 1)).unwrap();
     // Three rounds fit in six dice; ties three times running are cut off.
@@ -313,6 +315,7 @@ fn a_loop_cut_off_is_residual_probability() {
 #[test]
 fn too_many_outcomes_fall_back_to_sampling_and_say_so() {
     let host = host(&[&fixture("sandbox")]);
+    host.set_exact_engine(false);
     let limits = EnumLimits { max_outcomes: 20, ..EnumLimits::default() };
     let odds = host.odds(&Scope::new(), "duel()", limits, (2_000, 5)).unwrap();
     assert!(!odds.exact);
@@ -321,6 +324,19 @@ fn too_many_outcomes_fall_back_to_sampling_and_say_so() {
     let yes = crate::dice::to_f64(&odds.distribution.probability(&Outcome::Flag(true)));
     assert!((yes - 0.5).abs() < 0.05, "{yes}");
     assert!(odds.distribution.residual().is_zero());
+}
+
+#[test]
+fn the_exact_engine_solves_a_loop_that_rolls_again_on_a_tie() {
+    // `duel()` rolls two d6 until they differ: with states merged and the loop solved as a
+    // chain, each side wins exactly half, nothing cut off, however small the limits.
+    let host = host(&[&fixture("sandbox")]);
+    let limits = EnumLimits { max_outcomes: 20, max_depth: 2 };
+    let odds = host.odds(&Scope::new(), "duel()", limits, (100, 1)).unwrap();
+    assert!(odds.exact && odds.sampled.is_none() && odds.cut_off_at.is_none());
+    assert!(odds.distribution.residual().is_zero());
+    assert_eq!(odds.distribution.probability(&Outcome::Flag(true)), ratio(1, 2));
+    assert_eq!(odds.runs, 2);
 }
 
 // ---- overlays and switches ---------------------------------------------------
@@ -514,6 +530,7 @@ fn overlays_stack_in_order() {
 #[test]
 fn a_loop_is_walked_as_deep_as_the_outcome_limit_allows() {
     let host = host(&[&fixture("sandbox")]);
+    host.set_exact_engine(false);
     // Ties go on: 2 dice walk 36 outcomes, 4 dice 246, 6 dice 1,506; 8 dice would pass 5,000.
     let limits = EnumLimits { max_outcomes: 5_000, max_depth: 64 };
     let odds = host.odds(&Scope::new(), "duel()", limits, (100, 1)).unwrap();

@@ -49,6 +49,18 @@ impl<T: Ord> Distribution<T> {
         self.residual += share;
     }
 
+    /// Adds probability `num / den` to `outcome`.
+    pub fn add_fraction(&mut self, outcome: T, num: &BigUint, den: &BigUint) {
+        let share = self.share_of(den) * num;
+        *self.counts.entry(outcome).or_default() += share;
+    }
+
+    /// Adds probability `num / den` to the residual.
+    pub fn add_residual_fraction(&mut self, num: &BigUint, den: &BigUint) {
+        let share = self.share_of(den) * num;
+        self.residual += share;
+    }
+
     /// Rescales to a denominator that `weight_den` divides, and returns the
     /// count that `1 / weight_den` is worth.
     fn share_of(&mut self, weight_den: &BigUint) -> BigUint {

@@ -6,9 +6,16 @@
 //! that has faces left is turned on. Each run's outcome weighs the product of
 //! `1/sides` of the dice it used, so a computation that rolls a varying number
 //! of dice (re-roll on a tie, "roll again") is still exact.
+//!
+//! Besides dice, a computation may branch on a weighted choice (`choose`): one
+//! of several outcomes, each with its own chance, such as the results of a
+//! procedure whose odds were worked out already. A run then weighs the
+//! product of the chances of the choices it took.
+
+use std::rc::Rc;
 
 use num_bigint::BigUint;
-use num_traits::One;
+use num_traits::{One, Zero};
 
 use super::ast::Die;
 use super::distribution::Distribution;
@@ -31,11 +38,49 @@ impl Default for EnumLimits {
     }
 }
 
+/// Weighted outcomes to choose among: each outcome's count over a common total.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub counts: Vec<BigUint>,
+    pub total: BigUint,
+}
+
+/// What one step of a run branched on.
+#[derive(Clone, Debug)]
+enum Branch {
+    Die(Die),
+    Weighted(Rc<Weights>),
+}
+
+impl Branch {
+    fn options(&self) -> u32 {
+        match self {
+            Branch::Die(die) => die.sides,
+            Branch::Weighted(w) => w.counts.len() as u32,
+        }
+    }
+
+    fn same(&self, other: &Branch) -> bool {
+        match (self, other) {
+            (Branch::Die(a), Branch::Die(b)) => a == b,
+            (Branch::Weighted(a), Branch::Weighted(b)) => Rc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Branch::Die(die) => die.describe(),
+            Branch::Weighted(w) => format!("a choice among {} outcomes", w.counts.len()),
+        }
+    }
+}
+
 /// A `RollSource` that walks every outcome. Drive it with [`enumerate`].
 #[derive(Debug)]
 pub struct Enumerator {
-    /// The faces of the current run: index of the face shown, and the die.
-    path: Vec<(u32, Die)>,
+    /// The branches of the current run: index of the option taken, and what was branched on.
+    path: Vec<(u32, Branch)>,
     cursor: usize,
     max_depth: usize,
     cut_off: bool,
@@ -65,27 +110,90 @@ impl Enumerator {
         // A deterministic computation reads its whole replayed prefix; anything
         // past the cursor would belong to another branch.
         self.path.truncate(self.cursor);
-        let weight_den = self.path.iter().fold(BigUint::one(), |acc, (_, die)| acc * die.sides);
-        Ok(RunEnd { weight_den, cut_off: self.cut_off })
+        let mut weight_num = BigUint::one();
+        let mut weight_den = BigUint::one();
+        for (index, branch) in &self.path {
+            match branch {
+                Branch::Die(die) => weight_den *= die.sides,
+                Branch::Weighted(w) => {
+                    weight_num *= &w.counts[*index as usize];
+                    weight_den *= &w.total;
+                }
+            }
+        }
+        Ok(RunEnd { weight_num, weight_den, cut_off: self.cut_off })
     }
 
     /// Moves to the next combination of faces; false when every one was visited.
     pub fn advance(&mut self) -> bool {
-        while let Some((index, die)) = self.path.last_mut() {
-            if *index + 1 < die.sides {
-                *index += 1;
+        while let Some((index, branch)) = self.path.last_mut() {
+            // The next option of any chance (every face of a die has one).
+            let next = (*index + 1..branch.options()).find(|&i| match branch {
+                Branch::Die(_) => true,
+                Branch::Weighted(w) => !w.counts[i as usize].is_zero(),
+            });
+            if let Some(next) = next {
+                *index = next;
                 return true;
             }
             self.path.pop();
         }
         false
     }
+
+    /// Cuts this run off here: its chance is counted as residual.
+    pub fn cut(&mut self) -> DiceError {
+        self.cut_off = true;
+        DiceError::CutOff { depth: self.max_depth }
+    }
+
+    /// Which of `weights`' outcomes this run takes (its chance is its count over the total).
+    /// Outcomes of no chance are never taken.
+    pub fn choose(&mut self, weights: &Rc<Weights>) -> Result<usize, DiceError> {
+        // A choice of one outcome for certain is no branch: it adds no depth.
+        let mut possible = weights.counts.iter().enumerate().filter(|(_, c)| !c.is_zero());
+        if let (Some((only, count)), None) = (possible.next(), possible.next())
+            && *count == weights.total
+        {
+            return Ok(only);
+        }
+        let branch = Branch::Weighted(weights.clone());
+        let index = self.branch(branch)?;
+        Ok(index as usize)
+    }
+
+    /// The option this run takes at its next branch: replayed, or the first of a new branch.
+    fn branch(&mut self, branch: Branch) -> Result<u32, DiceError> {
+        if let Some((index, before)) = self.path.get(self.cursor) {
+            if !before.same(&branch) {
+                let err = DiceError::Nondeterministic { before: before.describe(), now: branch.describe() };
+                self.mismatch = Some(err.clone());
+                return Err(err);
+            }
+            let index = *index;
+            self.cursor += 1;
+            return Ok(index);
+        }
+        if self.path.len() >= self.max_depth {
+            self.cut_off = true;
+            return Err(DiceError::CutOff { depth: self.max_depth });
+        }
+        // A weighted branch starts at its first outcome of any chance.
+        let first = match &branch {
+            Branch::Weighted(w) => w.counts.iter().position(|c| !c.is_zero()).unwrap_or(0) as u32,
+            Branch::Die(_) => 0,
+        };
+        self.path.push((first, branch));
+        self.cursor += 1;
+        Ok(first)
+    }
 }
 
 /// How one run of an enumerated computation ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunEnd {
-    /// The run's probability is `1 / weight_den`.
+    /// The run's probability is `weight_num / weight_den`.
+    pub weight_num: BigUint,
     pub weight_den: BigUint,
     /// Whether the run wanted more dice than the depth limit allows.
     pub cut_off: bool,
@@ -93,22 +201,8 @@ pub struct RunEnd {
 
 impl RollSource for Enumerator {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
-        if let Some(&(index, before)) = self.path.get(self.cursor) {
-            if before != die {
-                let err = DiceError::Nondeterministic { before: before.describe(), now: die.describe() };
-                self.mismatch = Some(err.clone());
-                return Err(err);
-            }
-            self.cursor += 1;
-            return Ok(die.face(index));
-        }
-        if self.path.len() >= self.max_depth {
-            self.cut_off = true;
-            return Err(DiceError::CutOff { depth: self.max_depth });
-        }
-        self.path.push((0, die));
-        self.cursor += 1;
-        Ok(die.face(0))
+        let index = self.branch(Branch::Die(die))?;
+        Ok(die.face(index))
     }
 }
 
@@ -145,9 +239,9 @@ where
         let result = compute(&mut source);
         let run = source.end_run()?;
         if run.cut_off {
-            dist.add_residual(&run.weight_den);
+            dist.add_residual_fraction(&run.weight_num, &run.weight_den);
         } else {
-            dist.add(result?, &run.weight_den);
+            dist.add_fraction(result?, &run.weight_num, &run.weight_den);
         }
         outcomes += 1;
         if !source.advance() {

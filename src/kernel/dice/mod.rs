@@ -17,7 +17,7 @@ pub use ast::{
 };
 pub use conventions::{D10Reading, D66Reading, DiceConventions, DiceLimits, RESERVED_DIE_NAMES, die_name_problem};
 pub use distribution::{Distribution, fraction, to_f64};
-pub use enumerate::{EnumLimits, Enumerator, RunEnd, enumerate};
+pub use enumerate::{EnumLimits, Enumerator, RunEnd, Weights, enumerate};
 pub use error::DiceError;
 pub use odds::{Odds, estimate_work, exact_odds};
 pub use parse::{parse, parse_with};

@@ -24,11 +24,11 @@
 //! one, where Rhai may count several), and untraced, the text of a `note` or
 //! of a roll label nobody reads is not made at all: only its parts are worked out.
 
-mod code;
+pub(crate) mod code;
 mod direct;
 mod lower;
 mod moves;
-mod run;
+pub(crate) mod run;
 
 use std::any::TypeId;
 use std::cell::RefCell;
@@ -49,7 +49,7 @@ pub struct Table {
 }
 
 impl Table {
-    fn function(&self, index: usize) -> Option<Rc<Function>> {
+    pub(crate) fn function(&self, index: usize) -> Option<Rc<Function>> {
         self.functions.get(index).cloned().flatten()
     }
 
@@ -114,7 +114,11 @@ impl Compiled {
                         .map(|(i, a)| if i == 0 && !f.lends_first { (**a).clone() } else { std::mem::take(&mut **a) })
                         .collect();
                     let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
-                    let result = runner.call(&f, &mut slots, ctx.call_position());
+                    let result = if runner.walking() {
+                        crate::script::odds::call(&mut runner, &f, &slots, ctx.call_position())
+                    } else {
+                        runner.call(&f, &mut slots, ctx.call_position())
+                    };
                     if f.lends_first
                         && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())
                     {

@@ -22,7 +22,7 @@ type Args = smallvec::SmallVec<[Dynamic; 4]>;
 pub type Slots = smallvec::SmallVec<[Dynamic; 16]>;
 
 /// How a statement ended.
-enum Flow {
+pub enum Flow {
     Value(Dynamic),
     Break,
     Continue,
@@ -42,6 +42,12 @@ pub struct Runner<'a, 'c> {
 }
 
 impl Runner<'_, '_> {
+    /// Whether an exact walk is under way: compiled calls are then worked out whole (see `script::odds`).
+    pub fn walking(&self) -> bool {
+        let st = self.state.borrow();
+        st.walk.is_some() && matches!(st.dice, crate::script::state::DiceMode::Walk(_))
+    }
+
     /// Runs `f` on its arguments, the first `slots`; an error inside is wrapped as
     /// Rhai wraps one from a script function.
     pub fn call(&mut self, f: &Function, slots: &mut Slots, pos: Position) -> R<Dynamic> {
@@ -84,7 +90,7 @@ impl Runner<'_, '_> {
         self.stmt(last, slots)
     }
 
-    fn stmt(&mut self, code: &Code, slots: &mut [Dynamic]) -> R<Flow> {
+    pub fn stmt(&mut self, code: &Code, slots: &mut [Dynamic]) -> R<Flow> {
         self.meter.tick_at(Position::NONE)?;
         Ok(match code {
             Code::Expr(ex) => Flow::Value(self.expr(ex, slots)?),
@@ -192,7 +198,7 @@ impl Runner<'_, '_> {
 
     /// An `if`, `while` or `switch` guard, or a term of `&&` or `||`: true or false,
     /// else Rhai's mismatch error at `pos`.
-    fn guard(&mut self, guard: &Ex, slots: &mut [Dynamic], pos: Position) -> R<bool> {
+    pub fn guard(&mut self, guard: &Ex, slots: &mut [Dynamic], pos: Position) -> R<bool> {
         // A comparison of a variable or a constant with another: compared where they lie.
         if let Ex::Binary(op, a, b, _) = guard
             && let (Some(a), Some(b)) = (lies(a, slots), lies(b, slots))
@@ -472,6 +478,9 @@ impl Runner<'_, '_> {
                     && let Some(f) = self.table.function(*index)
                 {
                     let mut slots: Slots = values.into_iter().collect();
+                    if self.walking() {
+                        return crate::script::odds::call(self, &f, &slots, pos);
+                    }
                     return self.call(&f, &mut slots, pos);
                 }
                 name

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::rules::Switches;
 use grognard::script::{Host, LeaderRef, Outcome, UnitRef};
+use num_rational::BigRational;
+use num_traits::Zero;
 use rhai::Scope;
 
 use crate::ratio;
@@ -30,9 +32,11 @@ const EQUAL: &str = r#"let a = unit(#{name: "A", nation: "minor", arm: "infantry
 
 #[test]
 fn exact_odds_of_an_even_melee_against_an_independent_count() {
+    // Replaying every face (the reference the exact engine is held to) cuts the struggles off.
     let limits = EnumLimits { max_depth: 4, max_outcomes: 100_000 };
-    let odds =
-        host(&["ff-napoleonic"]).odds(&Scope::new(), &format!("{EQUAL} melee(a, d, #{{}})"), limits, (100, 1)).unwrap();
+    let host = host(&["ff-napoleonic"]);
+    host.set_exact_engine(false);
+    let odds = host.odds(&Scope::new(), &format!("{EQUAL} melee(a, d, #{{}})"), limits, (100, 1)).unwrap();
     assert!(odds.exact);
     assert_eq!(odds.cut_off_at, Some(4));
     // One round: each differential of two d10s, none modified. A tie is fought again
@@ -53,6 +57,36 @@ fn exact_odds_of_an_even_melee_against_an_independent_count() {
         assert_eq!(odds.distribution.probability(&Outcome::Word(result.to_string())), expected, "{result}");
     }
     assert_eq!(odds.distribution.residual(), tie.clone() * tie);
+}
+
+#[test]
+fn the_exact_engine_fights_every_desperate_struggle_of_an_even_melee() {
+    // Every round is even (a tie disorders both sides and costs each a stand), so a result
+    // is decided in round k with its ways in 100 after k - 1 ties; the tenth tie is the
+    // house cap's Assault Checked. Nothing is cut off.
+    let odds = host(&["ff-napoleonic"])
+        .odds(&Scope::new(), &format!("{EQUAL} melee(a, d, #{{}})"), EnumLimits::default(), (100, 1))
+        .unwrap();
+    assert!(odds.exact && odds.cut_off_at.is_none() && odds.distribution.residual().is_zero());
+    let mut round: BTreeMap<&str, i64> = BTreeMap::new();
+    for a in 1..=10 {
+        for d in 1..=10 {
+            *round.entry(melee_result(a - d)).or_default() += 1;
+        }
+    }
+    let tie = ratio(round["desperate_struggle"], 100);
+    let ties = |k: usize| (0..k).fold(ratio(1, 1), |p, _| p * tie.clone());
+    let before_the_tenth: BigRational = (0..10).map(ties).sum();
+    for (result, ways) in &round {
+        if *result == "desperate_struggle" {
+            continue;
+        }
+        let mut expected = ratio(*ways, 100) * before_the_tenth.clone();
+        if *result == "assault_checked" {
+            expected += ties(10);
+        }
+        assert_eq!(odds.distribution.probability(&Outcome::Word(result.to_string())), expected, "{result}");
+    }
 }
 
 #[test]

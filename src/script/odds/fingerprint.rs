@@ -1,0 +1,136 @@
+//! Hashing and comparing script values, to merge states whose values are the same.
+//!
+//! A value of a kind this does not know is never the same as another: the
+//! states holding it are followed apart, which is slower but never wrong.
+
+use std::hash::{Hash, Hasher};
+
+use rhai::Dynamic;
+
+use crate::dice::Roll;
+use crate::rules::Reading;
+use crate::script::bindings::cards::DeckRef;
+use crate::script::bindings::rules::Mods;
+use crate::script::handles::{LeaderRef, UnitRef};
+
+/// Feeds `value` to `hasher`; false for a value of a kind that cannot be compared.
+pub fn hash_value(value: &Dynamic, hasher: &mut impl Hasher) -> bool {
+    if value.is_shared() {
+        return false;
+    }
+    if value.is_unit() {
+        0u8.hash(hasher);
+    } else if let Ok(b) = value.as_bool() {
+        (1u8, b).hash(hasher);
+    } else if let Ok(i) = value.as_int() {
+        (2u8, i).hash(hasher);
+    } else if let Ok(f) = value.as_float() {
+        (3u8, f.to_bits()).hash(hasher);
+    } else if let Ok(c) = value.as_char() {
+        (4u8, c).hash(hasher);
+    } else if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
+        (5u8, s.as_str()).hash(hasher);
+    } else if let Some(array) = value.read_lock::<rhai::Array>() {
+        (6u8, array.len()).hash(hasher);
+        return array.iter().all(|v| hash_value(v, hasher));
+    } else if let Some(map) = value.read_lock::<rhai::Map>() {
+        (7u8, map.len()).hash(hasher);
+        return map.iter().all(|(k, v)| {
+            k.as_str().hash(hasher);
+            hash_value(v, hasher)
+        });
+    } else if let Some(unit) = value.read_lock::<UnitRef>() {
+        // A unit is its id: its values are the world's.
+        (8u8, unit.0.borrow().id.as_str()).hash(hasher);
+    } else if let Some(leader) = value.read_lock::<LeaderRef>() {
+        (9u8, leader.0.borrow().id.as_str()).hash(hasher);
+    } else if let Some(deck) = value.read_lock::<DeckRef>() {
+        (10u8, std::rc::Rc::as_ptr(&deck.0) as usize).hash(hasher);
+    } else if let Some(roll) = value.read_lock::<Roll>() {
+        (11u8, roll.total, roll.hits, roll.success, roll.against, roll.expr.as_ref()).hash(hasher);
+        roll.dice.iter().for_each(|d| (d.natural, d.kept, d.replaced, d.exploded).hash(hasher));
+    } else if let Some(reading) = value.read_lock::<Reading>() {
+        (12u8, reading.table.as_ref(), reading.row.as_deref(), reading.total, reading.read_as).hash(hasher);
+        reading.result.as_ref().map(|r| r.id.as_str()).hash(hasher);
+    } else if let Some(mods) = value.read_lock::<Mods>() {
+        (13u8, mods.list.as_ref(), mods.total, &mods.halve, &mods.double).hash(hasher);
+        mods.applied.iter().for_each(|a| a.as_ref().hash(hasher));
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Whether two values are the same and hold the very same handles (units, leaders, decks).
+pub fn same_with_handles(a: &Dynamic, b: &Dynamic) -> bool {
+    if !same_value(a, b) {
+        return false;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
+        return std::rc::Rc::ptr_eq(&x.0, &y.0);
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<LeaderRef>(), b.read_lock::<LeaderRef>()) {
+        return std::rc::Rc::ptr_eq(&x.0, &y.0);
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Array>(), b.read_lock::<rhai::Array>()) {
+        return x.iter().zip(y.iter()).all(|(p, q)| same_with_handles(p, q));
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Map>(), b.read_lock::<rhai::Map>()) {
+        return x.values().zip(y.values()).all(|(p, q)| same_with_handles(p, q));
+    }
+    true
+}
+
+/// Whether two values are the same, for the kinds `hash_value` knows.
+pub fn same_value(a: &Dynamic, b: &Dynamic) -> bool {
+    if a.is_shared() || b.is_shared() || a.type_id() != b.type_id() {
+        return false;
+    }
+    if a.is_unit() {
+        return true;
+    }
+    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+        return x == y;
+    }
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        return x == y;
+    }
+    if let (Ok(x), Ok(y)) = (a.as_float(), b.as_float()) {
+        return x.to_bits() == y.to_bits();
+    }
+    if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
+        return x == y;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::ImmutableString>(), b.read_lock::<rhai::ImmutableString>()) {
+        return *x == *y;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Array>(), b.read_lock::<rhai::Array>()) {
+        return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_value(p, q));
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Map>(), b.read_lock::<rhai::Map>()) {
+        return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.0 == q.0 && same_value(p.1, q.1));
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
+        return x.0.borrow().id == y.0.borrow().id;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<LeaderRef>(), b.read_lock::<LeaderRef>()) {
+        return x.0.borrow().id == y.0.borrow().id;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<DeckRef>(), b.read_lock::<DeckRef>()) {
+        return std::rc::Rc::ptr_eq(&x.0, &y.0);
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Roll>(), b.read_lock::<Roll>()) {
+        return *x == *y;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Reading>(), b.read_lock::<Reading>()) {
+        return *x == *y;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Mods>(), b.read_lock::<Mods>()) {
+        return x.list == y.list
+            && x.total == y.total
+            && x.halve == y.halve
+            && x.double == y.double
+            && x.applied == y.applied;
+    }
+    false
+}

@@ -1,0 +1,392 @@
+//! Running a compiled function over a weighted set of states: each statement once for each distinct state, states merged after each.
+//!
+//! A statement runs for one state under an enumerator of its own: replayed for
+//! every way its dice (and the procedures it calls) can fall, each replay from
+//! the state as it was. So the work before a roll is done once per state, not
+//! once per face. After each statement, the slots nobody reads again are
+//! cleared and states that are then the same are merged, adding their
+//! chances. A loop is a chain over the states at its head: each distinct head
+//! state is run through the body once, and the chances of leaving the loop
+//! are solved from those steps (see `markov`), a loop back to a state seen
+//! before included.
+
+use std::collections::HashMap;
+use std::hash::Hasher;
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position};
+
+use super::fingerprint::{hash_value, same_value};
+use super::liveness::{Liveness, Slots as LiveSlots};
+use super::markov::Chain;
+use super::world::World;
+use super::{CallOdds, Walk};
+use crate::dice::{DiceError, Enumerator};
+use crate::script::budget::Meter;
+use crate::script::compiled::Table;
+use crate::script::compiled::code::{Code, Ex, Function};
+use crate::script::compiled::run::{Flow, Runner, Slots};
+use crate::script::state::{DiceMode, Shared};
+
+type R<T> = Result<T, Box<EvalAltResult>>;
+
+/// Most dice one statement may roll for one state before its replays are cut off.
+const STEP_DEPTH: usize = 64;
+
+/// Most replays of one statement for one state.
+const STEP_OUTCOMES: u64 = 2_000_000;
+
+/// Most distinct states at the head of one loop.
+const LOOP_STATES: usize = 20_000;
+
+/// One state of a function being walked: its slots, its world, its chance, and the value of
+/// the statement just run (kept only for the last statement of a block: it may be the block's value).
+#[derive(Clone)]
+pub struct St {
+    pub slots: Slots,
+    pub world: Rc<World>,
+    pub weight: BigRational,
+    pub value: Dynamic,
+}
+
+/// The states leaving a block, by how they left.
+#[derive(Default)]
+struct Flows {
+    normal: Vec<St>,
+    breaks: Vec<St>,
+    continues: Vec<St>,
+    returns: Vec<St>,
+}
+
+impl Flows {
+    fn absorb(&mut self, other: Flows) {
+        self.normal.extend(other.normal);
+        self.breaks.extend(other.breaks);
+        self.continues.extend(other.continues);
+        self.returns.extend(other.returns);
+    }
+}
+
+/// What a walk of one function needs: the calling context, the compiled functions, the shared state.
+pub struct Engine<'a, 'c> {
+    pub ctx: &'a NativeCallContext<'c>,
+    pub table: &'a Table,
+    pub state: &'a Shared,
+    pub meter: &'a Meter,
+    pub walk: &'a Walk,
+    /// The chance cut off by replays that rolled too many dice.
+    residual: std::cell::RefCell<BigRational>,
+}
+
+impl<'a, 'c> Engine<'a, 'c> {
+    pub fn new(
+        ctx: &'a NativeCallContext<'c>,
+        table: &'a Table,
+        state: &'a Shared,
+        meter: &'a Meter,
+        walk: &'a Walk,
+    ) -> Self {
+        Engine { ctx, table, state, meter, walk, residual: std::cell::RefCell::new(BigRational::zero()) }
+    }
+
+    /// The exact distribution of what `f` returns on `args`, and of the world it leaves.
+    pub fn distribution(&self, f: &Function, args: Slots) -> R<CallOdds> {
+        let live = self.walk.liveness(f);
+        let mut slots = args;
+        slots.resize(f.slots, Dynamic::UNIT);
+        let world = World::capture(self.state, slots.iter(), None);
+        let start = St { slots, world, weight: BigRational::one(), value: Dynamic::UNIT };
+        let flows = self.block(&live, &f.body, vec![start])?;
+        let mut ends: Vec<St> = Vec::new();
+        for mut st in flows.normal.into_iter().chain(flows.returns) {
+            st.slots.clear();
+            ends.push(st);
+        }
+        for mut st in flows.breaks.into_iter().chain(flows.continues) {
+            st.slots.clear();
+            st.value = Dynamic::UNIT;
+            ends.push(st);
+        }
+        let ends = merge(ends, None);
+        let residual = self.residual.borrow().clone();
+        Ok(CallOdds::new(ends.into_iter().map(|st| (st.value, st.world, st.weight)).collect(), residual))
+    }
+
+    fn block(&self, live: &Liveness, code: &[Code], states: Vec<St>) -> R<Flows> {
+        let mut flows = Flows::default();
+        let mut current = states;
+        if code.is_empty() {
+            for st in &mut current {
+                st.value = Dynamic::UNIT;
+            }
+        }
+        for (i, stmt) in code.iter().enumerate() {
+            if current.is_empty() {
+                break;
+            }
+            let mut out = self.stmt(live, stmt, current)?;
+            current = std::mem::take(&mut out.normal);
+            flows.absorb(out);
+            if i + 1 < code.len() {
+                for st in &mut current {
+                    st.value = Dynamic::UNIT;
+                }
+            }
+            current = merge(current, live.after(stmt));
+        }
+        flows.normal = current;
+        Ok(flows)
+    }
+
+    fn stmt(&self, live: &Liveness, stmt: &Code, states: Vec<St>) -> R<Flows> {
+        let mut flows = Flows::default();
+        match stmt {
+            Code::If(guard, then, otherwise, pos) => {
+                let (mut yes, mut no) = (Vec::new(), Vec::new());
+                for st in &states {
+                    for (next, flow) in
+                        self.replay(st, |r, slots| r.guard(guard, slots, *pos).map(|b| Flow::Value(Dynamic::from(b))))?
+                    {
+                        match flow {
+                            Flow::Value(v) if v.as_bool() == Ok(true) => yes.push(next),
+                            _ => no.push(next),
+                        }
+                    }
+                }
+                flows.absorb(self.block(live, then, yes)?);
+                flows.absorb(self.block(live, otherwise, no)?);
+            }
+            Code::While(guard, body, pos) => flows = self.looped(live, stmt, guard.as_ref(), body, *pos, states)?,
+            Code::Block(code) => flows = self.block(live, code, states)?,
+            Code::Break => flows.breaks = states,
+            Code::Continue => flows.continues = states,
+            _ => {
+                for st in &states {
+                    for (mut next, flow) in self.replay(st, |r, slots| r.stmt(stmt, slots))? {
+                        match flow {
+                            Flow::Value(v) => {
+                                next.value = v;
+                                flows.normal.push(next);
+                            }
+                            Flow::Break => flows.breaks.push(next),
+                            Flow::Continue => flows.continues.push(next),
+                            Flow::Return(v) => {
+                                next.value = v;
+                                flows.returns.push(next);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(flows)
+    }
+
+    /// `while` and `loop`: a chain over the distinct states at the loop's head.
+    fn looped(
+        &self,
+        live: &Liveness,
+        stmt: &Code,
+        guard: Option<&(Ex, Position)>,
+        body: &[Code],
+        pos: Position,
+        states: Vec<St>,
+    ) -> R<Flows> {
+        let head_live = live.at_loop_head(stmt);
+        let mut chain: Chain<St> = Chain::default();
+        let mut heads: Vec<St> = Vec::new();
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut find = |st: St, heads: &mut Vec<St>| -> (usize, bool) {
+            let mut st = cleared(st, head_live);
+            st.value = Dynamic::UNIT;
+            let hash = state_hash(&st);
+            if let Some(hash) = hash
+                && let Some(found) = index.get(&hash).and_then(|c| c.iter().find(|&&i| same_state(&heads[i], &st)))
+            {
+                return (*found, false);
+            }
+            heads.push(St { weight: BigRational::one(), ..st });
+            let at = heads.len() - 1;
+            if let Some(hash) = hash {
+                index.entry(hash).or_default().push(at);
+            }
+            (at, true)
+        };
+        let mut queue = std::collections::VecDeque::new();
+        for st in states {
+            let weight = st.weight.clone();
+            let (at, new) = find(st, &mut heads);
+            chain.start(at, weight);
+            if new {
+                queue.push_back(at);
+            }
+        }
+        while let Some(at) = queue.pop_front() {
+            if heads.len() > LOOP_STATES {
+                return Err(too_many(format!("a loop reaches more than {LOOP_STATES} different states")));
+            }
+            self.meter.tick_at(pos)?;
+            let head = heads[at].clone();
+            let (go, stop) = match guard {
+                None => (vec![head], Vec::new()),
+                Some((guard, at_guard)) => {
+                    let (mut go, mut stop) = (Vec::new(), Vec::new());
+                    for (next, flow) in self.replay(&head, |r, slots| {
+                        r.guard(guard, slots, *at_guard).map(|b| Flow::Value(Dynamic::from(b)))
+                    })? {
+                        match flow {
+                            Flow::Value(v) if v.as_bool() == Ok(true) => go.push(next),
+                            _ => stop.push(next),
+                        }
+                    }
+                    (go, stop)
+                }
+            };
+            let flows = self.block(live, body, go)?;
+            for mut st in stop.into_iter().chain(flows.breaks) {
+                st.value = Dynamic::UNIT;
+                chain.exit(at, st.weight.clone(), st);
+            }
+            for st in flows.returns {
+                chain.leave(at, st.weight.clone(), st);
+            }
+            for st in flows.normal.into_iter().chain(flows.continues) {
+                let weight = st.weight.clone();
+                let (next, new) = find(st, &mut heads);
+                chain.step(at, next, weight);
+                if new {
+                    queue.push_back(next);
+                }
+            }
+        }
+        let solved = chain.solve(heads.len()).map_err(too_many)?;
+        let mut flows = Flows::default();
+        for (st, weight) in solved.exits {
+            flows.normal.push(St { weight, ..st });
+        }
+        for (st, weight) in solved.leaves {
+            flows.returns.push(St { weight, ..st });
+        }
+        flows.normal = merge(flows.normal, None);
+        Ok(flows)
+    }
+
+    /// Runs `step` for `st` once for every way its dice and choices fall; each run starts from
+    /// `st` as it is, and yields the state it leaves, with its chance, and how the step ended.
+    fn replay(&self, st: &St, mut step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>) -> R<Vec<(St, Flow)>> {
+        let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(STEP_DEPTH)));
+        let mut out = Vec::new();
+        let mut runs = 0u64;
+        let result = loop {
+            if let DiceMode::Walk(e) = &mut self.state.borrow_mut().dice {
+                e.begin_run();
+            }
+            st.world.install(self.state);
+            let mut slots = st.slots.clone();
+            let mut runner =
+                Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };
+            let flow = step(&mut runner, &mut slots);
+            let end = match &mut self.state.borrow_mut().dice {
+                DiceMode::Walk(e) => e.end_run(),
+                DiceMode::Source(_) => unreachable!("a replay owns the dice"),
+            };
+            let end = match end {
+                Ok(end) => end,
+                Err(err) => break Err(dice_error(self.state, err)),
+            };
+            let chance = BigRational::new(BigInt::from(end.weight_num), BigInt::from(end.weight_den));
+            let weight = &st.weight * chance;
+            if end.cut_off {
+                *self.residual.borrow_mut() += weight;
+            } else {
+                match flow {
+                    Ok(flow) => {
+                        let world = World::capture(self.state, slots.iter(), Some(&st.world));
+                        out.push((St { slots, world, weight, value: Dynamic::UNIT }, flow));
+                    }
+                    Err(err) => break Err(err),
+                }
+            }
+            runs += 1;
+            let more = match &mut self.state.borrow_mut().dice {
+                DiceMode::Walk(e) => e.advance(),
+                DiceMode::Source(_) => false,
+            };
+            if !more {
+                break Ok(out);
+            }
+            if runs >= STEP_OUTCOMES {
+                break Err(too_many(format!("one step has more than {STEP_OUTCOMES} outcomes")));
+            }
+        };
+        self.state.borrow_mut().dice = saved;
+        result
+    }
+}
+
+/// `st` with the slots nobody reads again cleared.
+fn cleared(mut st: St, live: Option<&LiveSlots>) -> St {
+    if let Some(live) = live {
+        for (i, v) in st.slots.iter_mut().enumerate() {
+            if !live.contains(i) && !v.is_unit() {
+                *v = Dynamic::UNIT;
+            }
+        }
+    }
+    st
+}
+
+/// A hash of a state's slots, value and world; none when a value cannot be compared.
+fn state_hash(st: &St) -> Option<u64> {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    hasher.write_u64(st.world.hash());
+    let comparable = st.slots.iter().all(|v| hash_value(v, &mut hasher)) && hash_value(&st.value, &mut hasher);
+    comparable.then(|| hasher.finish())
+}
+
+fn same_state(a: &St, b: &St) -> bool {
+    a.slots.len() == b.slots.len()
+        && World::same(&a.world, &b.world)
+        && same_value(&a.value, &b.value)
+        && a.slots.iter().zip(&b.slots).all(|(x, y)| same_value(x, y))
+}
+
+/// The states with dead slots cleared, the same ones merged (their chances added), in first-seen order.
+pub fn merge(states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
+    if states.len() < 2 {
+        return states.into_iter().map(|st| cleared(st, live)).collect();
+    }
+    let mut kept: Vec<St> = Vec::with_capacity(states.len());
+    let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+    for st in states {
+        let st = cleared(st, live);
+        let Some(hash) = state_hash(&st) else {
+            kept.push(st);
+            continue;
+        };
+        let same = index.get(&hash).and_then(|c| c.iter().copied().find(|&i| same_state(&kept[i], &st)));
+        match same {
+            Some(i) => kept[i].weight += st.weight,
+            None => {
+                index.entry(hash).or_default().push(kept.len());
+                kept.push(st);
+            }
+        }
+    }
+    kept
+}
+
+/// An error that sends the walk back to sampling, saying why.
+pub fn too_many(why: String) -> Box<EvalAltResult> {
+    super::unsupported(why)
+}
+
+/// A dice error from the walk, kept whole for the report.
+fn dice_error(state: &Shared, err: DiceError) -> Box<EvalAltResult> {
+    let message = err.to_string();
+    state.borrow_mut().dice_error = Some(err);
+    EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
+}

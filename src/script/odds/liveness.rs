@@ -1,0 +1,256 @@
+//! Which local slots a compiled function may still read after each statement, and at the head of each loop.
+//!
+//! Two states that differ only in a slot nobody reads again go the same way:
+//! the walk clears such slots before comparing states, so they merge. The
+//! analysis may call a slot live that is not (that only merges less); it never
+//! calls a slot dead that is read again.
+
+use std::collections::HashMap;
+
+use crate::script::compiled::code::{Code, Ex, Function, WordCompare};
+
+/// A set of slots.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Slots(Vec<u64>);
+
+impl Slots {
+    fn insert(&mut self, slot: usize) {
+        let (word, bit) = (slot / 64, slot % 64);
+        if self.0.len() <= word {
+            self.0.resize(word + 1, 0);
+        }
+        self.0[word] |= 1 << bit;
+    }
+
+    fn remove(&mut self, slot: usize) {
+        if let Some(word) = self.0.get_mut(slot / 64) {
+            *word &= !(1 << (slot % 64));
+        }
+    }
+
+    fn union(&mut self, other: &Slots) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    /// Whether `slot` may be read.
+    pub fn contains(&self, slot: usize) -> bool {
+        self.0.get(slot / 64).is_some_and(|w| w & (1 << (slot % 64)) != 0)
+    }
+}
+
+/// The live slots after each statement of one function, by the statement's address.
+#[derive(Debug, Default)]
+pub struct Liveness {
+    after: HashMap<usize, Slots>,
+    loop_head: HashMap<usize, Slots>,
+}
+
+/// Where `break` and `continue` lead in the loop being analysed.
+struct Loop<'a> {
+    after: &'a Slots,
+    head: &'a Slots,
+}
+
+impl Liveness {
+    pub fn of(f: &Function) -> Liveness {
+        let mut live = Liveness::default();
+        live.block(&f.body, Slots::default(), None);
+        live
+    }
+
+    /// The slots read after `stmt` (all of them, conservatively, for a statement not analysed).
+    pub fn after(&self, stmt: &Code) -> Option<&Slots> {
+        self.after.get(&address(stmt))
+    }
+
+    /// The slots live at the head of the loop `stmt`.
+    pub fn at_loop_head(&self, stmt: &Code) -> Option<&Slots> {
+        self.loop_head.get(&address(stmt))
+    }
+
+    fn block(&mut self, code: &[Code], mut live: Slots, in_loop: Option<&Loop>) -> Slots {
+        for stmt in code.iter().rev() {
+            self.after.insert(address(stmt), live.clone());
+            live = self.stmt(stmt, live, in_loop);
+        }
+        live
+    }
+
+    /// The slots live before `stmt`, given those live after it.
+    fn stmt(&mut self, stmt: &Code, after: Slots, in_loop: Option<&Loop>) -> Slots {
+        let mut live = self.stmt_alone(stmt, after, in_loop);
+        // An `if` or `switch` used as a value may `break` or `continue` the loop from inside.
+        if let Some(l) = in_loop
+            && nests_a_block(stmt)
+        {
+            live.union(l.after);
+            live.union(l.head);
+        }
+        live
+    }
+
+    fn stmt_alone(&mut self, stmt: &Code, after: Slots, in_loop: Option<&Loop>) -> Slots {
+        match stmt {
+            Code::Expr(ex) => with_uses(after, ex),
+            Code::Let(slot, ex) | Code::Set(slot, None, ex, _) => {
+                let mut live = after;
+                live.remove(*slot);
+                with_uses(live, ex)
+            }
+            Code::Set(slot, Some(_), ex, _) | Code::SetProperty(slot, _, _, ex, _) => {
+                let mut live = with_uses(after, ex);
+                live.insert(*slot);
+                live
+            }
+            Code::If(guard, then, otherwise, _) => {
+                let mut live = self.block(then, after.clone(), in_loop);
+                live.union(&self.block(otherwise, after, in_loop));
+                with_uses(live, guard)
+            }
+            // A switch's arms are expressions, walked whole: every slot they mention is live.
+            Code::Switch(value, table) => {
+                let mut live = with_uses(after, value);
+                for (guard, result) in &table.arms {
+                    if let Some((guard, _)) = guard {
+                        live = with_uses(live, guard);
+                    }
+                    live = with_uses(live, result);
+                }
+                live
+            }
+            Code::While(guard, body, _) => {
+                // The head's live set is a fixed point: what the guard, the body and the loop's
+                // exit read, with what the body reads at its own head on the next turn.
+                let mut head = after.clone();
+                loop {
+                    let context = Loop { after: &after, head: &head };
+                    let mut next = self.block(body, head.clone(), Some(&context));
+                    next.union(&after);
+                    if let Some((guard, _)) = guard {
+                        next = with_uses(next, guard);
+                    }
+                    next.union(&head);
+                    if next == head {
+                        break;
+                    }
+                    head = next;
+                }
+                self.loop_head.insert(address(stmt), head.clone());
+                head
+            }
+            Code::Break => in_loop.map_or(after, |l| l.after.clone()),
+            Code::Continue => in_loop.map_or(after, |l| l.head.clone()),
+            Code::Return(ex) | Code::Throw(ex, _) => {
+                ex.as_ref().map_or_else(Slots::default, |ex| with_uses(Slots::default(), ex))
+            }
+            Code::Block(code) => self.block(code, after, in_loop),
+        }
+    }
+}
+
+/// Whether a statement's expressions hold a block (an `if` or `switch` used as a value).
+fn nests_a_block(stmt: &Code) -> bool {
+    let mut found = false;
+    let mut look = |ex: &Ex| found |= ex_nests_a_block(ex);
+    match stmt {
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => look(ex),
+        Code::Switch(..) => return true,
+        _ => {}
+    }
+    found
+}
+
+fn ex_nests_a_block(ex: &Ex) -> bool {
+    match ex {
+        Ex::Block(_) => true,
+        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => false,
+        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_nests_a_block),
+        Ex::Map(entries) => entries.iter().any(|(_, e)| ex_nests_a_block(e)),
+        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_nests_a_block(base),
+        Ex::Method(receiver, _, args, ..) => ex_nests_a_block(receiver) || args.iter().any(ex_nests_a_block),
+        Ex::Call(_, args, _) => args.iter().any(ex_nests_a_block),
+        Ex::Binary(_, a, b, _) => ex_nests_a_block(a) || ex_nests_a_block(b),
+        Ex::WordCompare(compare) => ex_nests_a_block(&compare.written),
+        Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| ex_nests_a_block(e)),
+    }
+}
+
+fn address(stmt: &Code) -> usize {
+    stmt as *const Code as usize
+}
+
+/// `live` with every slot `ex` mentions (in nested blocks too: conservatively, all of them).
+fn with_uses(mut live: Slots, ex: &Ex) -> Slots {
+    mentions(ex, &mut live);
+    live
+}
+
+fn mentions(ex: &Ex, live: &mut Slots) {
+    match ex {
+        Ex::Const(_) => {}
+        Ex::Var(slot) | Ex::Move(slot) => live.insert(*slot),
+        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => {
+            items.iter().for_each(|e| mentions(e, live))
+        }
+        Ex::Map(entries) => entries.iter().for_each(|(_, e)| mentions(e, live)),
+        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => mentions(base, live),
+        Ex::Method(receiver, _, args, ..) => {
+            mentions(receiver, live);
+            args.iter().for_each(|e| mentions(e, live));
+        }
+        Ex::Call(_, args, _) => args.iter().for_each(|e| mentions(e, live)),
+        Ex::Binary(_, a, b, _) => {
+            mentions(a, live);
+            mentions(b, live);
+        }
+        Ex::WordCompare(compare) => {
+            let WordCompare { slot, written, .. } = compare.as_ref();
+            live.insert(*slot);
+            mentions(written, live);
+        }
+        Ex::And(terms) | Ex::Or(terms) => terms.iter().for_each(|(e, _)| mentions(e, live)),
+        Ex::Block(code) => code.iter().for_each(|s| stmt_mentions(s, live)),
+    }
+}
+
+/// Every slot a statement mentions, read or written.
+fn stmt_mentions(stmt: &Code, live: &mut Slots) {
+    match stmt {
+        Code::Expr(ex) => mentions(ex, live),
+        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) | Code::SetProperty(slot, _, _, ex, _) => {
+            live.insert(*slot);
+            mentions(ex, live);
+        }
+        Code::If(guard, then, otherwise, _) => {
+            mentions(guard, live);
+            then.iter().chain(otherwise).for_each(|s| stmt_mentions(s, live));
+        }
+        Code::Switch(value, table) => {
+            mentions(value, live);
+            for (guard, result) in &table.arms {
+                if let Some((guard, _)) = guard {
+                    mentions(guard, live);
+                }
+                mentions(result, live);
+            }
+        }
+        Code::While(guard, body, _) => {
+            if let Some((guard, _)) = guard {
+                mentions(guard, live);
+            }
+            body.iter().for_each(|s| stmt_mentions(s, live));
+        }
+        Code::Return(ex) | Code::Throw(ex, _) => {
+            if let Some(ex) = ex {
+                mentions(ex, live);
+            }
+        }
+        Code::Break | Code::Continue => {}
+        Code::Block(code) => code.iter().for_each(|s| stmt_mentions(s, live)),
+    }
+}

@@ -1,0 +1,201 @@
+//! Exact odds of whole procedures: each compiled procedure call is worked out once, over merged states, and becomes one weighted choice.
+//!
+//! An `odds` walk replays the code it was given (Rhai's) once for every way
+//! its dice fall. Under this engine, a call of a compiled procedure is not
+//! replayed face by face: its whole distribution (what it returns, and the
+//! units, leaders, decks and observations it leaves) is worked out by `flow`,
+//! statement by statement over merged states, kept for the rest of the walk
+//! (the same call on the same world is not worked out twice), and the walk
+//! then branches once over its outcomes. See docs/odds.md.
+//!
+//! Where the engine cannot go on (a value it cannot compare would make it
+//! follow states apart without end, a loop with too many states), it says so
+//! with `unsupported`, and the caller falls back to replaying.
+
+mod fingerprint;
+mod flow;
+mod liveness;
+mod markov;
+mod world;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::hash::Hasher;
+use std::rc::Rc;
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed};
+use rhai::{Dynamic, EvalAltResult, Position};
+
+use crate::dice::{DiceError, Weights};
+use crate::script::compiled::code::Function;
+use crate::script::compiled::run::{Runner, Slots};
+use crate::script::state::DiceMode;
+use fingerprint::{hash_value, same_value, same_with_handles};
+use liveness::Liveness;
+use world::World;
+
+type R<T> = Result<T, Box<EvalAltResult>>;
+
+/// The text that marks an error as the engine giving up (the caller then replays instead).
+pub(crate) const UNSUPPORTED: &str = "grognard: the exact engine cannot walk this: ";
+
+/// One procedure call's exact outcomes: each value returned with the world it leaves, and their chances.
+pub struct CallOdds {
+    outcomes: Vec<(Dynamic, Rc<World>)>,
+    /// Each outcome's chance over a common total; a last one for the chance cut off, if any.
+    weights: Rc<Weights>,
+    cut_off: bool,
+}
+
+impl CallOdds {
+    fn new(ends: Vec<(Dynamic, Rc<World>, BigRational)>, residual: BigRational) -> CallOdds {
+        let mut chances: Vec<BigRational> = ends.iter().map(|e| e.2.clone()).collect();
+        let cut_off = residual.is_positive();
+        if cut_off {
+            chances.push(residual);
+        }
+        let total = chances.iter().fold(BigInt::one(), |lcm, p| lcm.lcm(p.denom()));
+        let counts =
+            chances.iter().map(|p| (p.numer() * (&total / p.denom())).to_biguint().unwrap_or_default()).collect();
+        let total = total.to_biguint().unwrap_or_else(BigUint::one);
+        let outcomes = ends.into_iter().map(|(value, world, _)| (value, world)).collect();
+        CallOdds { outcomes, weights: Rc::new(Weights { counts, total }), cut_off }
+    }
+}
+
+/// What one exact walk keeps: the calls worked out so far, and each function's liveness.
+#[derive(Default)]
+pub struct Walk {
+    memo: RefCell<HashMap<u64, Vec<Memo>>>,
+    liveness: RefCell<HashMap<usize, Rc<Liveness>>>,
+    /// Calls being worked out, one inside another.
+    nesting: Cell<usize>,
+}
+
+struct Memo {
+    function: usize,
+    args: Slots,
+    world: Rc<World>,
+    odds: Rc<CallOdds>,
+}
+
+impl Walk {
+    fn liveness(&self, f: &Function) -> Rc<Liveness> {
+        let key = f as *const Function as usize;
+        self.liveness.borrow_mut().entry(key).or_insert_with(|| Rc::new(Liveness::of(f))).clone()
+    }
+}
+
+/// Whether `err` is the engine giving up, and why.
+pub fn unsupported_reason(err: &EvalAltResult) -> Option<String> {
+    let mut inner = err;
+    while let EvalAltResult::ErrorInFunctionCall(_, _, next, _) = inner {
+        inner = next;
+    }
+    match inner {
+        EvalAltResult::ErrorRuntime(value, _) => {
+            value.read_lock::<rhai::ImmutableString>().and_then(|s| s.strip_prefix(UNSUPPORTED).map(str::to_string))
+        }
+        _ => None,
+    }
+}
+
+fn unsupported(why: String) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorRuntime(format!("{UNSUPPORTED}{why}").into(), Position::NONE).into()
+}
+
+/// A compiled procedure called during an exact walk: its distribution, worked out once,
+/// and one of its outcomes taken by the walk's current branch. `args` are left as they were.
+pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) -> R<Dynamic> {
+    let walk = runner.state.borrow().walk.clone().expect("called only while walking");
+    let engine = runner.ctx.engine();
+    if runner.ctx.global_runtime_state().level + walk.nesting.get() > engine.max_call_levels() {
+        return Err(EvalAltResult::ErrorStackOverflow(pos).into());
+    }
+    runner.meter.tick_at(pos)?;
+    let key = f.as_ref() as *const Function as usize;
+    let world = World::capture(runner.state, args.iter(), None);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    hasher.write_usize(key);
+    hasher.write_u64(world.hash());
+    let hashed = args.iter().all(|a| hash_value(a, &mut hasher));
+    let hash = hasher.finish();
+    let known = hashed
+        .then(|| {
+            walk.memo.borrow().get(&hash).and_then(|memos| {
+                memos
+                    .iter()
+                    .find(|m| {
+                        m.function == key
+                            && m.args.len() == args.len()
+                            && m.args.iter().zip(args).all(|(a, b)| same_value(a, b))
+                            && World::same(&m.world, &world)
+                            && World::same_decks(&m.world, &world)
+                    })
+                    .map(|m| {
+                        let same = World::same_handles(&m.world, &world)
+                            && m.args.iter().zip(args).all(|(a, b)| same_with_handles(a, b));
+                        (m.odds.clone(), same)
+                    })
+            })
+        })
+        .flatten();
+    let (odds, same_handles) = match known {
+        Some(found) => found,
+        None => {
+            walk.nesting.set(walk.nesting.get() + 1);
+            let engine = flow::Engine::new(runner.ctx, runner.table, runner.state, runner.meter, &walk);
+            let odds = engine.distribution(f, args.clone());
+            walk.nesting.set(walk.nesting.get() - 1);
+            let odds = Rc::new(odds.map_err(|err| wrap(err, f, runner, pos))?);
+            if hashed {
+                let memo = Memo { function: key, args: args.clone(), world: world.clone(), odds: odds.clone() };
+                walk.memo.borrow_mut().entry(hash).or_default().push(memo);
+            }
+            (odds, true)
+        }
+    };
+    let chosen = match &mut runner.state.borrow_mut().dice {
+        DiceMode::Walk(e) => e.choose(&odds.weights),
+        DiceMode::Source(_) => unreachable!("a walk owns the dice"),
+    };
+    let chosen = match chosen {
+        Ok(i) => i,
+        Err(err) => return Err(dice_error(runner, err)),
+    };
+    if odds.cut_off && chosen == odds.outcomes.len() {
+        // The chance cut off inside the call is cut off here too.
+        let err = match &mut runner.state.borrow_mut().dice {
+            DiceMode::Walk(e) => e.cut(),
+            DiceMode::Source(_) => unreachable!("a walk owns the dice"),
+        };
+        return Err(dice_error(runner, err));
+    }
+    let (value, world) = &odds.outcomes[chosen];
+    if same_handles {
+        world.install(runner.state);
+        Ok(value.clone())
+    } else {
+        // Worked out for other handles of the same units (a replay that made them afresh).
+        Ok(world.install_by_id(runner.state, value))
+    }
+}
+
+/// An error inside a procedure, wrapped as Rhai wraps one from a script function.
+fn wrap(err: Box<EvalAltResult>, f: &Function, runner: &Runner, pos: Position) -> Box<EvalAltResult> {
+    if unsupported_reason(&err).is_some() || err.is_system_exception() {
+        return err;
+    }
+    EvalAltResult::ErrorInFunctionCall(f.name.to_string(), runner.ctx.call_source().unwrap_or("").to_string(), err, pos)
+        .into()
+}
+
+fn dice_error(runner: &Runner, err: DiceError) -> Box<EvalAltResult> {
+    let message = err.to_string();
+    runner.state.borrow_mut().dice_error = Some(err);
+    EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
+}
+
