@@ -5,6 +5,7 @@
 //! `cargo bench` runs each workload for about a second; `GROGNARD_BENCH_QUICK=1
 //! cargo bench` runs each for a few milliseconds (CI: it builds and runs).
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -14,6 +15,8 @@ use grognard::repl::Session;
 use grognard::rules::RowKey;
 use grognard::rules::{Ruleset, Switches, load};
 use grognard::script::Host;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
 use rhai::Scope;
 
 /// How long each side of a comparison runs.
@@ -37,6 +40,38 @@ fn rate(mut work: impl FnMut() -> u64) -> f64 {
         calls += work();
     }
     calls as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Times `scripted` and `native` in turns, a tenth of the budget each at a time, so that a
+/// noisy moment of this shared machine falls on both; returns the calls per second of each.
+fn interleaved(mut scripted: impl FnMut() -> u64, mut native: impl FnMut() -> u64) -> (f64, f64) {
+    let slice = budget() / 10;
+    let (mut s_calls, mut s_time, mut n_calls, mut n_time) = (0u64, Duration::ZERO, 0u64, Duration::ZERO);
+    for _ in 0..10 {
+        let start = Instant::now();
+        while start.elapsed() < slice {
+            s_calls += scripted();
+        }
+        s_time += start.elapsed();
+        let start = Instant::now();
+        while start.elapsed() < slice {
+            n_calls += native();
+        }
+        n_time += start.elapsed();
+    }
+    (s_calls as f64 / s_time.as_secs_f64(), n_calls as f64 / n_time.as_secs_f64())
+}
+
+/// A workload of exact odds against its target: the time of one, and its ratio to a native
+/// computation of the same distribution timed in the same run.
+fn report_exact(name: &str, scripted: f64, native: f64, target_ms: f64) {
+    let ms = 1000.0 / scripted;
+    let verdict = if ms <= target_ms { "met" } else { "NOT met" };
+    println!(
+        "{name:<44} {ms:>10.3} ms (target {target_ms} ms: {verdict})   native {:>10.4} ms   ratio {:>8.1}x slower",
+        1000.0 / native,
+        native / scripted
+    );
 }
 
 fn rules_dir() -> PathBuf {
@@ -173,6 +208,8 @@ fn main() {
         println!("{:<44} {:>14.3} ms", "  (one exact melee, 2 rounds)", 1000.0 / scripted);
     }
 
+    exact_targets(&ruleset);
+
     if wanted("load") {
         // Loading and checking every shipped ruleset, against reading their files.
         let ids = ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example"];
@@ -225,4 +262,185 @@ fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
 
 fn humantime(d: Duration) -> String {
     if d.as_secs() >= 1 { format!("{}s", d.as_secs()) } else { format!("{}ms", d.as_millis()) }
+}
+
+/// The exact-odds workloads of the odds engine, each against a native computation of the same
+/// distribution (checked equal before timing) in the same run.
+fn exact_targets(ruleset: &Ruleset) {
+    let host = Host::new(ruleset.clone()).unwrap();
+    host.set_tracing(false);
+    let melee_table = &ruleset.tables["melee"];
+    let melees = [
+        (
+            "exact melee study",
+            "exact: the melee study's melee, every struggle",
+            r#"unit(#{ name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column", markers: #{ fresh: true } })"#,
+            r#"unit(#{ name: "IR 4 Deutschmeister", nation: "austria", arm: "infantry", stands: 5, formation: "line" })"#,
+            "#{ year: 1809 }",
+            5.0,
+        ),
+        (
+            "exact hedge melee",
+            "exact: the hedge melee of ff_engagement",
+            r#"unit(#{ name: "1/4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column", markers: #{ fresh: true } })"#,
+            r#"unit(#{ name: "1/52nd Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line" })"#,
+            r#"#{ cover: "hedge", year: 1812 }"#,
+            20.0,
+        ),
+    ];
+    for (key, name, attacker, defender, situation, target) in melees {
+        if !wanted(key) {
+            continue;
+        }
+        let code = format!("melee({attacker}, {defender}, {situation}).result");
+        let rounds = melee_rounds(&host, attacker, defender, situation);
+        let engine = host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+        let native = native_melee(melee_table, &rounds);
+        let engine: BTreeMap<String, BigRational> =
+            engine.distribution.iter().map(|(o, p)| (o.to_string(), p)).collect();
+        assert_eq!(engine, native, "{name}: the engine and the native count disagree");
+        let (scripted, native) = interleaved(
+            || {
+                black_box(host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap());
+                1
+            },
+            || {
+                black_box(native_melee(melee_table, &rounds));
+                1
+            },
+        );
+        report_exact(name, scripted, native, target);
+    }
+
+    if wanted("exact fire") {
+        let code = format!("fire({LINE}, {COLUMN}, #{{fire_points: 6}}).result");
+        let musketry = &ruleset.tables["musketry"];
+        let (scripted, native) = interleaved(
+            || {
+                black_box(host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap());
+                1
+            },
+            || {
+                let mut results: BTreeMap<String, BigRational> = BTreeMap::new();
+                for die in 1..=10 {
+                    let reading = musketry.read_grid(&RowKey::Number(6), die).unwrap();
+                    let id = reading.result.map_or_else(String::new, |r| r.id.clone());
+                    *results.entry(id).or_insert_with(BigRational::zero) += BigRational::new(1.into(), 10.into());
+                }
+                black_box(results);
+                1
+            },
+        );
+        report_exact("exact: one F&F fire", scripted, native, 0.1);
+    }
+
+    let volley = load(&["volley-example".to_string()], &rules_dir()).expect("volley-example loads").ruleset;
+    let volley_host = Host::new(volley).unwrap();
+    let pools = [
+        ("exact volley", "exact: a volley of 6 dice, 4+ then saves on 5+", 6, "lost", 1.0),
+        ("exact 24d6", "exact: 24d6 hits 4+ inside a procedure", 24, "hits", 5.0),
+    ];
+    for (key, name, stands, field, target) in pools {
+        if !wanted(key) {
+            continue;
+        }
+        let code = format!(
+            r#"volley(unit(#{{name: "A", arm: "infantry", stands: {stands}, formation: "line"}}), unit(#{{name: "B", arm: "infantry", stands: 40, formation: "line"}}), #{{cover: "cover"}}).{field}"#
+        );
+        let half = BigRational::new(1.into(), 2.into());
+        let saved = BigRational::new(1.into(), 3.into());
+        let native_volley = || {
+            let hits = binomial(stands, &half);
+            if field == "hits" {
+                return hits;
+            }
+            // Each hit saved with 1/3 in cover: lost = hits - saved.
+            let mut lost = vec![BigRational::zero(); stands as usize + 1];
+            for (h, p) in hits.iter().enumerate() {
+                for (s, q) in binomial(h as u32, &saved).iter().enumerate() {
+                    lost[h - s] += p * q;
+                }
+            }
+            lost
+        };
+        let engine = volley_host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+        for (n, p) in native_volley().iter().enumerate() {
+            let got = engine.distribution.probability(&grognard::script::Outcome::Number(n as i64));
+            assert_eq!(&got, p, "{name} at {n}");
+        }
+        let (scripted, native) = interleaved(
+            || {
+                black_box(volley_host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap());
+                1
+            },
+            || {
+                black_box(native_volley());
+                1
+            },
+        );
+        report_exact(name, scripted, native, target);
+    }
+}
+
+/// P(k of n), each with chance `p`, for every k.
+fn binomial(n: u32, p: &BigRational) -> Vec<BigRational> {
+    let q = BigRational::one() - p;
+    let mut row = vec![BigRational::one()];
+    for _ in 0..n {
+        let mut next = vec![BigRational::zero(); row.len() + 1];
+        for (k, x) in row.iter().enumerate() {
+            next[k] += x * &q;
+            next[k + 1] += x * p;
+        }
+        row = next;
+    }
+    row
+}
+
+/// Each round's melee modifiers (attacker, defender) after 0 to 9 desperate struggles, worked
+/// out once by the rules' own functions as `melee()` works them out (setup, not timed).
+fn melee_rounds(host: &Host, attacker: &str, defender: &str, situation: &str) -> Vec<(i64, i64)> {
+    (0..10)
+        .map(|struggles| {
+            let code = format!(
+                "let a = {attacker}; let d = {defender}; let s = {situation};
+                 let start_a = a.stands; let start_d = d.stands; let la = 0; let ld = 0;
+                 for i in 0..{struggles} {{
+                     disorder(a); disorder(d);
+                     la += lose_stands(a, d, 1, start_a); ld += lose_stands(d, a, 1, start_d);
+                 }}
+                 [melee_modifier(a, d, \"attacker\", s, la), melee_modifier(d, a, \"defender\", s, ld)]"
+            );
+            let value = host.eval(&mut Scope::new(), &code).unwrap().value.cast::<rhai::Array>();
+            (value[0].as_int().unwrap(), value[1].as_int().unwrap())
+        })
+        .collect()
+}
+
+/// The melee's result, natively: each round two d10s plus that round's modifiers read the
+/// Melee Table; a desperate struggle goes on to the next round, the tenth is Assault Checked.
+fn native_melee(table: &grognard::rules::Table, rounds: &[(i64, i64)]) -> BTreeMap<String, BigRational> {
+    let mut results: BTreeMap<String, BigRational> = BTreeMap::new();
+    let mut reach = BigRational::one();
+    let hundredth = BigRational::new(1.into(), 100.into());
+    for (round, (a_mod, d_mod)) in rounds.iter().enumerate() {
+        let mut ties = 0i64;
+        for a in 1..=10 {
+            for d in 1..=10 {
+                let reading = table.read_bands(a + a_mod - (d + d_mod)).unwrap();
+                let id = reading.result.map_or_else(String::new, |r| r.id.clone());
+                let id = match id.as_str() {
+                    "desperate_struggle" if round + 1 < rounds.len() => {
+                        ties += 1;
+                        continue;
+                    }
+                    "desperate_struggle" => "assault_checked".to_string(),
+                    _ => id,
+                };
+                *results.entry(id).or_insert_with(BigRational::zero) += &reach * &hundredth;
+            }
+        }
+        reach *= BigRational::new(ties.into(), 100.into());
+    }
+    results
 }

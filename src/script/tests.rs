@@ -626,9 +626,21 @@ fn odds_leave_shared_units_and_attached_leaders_as_they_were() {
 #[test]
 fn a_walk_that_cuts_off_most_of_the_chance_is_sampled_instead() {
     let limits = EnumLimits { max_outcomes: 2_000, max_depth: 64 };
-    let odds = host(&["ff-napoleonic"]).odds(&Scope::new(), r#"roll("8d6").total"#, limits, (500, 1)).unwrap();
+    let host = host(&["ff-napoleonic"]);
+    host.set_exact_engine(false);
+    let odds = host.odds(&Scope::new(), r#"roll("8d6").total"#, limits, (500, 1)).unwrap();
     assert!(!odds.exact);
     assert!(odds.sampled.is_some());
+    // The exact engine branches over the 41 totals of 8d6, not its 6^8 faces.
+    host.set_exact_engine(true);
+    let odds = host.odds(&Scope::new(), r#"roll("8d6").total"#, limits, (500, 1)).unwrap();
+    assert!(odds.exact && odds.sampled.is_none());
+    assert_eq!((odds.runs, odds.distribution.len()), (41, 41));
+    assert_eq!(odds.distribution.probability(&Outcome::Number(48)), ratio(1, 1_679_616));
+    // Reading the faces of such a roll sends the walk back to replaying every face.
+    let odds = host.odds(&Scope::new(), r#"roll("2d6").naturals[0]"#, limits, (500, 1)).unwrap();
+    assert!(odds.exact);
+    assert_eq!(odds.distribution.probability(&Outcome::Number(6)), ratio(1, 6));
 }
 
 #[test]

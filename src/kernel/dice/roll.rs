@@ -54,6 +54,10 @@ pub struct Roll {
     /// The terms in written order, for showing the roll the way it was asked.
     #[serde(skip)]
     layout: SmallVec<[Part; 2]>,
+    /// A roll known by its value alone (an exact walk branched over totals, not faces):
+    /// it has no dice to show.
+    #[serde(skip)]
+    pub faces_unknown: bool,
 }
 
 /// One written term of the expression, as rolled.
@@ -124,7 +128,23 @@ impl DiceExpr {
             None => (None, None),
         };
         let hits = self.left.pools().any(|p| p.hits.is_some()).then_some(total);
-        Ok(Roll { expr: written.clone(), dice, total, against, success, hits, layout })
+        Ok(Roll { expr: written.clone(), dice, total, against, success, hits, layout, faces_unknown: false })
+    }
+
+    /// A roll of this expression (with no comparison) known by its value alone: what an
+    /// exact walk makes when it branches over the values a pool can take, not its faces.
+    pub fn of_value(&self, written: &Arc<str>, total: i64) -> Roll {
+        let hits = self.left.pools().any(|p| p.hits.is_some()).then_some(total);
+        Roll {
+            expr: written.clone(),
+            dice: SmallVec::new(),
+            total,
+            against: None,
+            success: None,
+            hits,
+            layout: SmallVec::new(),
+            faces_unknown: true,
+        }
     }
 
     /// Rolls and returns the left-hand total alone (or 1/0 for a comparison),
@@ -353,6 +373,9 @@ impl fmt::Display for Roll {
     /// `3d6-1d4+2: [3 1 4] - [4] + 2 = 6`; dropped dice in parentheses:
     /// `4d6kh3: [(3) 4 6 5] = 15`; a comparison ends with yes or no.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.faces_unknown {
+            return write!(f, "{}: {}", self.expr, self.total);
+        }
         write!(f, "{}:", self.expr)?;
         let mut first_of_side = true;
         for part in &self.layout {

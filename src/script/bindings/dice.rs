@@ -4,18 +4,22 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration};
 
 use super::fail;
 use crate::dice::{Roll, RollSource};
-use crate::script::state::Shared;
+use crate::script::state::{DiceMode, Shared};
 use crate::script::trace::Step;
 
 pub fn register(engine: &mut Engine, state: &Shared) {
     engine
         .register_type_with_name::<Roll>("Roll")
         .register_get("total", |r: &mut Roll| r.total)
-        .register_get("natural", |r: &mut Roll| roll_natural(r))
-        .register_get("naturals", |r: &mut Roll| r.naturals().map(Dynamic::from).collect::<Array>())
+        .register_get("natural", |r: &mut Roll| faces_known(r).map(|r| roll_natural(r)))
+        .register_get("naturals", |r: &mut Roll| {
+            faces_known(r).map(|r| r.naturals().map(Dynamic::from).collect::<Array>())
+        })
         .register_get("success", |r: &mut Roll| r.success.map_or(Dynamic::UNIT, Dynamic::from))
         .register_get("hits", |r: &mut Roll| r.hits.map_or(Dynamic::UNIT, Dynamic::from))
-        .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| r.has_natural(sides as u32, face))
+        .register_fn("has_natural", |r: &mut Roll, sides: i64, face: i64| {
+            faces_known(r).map(|r| r.has_natural(sides as u32, face))
+        })
         .register_fn("to_string", |r: &mut Roll| r.to_string())
         .register_fn("to_debug", |r: &mut Roll| r.to_string());
 
@@ -41,6 +45,20 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
         Err(err) => return dice_failure(&mut st, err),
     };
     let (expr, written) = &*parsed;
+    // An exact walk branches over the values of a pool, not over its faces.
+    if let Some(walk) = st.walk.clone()
+        && matches!(st.dice, DiceMode::Walk(_))
+        && let Some(pool) = walk.pool_odds(expr, written)
+    {
+        let chosen = match &mut st.dice {
+            DiceMode::Walk(e) => e.choose(&pool.weights),
+            DiceMode::Source(_) => unreachable!("matched above"),
+        };
+        return match chosen {
+            Ok(i) => Ok(expr.of_value(written, pool.values[i])),
+            Err(err) => dice_failure(&mut st, err),
+        };
+    }
     let rolled = expr.roll_written(written, &mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
     match rolled {
         Ok(roll) => {
@@ -83,6 +101,15 @@ fn register_arithmetic(engine: &mut Engine) {
         "+" => |a: i64, b: i64| a.checked_add(b).map_or_else(|| fail("a roll's sum is too large"), Ok),
         "-" => |a: i64, b: i64| a.checked_sub(b).map_or_else(|| fail("a roll's difference is too large"), Ok)
     );
+}
+
+/// `r`, if its faces are known: a roll an exact walk knows by its value alone sends the
+/// walk back to replaying every face.
+fn faces_known(r: &mut Roll) -> Result<&mut Roll, Box<EvalAltResult>> {
+    if r.faces_unknown {
+        return Err(crate::script::odds::unsupported(format!("the faces of `{}` are read", r.expr)));
+    }
+    Ok(r)
 }
 
 /// A roll's `natural`: its first die's face.

@@ -22,6 +22,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -29,7 +30,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed};
 use rhai::{Dynamic, EvalAltResult, Position};
 
-use crate::dice::{DiceError, Weights};
+use crate::dice::{DiceError, DiceExpr, DiceLimits, Odds, Weights, exact_odds};
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
 use crate::script::state::DiceMode;
@@ -66,9 +67,17 @@ impl CallOdds {
     }
 }
 
+/// The values a roll of several dice can take, and their chances: a walk branches over
+/// these, not over the faces (`24d6 hits 4+` is 25 branches, not 6^24).
+pub struct PoolOdds {
+    pub values: Vec<i64>,
+    pub weights: Rc<Weights>,
+}
+
 /// What one exact walk keeps: the calls worked out so far, and each function's liveness.
 #[derive(Default)]
 pub struct Walk {
+    pools: RefCell<HashMap<Arc<str>, Option<Rc<PoolOdds>>>>,
     memo: RefCell<HashMap<u64, Vec<Memo>>>,
     liveness: RefCell<HashMap<usize, Rc<Liveness>>>,
     /// Calls being worked out, one inside another.
@@ -83,6 +92,28 @@ struct Memo {
 }
 
 impl Walk {
+    /// The values `expr` (written `written`) can take, when the walk branches over them: a
+    /// sum with no comparison of more than one die, or of dice rolled again or exploding.
+    /// None for a roll walked face by face (one plain die; a comparison; odds past the work limit).
+    pub fn pool_odds(&self, expr: &DiceExpr, written: &Arc<str>) -> Option<Rc<PoolOdds>> {
+        if let Some(known) = self.pools.borrow().get(written) {
+            return known.clone();
+        }
+        let dice: u32 = expr.pools().map(|p| p.count).sum();
+        let by_value = expr.comparison.is_none()
+            && (dice > 1 || expr.pools().any(|p| p.reroll.is_some() || p.explode.is_some()));
+        let odds = match by_value.then(|| exact_odds(expr, &DiceLimits::default())) {
+            Some(Ok(Odds::Totals(dist))) => {
+                let (values, counts): (Vec<i64>, Vec<BigUint>) = dist.counts().map(|(v, c)| (*v, c.clone())).unzip();
+                let weights = Rc::new(Weights { counts, total: dist.denominator().clone() });
+                Some(Rc::new(PoolOdds { values, weights }))
+            }
+            _ => None,
+        };
+        self.pools.borrow_mut().insert(written.clone(), odds.clone());
+        odds
+    }
+
     fn liveness(&self, f: &Function) -> Rc<Liveness> {
         let key = f as *const Function as usize;
         self.liveness.borrow_mut().entry(key).or_insert_with(|| Rc::new(Liveness::of(f))).clone()
@@ -103,7 +134,8 @@ pub fn unsupported_reason(err: &EvalAltResult) -> Option<String> {
     }
 }
 
-fn unsupported(why: String) -> Box<EvalAltResult> {
+/// The engine gives up: the caller replays every face instead.
+pub fn unsupported(why: String) -> Box<EvalAltResult> {
     EvalAltResult::ErrorRuntime(format!("{UNSUPPORTED}{why}").into(), Position::NONE).into()
 }
 
