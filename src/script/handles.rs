@@ -1,10 +1,28 @@
 //! Units and leaders as Rhai sees them: shared handles, so a procedure's effects reach the caller's unit.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
 use std::rc::Rc;
 
 use crate::unit::{Leader, Unit};
+
+thread_local! {
+    /// How many times units, leaders, decks, their registries or a study's observations
+    /// have been written on this thread: an exact walk (`script::odds`) knows the world has
+    /// not changed while the count has not moved, and need not compare it unit by unit.
+    static EDITS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The count of writes so far (see `EDITS`).
+pub fn edits() -> u64 {
+    EDITS.with(Cell::get)
+}
+
+/// Counts one write to units, leaders, decks, registries or observations. Every such write
+/// calls this (through `edit`), or an exact walk may take a changed world for the old one.
+pub fn edited() {
+    EDITS.with(|e| e.set(e.get() + 1));
+}
 
 /// A unit shared between Rhai and the host. Rhai passes values by copy; a
 /// handle's copies all point at one unit, so `fire(a, b, ...)` changes `b`.
@@ -18,6 +36,12 @@ pub struct LeaderRef(pub Rc<RefCell<Leader>>);
 impl UnitRef {
     pub fn new(unit: Unit) -> Self {
         UnitRef(Rc::new(RefCell::new(unit)))
+    }
+
+    /// The unit, to change it: every write goes through here (see `edited`).
+    pub fn edit(&self) -> RefMut<'_, Unit> {
+        edited();
+        self.0.borrow_mut()
     }
 
     /// The unit's name, for traces.
@@ -34,6 +58,12 @@ impl UnitRef {
 impl LeaderRef {
     pub fn new(leader: Leader) -> Self {
         LeaderRef(Rc::new(RefCell::new(leader)))
+    }
+
+    /// The leader, to change it: every write goes through here (see `edited`).
+    pub fn edit(&self) -> RefMut<'_, Leader> {
+        edited();
+        self.0.borrow_mut()
     }
 
     pub fn name(&self) -> String {

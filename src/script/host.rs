@@ -358,10 +358,12 @@ impl Host {
         for unit in units {
             let id = unit.0.borrow().id.clone();
             st.units.insert(id, unit);
+            crate::script::handles::edited();
         }
         for leader in leaders {
             let id = leader.0.borrow().id.clone();
             st.leaders.insert(id, leader);
+            crate::script::handles::edited();
         }
     }
 
@@ -423,7 +425,10 @@ impl Host {
 
     /// What the last runs counted with `tally` and `record`, taken out.
     pub fn take_observations(&self) -> Observations {
-        std::mem::take(&mut self.state.borrow_mut().observations)
+        {
+            crate::script::handles::edited();
+            std::mem::take(&mut self.state.borrow_mut().observations)
+        }
     }
 
     /// Units created so far, by id.
@@ -500,6 +505,7 @@ impl Host {
             st.trace = Trace::default();
             // What a run counts is its own (a study takes it after each trial).
             st.observations = Observations::default();
+            crate::script::handles::edited();
             st.dice_error = None;
             st.scenario_problems = None;
         }
@@ -769,13 +775,14 @@ impl Host {
 
     fn restore(&self, snapshot: &Snapshot) {
         for (handle, unit) in &snapshot.units {
-            *handle.0.borrow_mut() = unit.clone();
+            *handle.edit() = unit.clone();
         }
         for (handle, leader) in &snapshot.leaders {
-            *handle.0.borrow_mut() = leader.clone();
+            *handle.edit() = leader.clone();
         }
         let mut st = self.state.borrow_mut();
         st.units = snapshot.unit_registry.clone();
+        crate::script::handles::edited();
         st.leaders = snapshot.leader_registry.clone();
     }
 }

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use grognard::dice::EnumLimits;
 use grognard::rules::{Problem, Ruleset, load};
-use grognard::script::{Host, Limits, SCRIPT_STACK, ScriptError};
+use grognard::script::{Host, Limits, Outcome, SCRIPT_STACK, ScriptError};
+use num_rational::BigRational;
+use num_traits::One;
 use rhai::Scope;
 
 fn fixture(name: &str) -> String {
@@ -104,9 +106,18 @@ fn endless_loops_stop_at_the_operation_limit() {
 
 #[test]
 fn recursion_without_loops_is_counted_call_by_call() {
-    refused_everywhere("twice(40)", "script::limit", TOO_MANY);
-    refused_everywhere("ping(40)", "script::limit", TOO_MANY);
-    refused_everywhere("let n = 0; for i in 0..100 { n += twice(20) } n", "script::limit", TOO_MANY);
+    refused_everywhere("spread(40, 1)", "script::limit", TOO_MANY);
+    // An exact walk works out each call of the same arguments once: `twice(40)` is 40 calls
+    // there (and exactly 2^40), but 2^40 down the other paths.
+    for path in [Path::Interpreted, Path::Compiled] {
+        for code in ["twice(40)", "ping(40)"] {
+            assert_eq!(refusal(path, code), ("script::limit".to_string(), TOO_MANY.to_string()), "{code} {path:?}");
+        }
+    }
+    let odds = on_script_stack(|| host(Path::Walk).odds(&Scope::new(), "twice(40)", EnumLimits::default(), (10, 1)));
+    assert_eq!(odds.unwrap().distribution.probability(&Outcome::Number(1 << 40)), BigRational::one());
+    refused_everywhere("ping_apart(40, 1)", "script::limit", TOO_MANY);
+    refused_everywhere("let n = 0; for i in 0..100 { n += spread(20, i) } n", "script::limit", TOO_MANY);
 }
 
 #[test]
@@ -190,8 +201,9 @@ fn check_refuses_rules_that_wait_or_read_the_clock() {
 
 #[test]
 fn a_whole_walk_is_one_budget() {
-    // 36 outcomes of 10,000 operations each: within the limit one by one, not together.
-    let code = r#"let r = roll("2d6").total; count_to(10000) + r"#;
+    // 36 outcomes of up to 120,000 operations each (11 different counts, each worked out
+    // once by the exact walk): within the limit one by one, not together.
+    let code = r#"let r = roll("1d6").total + roll("1d6").total; count_to(10000 * r)"#;
     let host = host(Path::Compiled);
     assert!(host.eval(&mut Scope::new(), code).is_ok());
     let err = host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).unwrap_err();

@@ -15,6 +15,20 @@ use crate::script::trace::Step;
 #[derive(Clone, Debug)]
 pub struct DeckRef(pub Rc<RefCell<Deck>>);
 
+impl DeckRef {
+    /// A new deck; counted as a write, so that an exact walk takes the world afresh.
+    pub fn new(deck: Deck) -> DeckRef {
+        crate::script::handles::edited();
+        DeckRef(Rc::new(RefCell::new(deck)))
+    }
+
+    /// The deck, to change it: every write goes through here (see `handles::edited`).
+    pub fn edit(&self) -> std::cell::RefMut<'_, Deck> {
+        crate::script::handles::edited();
+        self.0.borrow_mut()
+    }
+}
+
 /// A drawn card as Rhai sees it: `#{name, colour, position, of, run}`.
 fn card_map(card: &Card, position: usize, of: usize, run: u32) -> Map {
     let mut map = Map::new();
@@ -43,7 +57,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             };
             deck.push(Card { name, colour });
         }
-        Deck::new(deck).map(|d| DeckRef(Rc::new(RefCell::new(d)))).or_else(|e| fail(e.to_string()))
+        Deck::new(deck).map(DeckRef::new).or_else(|e| fail(e.to_string()))
     });
 
     engine
@@ -64,14 +78,14 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 
     let st = state.clone();
     engine.register_fn("to_bottom", move |d: &mut DeckRef, name: &str| -> Result<(), Box<EvalAltResult>> {
-        d.0.borrow_mut().to_bottom(name).or_else(|e| fail(e.to_string()))?;
+        d.edit().to_bottom(name).or_else(|e| fail(e.to_string()))?;
         st.borrow_mut().record(|| Step::Note { text: format!("{name} to the bottom of the deck, face up") });
         Ok(())
     });
-    engine.register_fn("all_to_bottom", |d: &mut DeckRef| d.0.borrow_mut().all_to_bottom() as i64);
+    engine.register_fn("all_to_bottom", |d: &mut DeckRef| d.edit().all_to_bottom() as i64);
     let st = state.clone();
     engine.register_fn("reshuffle", move |d: &mut DeckRef| {
-        let mut deck = d.0.borrow_mut();
+        let mut deck = d.edit();
         deck.reshuffle();
         let run = deck.run();
         st.borrow_mut().record(|| Step::Note { text: format!("the deck is reshuffled: run {run} through it begins") });
@@ -81,7 +95,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let state = state.clone();
         let draw = move |d: &mut DeckRef, label: Option<&str>| -> Result<Map, Box<EvalAltResult>> {
             let mut st = state.borrow_mut();
-            let mut deck = d.0.borrow_mut();
+            let mut deck = d.edit();
             let what = label.unwrap_or("card draw");
             match deck.draw_at(&mut st.dice, what) {
                 Ok((card, (position, of))) => {

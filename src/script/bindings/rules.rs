@@ -566,7 +566,7 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
         move |leader: LeaderRef, cell: Reading| {
             let Some(result) = cell.result.as_ref().filter(|r| !r.effects.is_empty()) else { return };
             {
-                let mut l = leader.0.borrow_mut();
+                let mut l = leader.edit();
                 for (name, value) in &result.effects.markers {
                     l.markers.insert(name.clone(), value.clone());
                 }
@@ -636,7 +636,7 @@ pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Reading) {
 }
 
 fn apply_to_unit(unit: &UnitRef, effects: &Effects) {
-    let mut u = unit.0.borrow_mut();
+    let mut u = unit.edit();
     if let Some(order) = &effects.order {
         u.order = order.clone();
     }

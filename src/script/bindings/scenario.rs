@@ -47,12 +47,14 @@ pub fn register(engine: &mut Engine, state: &Shared) {
                 let handle = LeaderRef::new(leader);
                 let id = handle.0.borrow().id.clone();
                 st.leaders.insert(id.clone(), handle.clone());
+                crate::script::handles::edited();
                 leaders.insert(id.into(), Dynamic::from(handle));
             }
             for unit in oob.units {
                 let handle = UnitRef::new(unit);
                 let id = handle.0.borrow().id.clone();
                 st.units.insert(id.clone(), handle.clone());
+                crate::script::handles::edited();
                 units.insert(id.into(), Dynamic::from(handle));
             }
             let sides: rhai::Array = oob.sides.iter().map(|s| Dynamic::from(s.id.clone())).collect();

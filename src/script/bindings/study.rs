@@ -41,6 +41,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let mut st = st.borrow_mut();
             within(&st.observations, "tally", key)?;
             st.observations.tallies.push((key.to_string(), value));
+            crate::script::handles::edited();
             Ok(())
         },
     );
@@ -56,6 +57,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let mut st = st.borrow_mut();
             within(&st.observations, "record", key)?;
             st.observations.records.push((key.to_string(), value));
+            crate::script::handles::edited();
             Ok(())
         };
         let registration = FuncRegistration::new("record").with_volatility(true);

@@ -18,6 +18,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let handle = UnitRef::new(unit);
         let id = handle.0.borrow().id.clone();
         st.units.insert(id, handle.clone());
+        crate::script::handles::edited();
         Ok(handle)
     });
     let st = state.clone();
@@ -26,6 +27,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let handle = LeaderRef::new(leader);
         let id = handle.0.borrow().id.clone();
         st.borrow_mut().leaders.insert(id, handle.clone());
+        crate::script::handles::edited();
         Ok(handle)
     });
 }
@@ -245,9 +247,9 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
     engine
         .register_fn("has_marker", |u: &mut UnitRef, name: &str| u.0.borrow().has_marker(name))
         .register_fn("marker", |u: &mut UnitRef, name: &str| marker_to(u.0.borrow().markers.get(name)))
-        .register_fn("clear_marker", |u: &mut UnitRef, name: &str| u.0.borrow_mut().clear_marker(name))
+        .register_fn("clear_marker", |u: &mut UnitRef, name: &str| u.edit().clear_marker(name))
         .register_fn("lose_stands", |u: &mut UnitRef, n: i64| {
-            i64::from(u.0.borrow_mut().lose_stands(n.clamp(0, i64::from(u32::MAX)) as u32))
+            i64::from(u.edit().lose_stands(n.clamp(0, i64::from(u32::MAX)) as u32))
         })
         .register_fn("to_string", |u: &mut UnitRef| u.to_string())
         .register_fn("to_debug", |u: &mut UnitRef| u.to_string());
@@ -265,7 +267,7 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
             if let Some(problem) = st.borrow().ruleset.vocabulary.check_unit(&copy).into_iter().next() {
                 return fail(problem.to_string());
             }
-            *u.0.borrow_mut() = copy;
+            *u.edit() = copy;
             Ok(())
         });
     }
@@ -273,7 +275,7 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
         let Ok(n) = u32::try_from(n) else {
             return fail(format!("a unit cannot have {n} stands"));
         };
-        let mut unit = u.0.borrow_mut();
+        let mut unit = u.edit();
         if unit.stands_at_start.is_none() {
             unit.stands_at_start = Some(unit.stands.max(n));
         }
@@ -282,7 +284,7 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
     });
     engine.register_fn("set_marker", |u: &mut UnitRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
         let marker = marker_from(value)?;
-        u.0.borrow_mut().set_marker(name, marker);
+        u.edit().set_marker(name, marker);
         Ok(())
     });
     let st = state.clone();
@@ -292,16 +294,16 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
     });
     engine.register_fn("attach", |u: &mut UnitRef, l: LeaderRef| {
         let id = l.0.borrow().id.clone();
-        let mut unit = u.0.borrow_mut();
+        let mut unit = u.edit();
         if !unit.leaders.contains(&id) {
             unit.leaders.push(id);
         }
-        l.0.borrow_mut().attached_to = Some(unit.id.clone());
+        l.edit().attached_to = Some(unit.id.clone());
     });
     engine.register_fn("detach", |u: &mut UnitRef, l: LeaderRef| {
         let id = l.0.borrow().id.clone();
-        u.0.borrow_mut().leaders.retain(|x| *x != id);
-        l.0.borrow_mut().attached_to = None;
+        u.edit().leaders.retain(|x| *x != id);
+        l.edit().attached_to = None;
     });
 }
 
@@ -315,7 +317,7 @@ fn register_leader_type(engine: &mut Engine) {
         .register_fn("marker", |l: &mut LeaderRef, name: &str| marker_to(l.0.borrow().markers.get(name)))
         .register_fn("set_marker", |l: &mut LeaderRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
             let marker = marker_from(value)?;
-            l.0.borrow_mut().markers.insert(name.to_string(), marker);
+            l.edit().markers.insert(name.to_string(), marker);
             Ok(())
         })
         .register_fn("to_string", |l: &mut LeaderRef| l.to_string())

@@ -97,7 +97,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         let live = self.walk.liveness(f);
         let mut slots = args;
         slots.resize(f.slots, Dynamic::UNIT);
-        let world = World::capture(self.state, slots.iter(), None);
+        let world = World::current(self.state, slots.iter());
         let start = St { slots, world, weight: BigRational::one(), value: Dynamic::UNIT };
         let flows = self.block(&live, &f.body, vec![start])?;
         let mut ends: Vec<St> = Vec::new();
@@ -297,8 +297,12 @@ impl<'a, 'c> Engine<'a, 'c> {
                 Ok(end) => end,
                 Err(err) => break Err(dice_error(self.state, err)),
             };
-            let chance = BigRational::new(BigInt::from(end.weight_num), BigInt::from(end.weight_den));
-            let weight = &st.weight * chance;
+            // Most steps roll nothing: their state keeps its chance as it is.
+            let weight = if end.weight_num == end.weight_den {
+                st.weight.clone()
+            } else {
+                &st.weight * BigRational::new(BigInt::from(end.weight_num), BigInt::from(end.weight_den))
+            };
             if end.cut_off {
                 *self.residual.borrow_mut() += weight;
             } else {

@@ -100,8 +100,8 @@ impl Walk {
             return known.clone();
         }
         let dice: u32 = expr.pools().map(|p| p.count).sum();
-        let by_value = expr.comparison.is_none()
-            && (dice > 1 || expr.pools().any(|p| p.reroll.is_some() || p.explode.is_some()));
+        let by_value =
+            expr.comparison.is_none() && (dice > 1 || expr.pools().any(|p| p.reroll.is_some() || p.explode.is_some()));
         let odds = match by_value.then(|| exact_odds(expr, &DiceLimits::default())) {
             Some(Ok(Odds::Totals(dist))) => {
                 let (values, counts): (Vec<i64>, Vec<BigUint>) = dist.counts().map(|(v, c)| (*v, c.clone())).unzip();
@@ -149,7 +149,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
     }
     runner.meter.tick_at(pos)?;
     let key = f.as_ref() as *const Function as usize;
-    let world = World::capture(runner.state, args.iter(), None);
+    let world = World::current(runner.state, args.iter());
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     hasher.write_usize(key);
     hasher.write_u64(world.hash());
@@ -230,4 +230,3 @@ fn dice_error(runner: &Runner, err: DiceError) -> Box<EvalAltResult> {
     runner.state.borrow_mut().dice_error = Some(err);
     EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
 }
-

@@ -6,6 +6,7 @@
 //! nothing keeps the world it had (the same `Rc`), so most comparisons are one
 //! pointer.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -15,7 +16,7 @@ use rhai::Dynamic;
 
 use crate::cards::Deck;
 use crate::script::bindings::cards::DeckRef;
-use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::handles::{LeaderRef, UnitRef, edits};
 use crate::script::state::{Observations, Shared};
 use crate::unit::{Leader, Unit};
 
@@ -30,6 +31,38 @@ pub struct World {
     decks: Vec<(DeckRef, Deck)>,
     observations: Observations,
     hash: u64,
+    /// Which world this is, for `LIVE`.
+    id: u64,
+}
+
+thread_local! {
+    /// The world the shared handles hold now, by id, and the count of writes then
+    /// (`handles::edits`): while neither moves, capturing or installing it again is free.
+    static LIVE: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    /// The last world id given.
+    static IDS: Cell<u64> = const { Cell::new(0) };
+    /// The world `LIVE` names, while it is kept.
+    static LIVE_WORLD: std::cell::RefCell<std::rc::Weak<World>> = const { std::cell::RefCell::new(std::rc::Weak::new()) };
+}
+
+fn next_id() -> u64 {
+    IDS.with(|ids| {
+        ids.set(ids.get() + 1);
+        ids.get()
+    })
+}
+
+fn live_is(id: u64) -> bool {
+    LIVE.with(Cell::get) == (id, edits())
+}
+
+fn set_live(id: u64) {
+    LIVE.with(|live| live.set((id, edits())));
+}
+
+fn set_live_world(world: &Rc<World>) {
+    set_live(world.id);
+    LIVE_WORLD.with(|w| *w.borrow_mut() = Rc::downgrade(world));
 }
 
 impl World {
@@ -40,6 +73,13 @@ impl World {
         values: impl Iterator<Item = &'a Dynamic>,
         before: Option<&Rc<World>>,
     ) -> Rc<World> {
+        // Nothing written since `before` was put in place or taken: it is still what stands.
+        // (A new deck counts as a write: see `DeckRef::new`.)
+        if let Some(before) = before
+            && live_is(before.id)
+        {
+            return before.clone();
+        }
         let st = state.borrow();
         // A deck once reached stays in the world: a branch that drew from it must find it put back.
         let mut decks: Vec<(DeckRef, Deck)> =
@@ -58,6 +98,8 @@ impl World {
             && before.decks.iter().zip(&decks).all(|(a, b)| Rc::ptr_eq(&a.0.0, &b.0.0) && a.1 == b.1)
             && before.observations == st.observations
         {
+            drop(st);
+            set_live_world(before);
             return before.clone();
         }
         let unit_values: Vec<Unit> = st.units.values().map(|u| u.0.borrow().clone()).collect();
@@ -70,27 +112,49 @@ impl World {
             decks,
             observations: st.observations.clone(),
             hash: 0,
+            id: next_id(),
         };
         world.hash = world.content_hash();
-        Rc::new(world)
+        let world = Rc::new(world);
+        set_live_world(&world);
+        world
+    }
+
+    /// The world as it stands now, for `values`: the one last put in place or taken, when
+    /// nothing was written since and it holds every deck `values` reach; else taken afresh.
+    pub fn current<'a>(state: &Shared, values: impl Iterator<Item = &'a Dynamic> + Clone) -> Rc<World> {
+        let known = LIVE_WORLD.with(|w| w.borrow().upgrade()).filter(|w| live_is(w.id));
+        if let Some(world) = known {
+            let mut decks = Vec::new();
+            for value in values.clone() {
+                collect_decks(value, &mut decks);
+            }
+            if decks.iter().all(|(d, _)| world.decks.iter().any(|(w, _)| Rc::ptr_eq(&w.0, &d.0))) {
+                return world;
+            }
+        }
+        World::capture(state, values, None)
     }
 
     /// Puts this world's values back into the shared handles and registries.
-    pub fn install(&self, state: &Shared) {
+    pub fn install(self: &Rc<Self>, state: &Shared) {
+        if live_is(self.id) {
+            return;
+        }
         for (handle, value) in self.units.values().zip(&self.unit_values) {
-            let mut unit = handle.0.borrow_mut();
+            let mut unit = handle.edit();
             if *unit != *value {
                 *unit = value.clone();
             }
         }
         for (handle, value) in self.leaders.values().zip(&self.leader_values) {
-            let mut leader = handle.0.borrow_mut();
+            let mut leader = handle.edit();
             if *leader != *value {
                 *leader = value.clone();
             }
         }
         for (handle, value) in &self.decks {
-            let mut deck = handle.0.borrow_mut();
+            let mut deck = handle.edit();
             if *deck != *value {
                 *deck = value.clone();
             }
@@ -105,6 +169,9 @@ impl World {
         if st.observations != self.observations {
             st.observations = self.observations.clone();
         }
+        crate::script::handles::edited();
+        drop(st);
+        set_live_world(self);
     }
 
     /// Puts this world's values into the units and leaders of the same ids that stand now (a
@@ -120,19 +187,20 @@ impl World {
             (units, leaders)
         };
         for (handle, value) in units.values().zip(&self.unit_values) {
-            *handle.0.borrow_mut() = value.clone();
+            *handle.edit() = value.clone();
         }
         for (handle, value) in leaders.values().zip(&self.leader_values) {
-            *handle.0.borrow_mut() = value.clone();
+            *handle.edit() = value.clone();
         }
         for (handle, value) in &self.decks {
-            *handle.0.borrow_mut() = value.clone();
+            *handle.edit() = value.clone();
         }
         let value = rehandle(value, &units, &leaders);
         let mut st = state.borrow_mut();
         st.units = units;
         st.leaders = leaders;
         st.observations = self.observations.clone();
+        crate::script::handles::edited();
         value
     }
 
