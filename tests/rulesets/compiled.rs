@@ -294,3 +294,58 @@ fn in_a_list_and_a_cell_read_as_rhai_reads_them() {
         }
     }
 }
+
+#[test]
+fn for_loops_and_indexing_run_as_rhai_runs_them() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/loops-and-indexing");
+    let rs = ruleset(&[dir.to_str().unwrap()]);
+    let [compiled, interpreted] = [Host::new(rs.clone()).unwrap(), Host::interpreted(rs).unwrap()];
+    let names = compiled.compiled_procedures();
+    for name in ["sum_items", "counted", "ranged", "inclusive", "letters", "early", "nested", "item", "key", "char_at"]
+    {
+        assert!(names.iter().any(|n| n == name), "{name} is not compiled: {names:?}");
+    }
+    for call in [
+        "sum_items([1, 2, 3])",
+        "sum_items([])",
+        "counted([\"a\", \"b\"])",
+        "ranged(10)",
+        "ranged(2)",
+        "inclusive(4)",
+        "letters(\"abc\")",
+        "early([1, 2, 3, 4])",
+        "early([])",
+        "nested(5)",
+        "shadowed([1, 2])",
+        "rolled(3)",
+        "item([1, 2, 3], 0)",
+        "item([1, 2, 3], -1)",
+        "item([1, 2, 3], 3)",
+        "item([1, 2, 3], -4)",
+        "item([1, 2, 3], \"x\")",
+        "item(\"abc\", 1)",
+        "item(5, 0)",
+        "item(5, 1)",
+        "item(5, -64)",
+        "item(5, 64)",
+        "item(1.5, 0)",
+        "item((), 0)",
+        "key(#{a: 1}, \"a\")",
+        "key(#{a: 1}, \"b\")",
+        "key(#{a: 1}, 2)",
+        "char_at(\"héllo\", 1)",
+        "char_at(\"abc\", -1)",
+        "char_at(\"abc\", 9)",
+        "computed([4, 5, 6])",
+        "not_iterable(#{a: 1})",
+        "not_iterable(5)",
+        "sum_items(1..4)",
+        "letters([\"x\"])",
+    ] {
+        let run = |host: &Host| {
+            host.set_dice(Box::new(Seeded::new(3)));
+            shown(host.eval(&mut Scope::new(), call))
+        };
+        assert_eq!(run(&compiled), run(&interpreted), "{call}");
+    }
+}

@@ -33,12 +33,28 @@ pub enum Code {
     Switch(Ex, Box<SwitchTable>),
     /// `while guard { .. }` (no guard: `loop`), with the guard's position, and the loop's.
     While(Option<(Ex, Position)>, Vec<Code>, Position),
+    /// `for x in items { .. }`, `for (x, i) in items { .. }`.
+    For(Box<ForLoop>),
     Break,
     Continue,
     Return(Option<Ex>),
     /// `throw e`.
     Throw(Option<Ex>, Position),
     Block(Vec<Code>),
+}
+
+/// `for x in items { .. }`: over an array's items, a range's numbers, a string's characters
+/// or a blob's bytes (what Rhai iterates); anything else is Rhai's error for it.
+#[derive(Debug)]
+pub struct ForLoop {
+    /// The slot of the item, and of the counter (`for (x, i) in ..`) from 0.
+    pub item: usize,
+    pub counter: Option<usize>,
+    pub items: Ex,
+    /// Where the items are written, for the error when they cannot be iterated.
+    pub items_at: Position,
+    pub body: Vec<Code>,
+    pub pos: Position,
 }
 
 /// A `switch` whose cases are literal values (no ranges).
@@ -64,6 +80,9 @@ pub enum Ex {
     Interpolated(Vec<Ex>),
     /// `value.name`.
     Property(Box<Ex>, ImmutableString, Position),
+    /// `value[index]`: an array's item (from the end when negative), a map's value (`()` when
+    /// missing), a string's character, a blob's byte; with the index's position.
+    Index(Box<Ex>, Box<Ex>, Position),
     /// `value.name(args)`: the receiver is passed by reference (a slot when it is a variable);
     /// with Rhai's hash of a script function it would call (see `Callee`).
     Method(Box<Ex>, ImmutableString, Vec<Ex>, Option<u64>, Position),

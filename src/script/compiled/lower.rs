@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
 
-use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
+use super::code::{Callee, Code, Ex, ForLoop, Function, Op, SwitchTable, WordCompare};
 use crate::script::bindings::unit::UnitWord;
 
 /// Methods that never change their receiver: the only ones called on a
@@ -225,6 +225,26 @@ impl Lower<'_> {
                 self.loops -= 1;
                 Code::While(guard, body?, *pos)
             }
+            Stmt::For(x, pos) => {
+                let (item, counter, flow) = &**x;
+                // The items are worked out before the loop's names are in scope.
+                let items = self.expr(&flow.expr)?;
+                let depth = self.names.len();
+                let counter = counter.as_ref().map(|c| self.declare(c.name.clone()));
+                let item = self.declare(item.name.clone());
+                self.loops += 1;
+                let body = self.block(&flow.body);
+                self.loops -= 1;
+                self.names.truncate(depth);
+                Code::For(Box::new(ForLoop {
+                    item,
+                    counter,
+                    items,
+                    items_at: flow.expr.start_position(),
+                    body: body?,
+                    pos: *pos,
+                }))
+            }
             Stmt::BreakLoop(None, flags, _) if self.loops > 0 => {
                 if flags.contains(ASTFlags::BREAK) {
                     Code::Break
@@ -263,6 +283,10 @@ impl Lower<'_> {
                 let base = self.expr(&chain.lhs)?;
                 let on_variable = matches!(base, Ex::Var(_));
                 self.chain(base, &chain.rhs, on_variable)?
+            }
+            // `a[i]` alone (a chain such as `a[i].name` is left to Rhai); not `a?[i]`.
+            Expr::Index(x, flags, _) if flags.contains(ASTFlags::BREAK) && !flags.contains(ASTFlags::NEGATED) => {
+                Ex::Index(Box::new(self.expr(&x.lhs)?), Box::new(self.expr(&x.rhs)?), x.rhs.start_position())
             }
             Expr::And(terms, _) => Ex::And(self.terms(terms)?),
             Expr::Or(terms, _) => Ex::Or(self.terms(terms)?),
@@ -421,6 +445,6 @@ mod tests {
             fn constant(x) { const c = [x]; c.len() }
         "#;
         // A closure that captures nothing is a constant function pointer: its body stays Rhai's.
-        assert_eq!(compiled(code), ["calls", "closure", "loops", "plain", "switches"]);
+        assert_eq!(compiled(code), ["calls", "closure", "indexing", "looping_for", "loops", "plain", "switches"]);
     }
 }

@@ -99,6 +99,14 @@ fn walk_code(code: &mut Code, looped: bool, visit: &mut Visit) {
             }
             walk_block(body, true, visit);
         }
+        Code::For(each) => {
+            walk(&mut each.items, looped, visit);
+            if let Some(counter) = each.counter {
+                visit(counter, Mention::Written, true);
+            }
+            visit(each.item, Mention::Written, true);
+            walk_block(&mut each.body, true, visit);
+        }
         Code::Return(Some(ex)) | Code::Throw(Some(ex), _) => walk(ex, looped, visit),
         Code::Block(code) => walk_block(code, looped, visit),
         Code::Break | Code::Continue | Code::Return(None) | Code::Throw(None, _) => {}
@@ -129,6 +137,11 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
             walk_in_place(b, looped, visit);
         }
         Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => walk(base, looped, visit),
+        // The index first, then the base, read in place (see `run`).
+        Ex::Index(base, index, _) => {
+            walk(index, looped, visit);
+            walk_in_place(base, looped, visit);
+        }
         // The arguments are worked out first, then the receiver is lent (see `run`).
         Ex::Method(receiver, _, args, ..) => {
             for arg in args {

@@ -153,6 +153,24 @@ impl Runner<'_, '_> {
                 }
                 Flow::Value(Dynamic::UNIT)
             }
+            Code::For(each) => {
+                let items = self.expr(&each.items, slots)?;
+                let mut counter: i64 = 0;
+                for item in iterate(items, each.items_at)? {
+                    self.turn(each.pos)?;
+                    if let Some(slot) = each.counter {
+                        slots[slot] = Dynamic::from_int(counter);
+                    }
+                    counter += 1;
+                    slots[each.item] = item;
+                    match self.block(&each.body, slots)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Value(_) | Flow::Continue => {}
+                    }
+                }
+                Flow::Value(Dynamic::UNIT)
+            }
             Code::Break => Flow::Break,
             Code::Continue => Flow::Continue,
             Code::Return(ex) => Flow::Return(match ex {
@@ -279,6 +297,16 @@ impl Runner<'_, '_> {
                 // Not text: called as written (Rhai words the error), with the label made.
                 let label = self.worded(parts);
                 self.call_out(callee, [expr, label].into_iter().collect(), *pos)?
+            }
+            Ex::Index(base, index, pos) => {
+                let index = self.expr(index, slots)?;
+                match base.as_ref() {
+                    Ex::Var(slot) => indexed(self.ctx, &slots[*slot], index, *pos)?,
+                    other => {
+                        let base = self.expr(other, slots)?;
+                        indexed(self.ctx, &base, index, *pos)?
+                    }
+                }
             }
             // Off a variable, read in place: `situation.range` does not copy the situation.
             Ex::Property(base, name, pos) => match base.as_ref() {
@@ -635,4 +663,72 @@ fn arithmetic(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
         Op::Div if y != 0.0 => x / y,
         _ => return None,
     }))
+}
+
+/// The items a `for` loop takes from `items`, as Rhai iterates them: an array's items, a
+/// range's numbers, a string's characters, a blob's bytes; anything else is Rhai's error.
+fn iterate(items: Dynamic, at: Position) -> R<Box<dyn Iterator<Item = Dynamic>>> {
+    if items.is_array() {
+        return Ok(Box::new(items.into_array().unwrap_or_default().into_iter()));
+    }
+    if items.is_blob() {
+        return Ok(Box::new(items.into_blob().unwrap_or_default().into_iter().map(|b| Dynamic::from_int(b.into()))));
+    }
+    if let Some(text) = items.read_lock::<ImmutableString>() {
+        let chars: Vec<Dynamic> = text.chars().map(Dynamic::from_char).collect();
+        return Ok(Box::new(chars.into_iter()));
+    }
+    if let Some(range) = items.read_lock::<std::ops::Range<rhai::INT>>() {
+        return Ok(Box::new(range.clone().map(Dynamic::from_int)));
+    }
+    if let Some(range) = items.read_lock::<std::ops::RangeInclusive<rhai::INT>>() {
+        return Ok(Box::new(range.clone().map(Dynamic::from_int)));
+    }
+    Err(EvalAltResult::ErrorFor(at).into())
+}
+
+/// `base[index]` as Rhai reads it: an array's item (from the end when negative), a map's
+/// value (`()` when missing), a string's character, a blob's byte, a number's bit; else Rhai's errors.
+fn indexed(ctx: &NativeCallContext, base: &Dynamic, index: Dynamic, pos: Position) -> R<Dynamic> {
+    fn from_end(i: rhai::INT, len: usize) -> Option<usize> {
+        let len = len as rhai::INT;
+        let i = if i < 0 { len + i } else { i };
+        (0..len).contains(&i).then_some(i as usize)
+    }
+    if let Some(array) = base.read_lock::<rhai::Array>() {
+        let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(ctx, t, pos))?;
+        return from_end(i, array.len())
+            .map(|at| array[at].clone())
+            .ok_or_else(|| EvalAltResult::ErrorArrayBounds(array.len(), i, pos).into());
+    }
+    if let Some(map) = base.read_lock::<Map>() {
+        let Some(key) = index.read_lock::<ImmutableString>() else {
+            return Err(mismatch::<ImmutableString>(ctx, index.type_name(), pos));
+        };
+        return Ok(map.get(key.as_str()).cloned().unwrap_or(Dynamic::UNIT));
+    }
+    if let Some(text) = base.read_lock::<ImmutableString>() {
+        let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(ctx, t, pos))?;
+        let chars = text.chars().count();
+        return from_end(i, chars)
+            .and_then(|at| text.chars().nth(at))
+            .map(Dynamic::from_char)
+            .ok_or_else(|| EvalAltResult::ErrorStringBounds(chars, i, pos).into());
+    }
+    if let Some(blob) = base.read_lock::<rhai::Blob>() {
+        let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(ctx, t, pos))?;
+        return from_end(i, blob.len())
+            .map(|at| Dynamic::from_int(blob[at].into()))
+            .ok_or_else(|| EvalAltResult::ErrorArrayBounds(blob.len(), i, pos).into());
+    }
+    if let Ok(bits) = base.as_int() {
+        // A number's bits, as Rhai reads them: `5[0]` is true.
+        let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(ctx, t, pos))?;
+        return from_end(i, rhai::INT::BITS as usize)
+            .map(|at| Dynamic::from_bool((bits >> at) & 1 == 1))
+            .ok_or_else(|| EvalAltResult::ErrorBitFieldBounds(rhai::INT::BITS as usize, i, pos).into());
+    }
+    let engine = ctx.engine();
+    let what = format!("{} [{}]", engine.map_type_name(base.type_name()), engine.map_type_name(index.type_name()));
+    Err(EvalAltResult::ErrorIndexingType(what, pos).into())
 }

@@ -143,6 +143,24 @@ impl Liveness {
                 self.loop_head.insert(address(stmt), head.clone());
                 head
             }
+            Code::For(each) => {
+                let mut head = after.clone();
+                loop {
+                    let context = Loop { after: &after, head: &head };
+                    let mut next = self.block(&each.body, head.clone(), Some(&context));
+                    next.remove(each.item);
+                    if let Some(counter) = each.counter {
+                        next.remove(counter);
+                    }
+                    next.union(&after);
+                    next.union(&head);
+                    if next == head {
+                        break;
+                    }
+                    head = next;
+                }
+                with_uses(head, &each.items)
+            }
             Code::Break => in_loop.map_or(after, |l| l.after.clone()),
             Code::Continue => in_loop.map_or(after, |l| l.head.clone()),
             Code::Return(ex) | Code::Throw(ex, _) => {
@@ -172,6 +190,7 @@ fn ex_nests_a_block(ex: &Ex) -> bool {
         Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_nests_a_block),
         Ex::Map(entries) => entries.iter().any(|(_, e)| ex_nests_a_block(e)),
         Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_nests_a_block(base),
+        Ex::Index(base, index, _) => ex_nests_a_block(base) || ex_nests_a_block(index),
         Ex::Method(receiver, _, args, ..) => ex_nests_a_block(receiver) || args.iter().any(ex_nests_a_block),
         Ex::Call(_, args, _) => args.iter().any(ex_nests_a_block),
         Ex::Binary(_, a, b, _) => ex_nests_a_block(a) || ex_nests_a_block(b),
@@ -199,6 +218,10 @@ fn mentions(ex: &Ex, live: &mut Slots) {
         }
         Ex::Map(entries) => entries.iter().for_each(|(_, e)| mentions(e, live)),
         Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => mentions(base, live),
+        Ex::Index(base, index, _) => {
+            mentions(base, live);
+            mentions(index, live);
+        }
         Ex::Method(receiver, _, args, ..) => {
             mentions(receiver, live);
             args.iter().for_each(|e| mentions(e, live));
@@ -244,6 +267,14 @@ fn stmt_mentions(stmt: &Code, live: &mut Slots) {
                 mentions(guard, live);
             }
             body.iter().for_each(|s| stmt_mentions(s, live));
+        }
+        Code::For(each) => {
+            live.insert(each.item);
+            if let Some(counter) = each.counter {
+                live.insert(counter);
+            }
+            mentions(&each.items, live);
+            each.body.iter().for_each(|s| stmt_mentions(s, live));
         }
         Code::Return(ex) | Code::Throw(ex, _) => {
             if let Some(ex) = ex {
