@@ -155,13 +155,11 @@ impl Runner<'_, '_> {
             }
             Code::For(each) => {
                 let items = self.expr(&each.items, slots)?;
-                let mut counter: i64 = 0;
-                for item in iterate(items, each.items_at)? {
+                for (counter, item) in (0..).zip(iterate(items, each.items_at)?) {
                     self.turn(each.pos)?;
                     if let Some(slot) = each.counter {
                         slots[slot] = Dynamic::from_int(counter);
                     }
-                    counter += 1;
                     slots[each.item] = item;
                     match self.block(&each.body, slots)? {
                         Flow::Break => break,
