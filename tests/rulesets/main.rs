@@ -2,6 +2,7 @@
 //! the procedures' results, traces, effects and exact odds.
 
 mod compiled;
+mod exact_engine;
 mod ff_napoleonic;
 mod linear_warfare;
 mod linear_warfare_combat;

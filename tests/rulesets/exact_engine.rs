@@ -1,0 +1,120 @@
+//! The exact odds engine held to the references: replaying every face (on calls small
+//! enough for it) outcome for outcome, and sampling, across the shipped rulesets.
+
+use grognard::dice::EnumLimits;
+use grognard::script::{Host, Outcome, ProcedureOdds};
+use num_traits::Zero;
+use rhai::Scope;
+
+use super::{host, switched};
+
+/// The same call's odds through the engine and by replaying every face, which must be complete.
+fn both_ways(host: &Host, call: &str) -> (ProcedureOdds, ProcedureOdds) {
+    let limits = EnumLimits { max_outcomes: 2_000_000, max_depth: 64 };
+    host.set_exact_engine(true);
+    let engine = host.odds(&Scope::new(), call, limits, (100, 1)).unwrap_or_else(|e| panic!("{call}: {e}"));
+    host.set_exact_engine(false);
+    let replayed = host.odds(&Scope::new(), call, limits, (100, 1)).unwrap_or_else(|e| panic!("{call}: {e}"));
+    host.set_exact_engine(true);
+    assert!(replayed.exact && replayed.distribution.residual().is_zero(), "{call}: the reference is not whole");
+    (engine, replayed)
+}
+
+fn agree(host: &Host, calls: &[String]) {
+    for call in calls {
+        let (engine, replayed) = both_ways(host, call);
+        assert!(engine.exact && engine.sampled.is_none(), "{call}");
+        let chances = |odds: &ProcedureOdds| odds.distribution.iter().map(|(o, p)| (o.clone(), p)).collect::<Vec<_>>();
+        assert_eq!(chances(&engine), chances(&replayed), "{call}");
+        assert!(engine.distribution.residual().is_zero(), "{call}");
+        // The engine walks its own choices, never more than the reference's faces.
+        assert!(engine.runs <= replayed.runs, "{call}: {} runs against {}", engine.runs, replayed.runs);
+    }
+}
+
+const LINE: &str = r#"unit(#{name: "L", nation: "britain", arm: "infantry", stands: 6, formation: "line"})"#;
+const COLUMN: &str =
+    r#"unit(#{name: "C", nation: "france", arm: "infantry", stands: 6, formation: "column", markers: #{fresh: true}})"#;
+const LED: &str = r#"{ let c = unit(#{name: "P", nation: "prussia", arm: "infantry", stands: 5, formation: "column"});
+    c.attach(leader(#{name: "Kleist"})); c }"#;
+
+#[test]
+fn fire_and_fury_procedures_agree_with_every_face_replayed() {
+    let calls = vec![
+        format!("fire({LINE}, {COLUMN}, #{{range: 2}})"),
+        format!("fire({LINE}, {LED}, #{{fire_points: 10}})"),
+        format!(
+            "let t = {LED}; fire({LINE}, t, #{{range: 1, cover: [\"woods\"]}}); [t.stands, t.order, t.leaders.len()]"
+        ),
+        format!("maneuver({COLUMN}, #{{commander_rating: \"good\"}})"),
+        format!(
+            "let a = {COLUMN}; let b = {LINE}; fire(a, b, #{{range: 2}}); fire(b, a, #{{range: 2}}); [a.stands, b.stands]"
+        ),
+    ];
+    agree(&host(&["ff-napoleonic"]), &calls);
+    // Another reading of the fallen-leader trigger rolls 2d6 for the musketry.
+    let other = Host::new(switched("ff-napoleonic", &[], &[("fallen_leader_trigger", "musketry_2d6")])).unwrap();
+    agree(&other, &calls[..3]);
+}
+
+#[test]
+fn volleys_agree_with_every_face_replayed() {
+    let firer = |n: u32| format!(r#"unit(#{{name: "A", arm: "infantry", stands: {n}, formation: "line"}})"#);
+    let target = r#"unit(#{name: "B", arm: "infantry", stands: 3, formation: "line"})"#;
+    let calls: Vec<String> =
+        [(2, "#{cover: \"cover\"}"), (3, "#{range: \"long\"}"), (2, "#{first_volley: true, cover: \"fortified\"}")]
+            .iter()
+            .map(|(n, situation)| format!("let b = {target}; volley({}, b, {situation}); b.stands", firer(*n)))
+            .collect();
+    agree(&host(&["volley-example"]), &calls);
+    let average = Host::new(switched("volley-example", &["average_dice"], &[])).unwrap();
+    agree(&average, &calls);
+}
+
+#[test]
+fn linear_warfare_procedures_agree_with_every_face_replayed() {
+    let calls = vec![
+        r#"fallen_leader(leader(#{name: "Kleist"}), #{})"#.to_string(),
+        r#"let b = unit(#{name: "Beaten", arm: "infantry", grade: "2", stands: 6, formation: "line", order: "rout"});
+           let v = unit(#{name: "Victor", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+           trophies_of_war(b, v, 2).len()"#
+            .to_string(),
+        r#"let c = unit(#{name: "Highlanders", arm: "infantry", grade: "2", stands: 6, formation: "line", markers: #{doctrine: "cold_steel", impetuous: true}});
+           let d = unit(#{name: "Hussars", arm: "cavalry", type: "light", grade: "1", stands: 2, formation: "line"});
+           charge_combat(c, d, #{charger_run_in: 3}).result"#
+            .to_string(),
+    ];
+    agree(&host(&["linear-warfare"]), &calls);
+}
+
+#[test]
+fn a_republique_firefight_agrees_with_every_face_replayed() {
+    let host = Host::new(switched("republique", &["attrition_die", "firefights"], &[])).unwrap();
+    let call = r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "column", grade: "veteran"});
+        let d = unit(#{name: "D", arm: "infantry", stands: 5, formation: "line"});
+        let r = assault(a, d, #{}); [r.result, r.attrition.attacker, a.stands, d.stands]"#;
+    agree(&host, &[call.to_string()]);
+}
+
+#[test]
+fn the_melee_study_agrees_with_sampling() {
+    // Every desperate struggle is beyond replaying faces; 20,000 sampled melees must fall
+    // within five standard errors of each exact chance.
+    let call = r#"let f = unit(#{ name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column", markers: #{ fresh: true } });
+        let a = unit(#{ name: "IR 4 Deutschmeister", nation: "austria", arm: "infantry", stands: 5, formation: "line" });
+        melee(f, a, #{ year: 1809 }).result"#;
+    let host = host(&["ff-napoleonic"]);
+    let exact = host.odds(&Scope::new(), call, EnumLimits::default(), (100, 1)).unwrap();
+    assert!(exact.exact && exact.cut_off_at.is_none() && exact.distribution.residual().is_zero());
+    host.set_exact_engine(false);
+    let n = 20_000;
+    let sampled = host.odds(&Scope::new(), call, EnumLimits { max_outcomes: 1, max_depth: 64 }, (n, 7)).unwrap();
+    assert!(!sampled.exact);
+    for (outcome, p) in exact.distribution.iter() {
+        let p = grognard::dice::to_f64(&p);
+        let seen = grognard::dice::to_f64(&sampled.distribution.probability(outcome));
+        let error = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((seen - p).abs() <= 5.0 * error + 1e-4, "{outcome}: exact {p}, sampled {seen}");
+    }
+    assert!(exact.distribution.probability(&Outcome::Word("swept".into())) > num_rational::BigRational::zero());
+}
