@@ -141,6 +141,11 @@ impl Enumerator {
         false
     }
 
+    /// Whether this run has branched (or was cut off) so far.
+    pub fn branched(&self) -> bool {
+        !self.path.is_empty() || self.cut_off
+    }
+
     /// Cuts this run off here: its chance is counted as residual.
     pub fn cut(&mut self) -> DiceError {
         self.cut_off = true;

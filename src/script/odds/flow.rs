@@ -146,10 +146,11 @@ impl<'a, 'c> Engine<'a, 'c> {
         match stmt {
             Code::If(guard, then, otherwise, pos) => {
                 let (mut yes, mut no) = (Vec::new(), Vec::new());
-                for st in &states {
-                    for (next, flow) in
-                        self.replay(st, |r, slots| r.guard(guard, slots, *pos).map(|b| Flow::Value(Dynamic::from(b))))?
-                    {
+                let branches = super::branching::ex_may_branch(guard);
+                for st in states {
+                    for (next, flow) in self.replay(st, branches, |r, slots| {
+                        r.guard(guard, slots, *pos).map(|b| Flow::Value(Dynamic::from(b)))
+                    })? {
                         match flow {
                             Flow::Value(v) if v.as_bool() == Ok(true) => yes.push(next),
                             _ => no.push(next),
@@ -164,8 +165,9 @@ impl<'a, 'c> Engine<'a, 'c> {
             Code::Break => flows.breaks = states,
             Code::Continue => flows.continues = states,
             _ => {
-                for st in &states {
-                    for (mut next, flow) in self.replay(st, |r, slots| r.stmt(stmt, slots))? {
+                let branches = self.walk.may_branch(stmt);
+                for st in states {
+                    for (mut next, flow) in self.replay(st, branches, |r, slots| r.stmt(stmt, slots))? {
                         match flow {
                             Flow::Value(v) => {
                                 next.value = v;
@@ -234,7 +236,8 @@ impl<'a, 'c> Engine<'a, 'c> {
                 None => (vec![head], Vec::new()),
                 Some((guard, at_guard)) => {
                     let (mut go, mut stop) = (Vec::new(), Vec::new());
-                    for (next, flow) in self.replay(&head, |r, slots| {
+                    let branches = super::branching::ex_may_branch(guard);
+                    for (next, flow) in self.replay(head, branches, |r, slots| {
                         r.guard(guard, slots, *at_guard).map(|b| Flow::Value(Dynamic::from(b)))
                     })? {
                         match flow {
@@ -276,11 +279,42 @@ impl<'a, 'c> Engine<'a, 'c> {
 
     /// Runs `step` for `st` once for every way its dice and choices fall; each run starts from
     /// `st` as it is, and yields the state it leaves, with its chance, and how the step ended.
-    fn replay(&self, st: &St, mut step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>) -> R<Vec<(St, Flow)>> {
+    /// A step that cannot branch (`branches` false) runs once, on `st` itself: should it
+    /// branch all the same, the walk gives up rather than guess.
+    fn replay(
+        &self,
+        st: St,
+        branches: bool,
+        mut step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>,
+    ) -> R<Vec<(St, Flow)>> {
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(STEP_DEPTH)));
+        let result = if branches { self.replay_all(&st, &mut step) } else { self.run_once(st, &mut step) };
+        self.state.borrow_mut().dice = saved;
+        result
+    }
+
+    /// `replay` of a step that cannot branch: once, on the state itself.
+    fn run_once(&self, st: St, step: &mut dyn FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>) -> R<Vec<(St, Flow)>> {
+        let St { mut slots, world, weight, .. } = st;
+        world.install(self.state);
+        let mut runner = Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };
+        let flow = step(&mut runner, &mut slots);
+        let branched = match &mut self.state.borrow_mut().dice {
+            DiceMode::Walk(e) => e.branched(),
+            DiceMode::Source(_) => unreachable!("a replay owns the dice"),
+        };
+        if branched {
+            return Err(too_many("a step thought not to roll rolled".to_string()));
+        }
+        let flow = flow?;
+        let world = World::capture(self.state, slots.iter(), Some(&world));
+        Ok(vec![(St { slots, world, weight, value: Dynamic::UNIT }, flow)])
+    }
+
+    fn replay_all(&self, st: &St, step: &mut dyn FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>) -> R<Vec<(St, Flow)>> {
         let mut out = Vec::new();
         let mut runs = 0u64;
-        let result = loop {
+        loop {
             if let DiceMode::Walk(e) = &mut self.state.borrow_mut().dice {
                 e.begin_run();
             }
@@ -295,7 +329,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             };
             let end = match end {
                 Ok(end) => end,
-                Err(err) => break Err(dice_error(self.state, err)),
+                Err(err) => return Err(dice_error(self.state, err)),
             };
             // Most steps roll nothing: their state keeps its chance as it is.
             let weight = if end.weight_num == end.weight_den {
@@ -306,13 +340,9 @@ impl<'a, 'c> Engine<'a, 'c> {
             if end.cut_off {
                 *self.residual.borrow_mut() += weight;
             } else {
-                match flow {
-                    Ok(flow) => {
-                        let world = World::capture(self.state, slots.iter(), Some(&st.world));
-                        out.push((St { slots, world, weight, value: Dynamic::UNIT }, flow));
-                    }
-                    Err(err) => break Err(err),
-                }
+                let flow = flow?;
+                let world = World::capture(self.state, slots.iter(), Some(&st.world));
+                out.push((St { slots, world, weight, value: Dynamic::UNIT }, flow));
             }
             runs += 1;
             let more = match &mut self.state.borrow_mut().dice {
@@ -320,14 +350,12 @@ impl<'a, 'c> Engine<'a, 'c> {
                 DiceMode::Source(_) => false,
             };
             if !more {
-                break Ok(out);
+                return Ok(out);
             }
             if runs >= STEP_OUTCOMES {
-                break Err(too_many(format!("one step has more than {STEP_OUTCOMES} outcomes")));
+                return Err(too_many(format!("one step has more than {STEP_OUTCOMES} outcomes")));
             }
-        };
-        self.state.borrow_mut().dice = saved;
-        result
+        }
     }
 }
 

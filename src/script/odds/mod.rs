@@ -12,6 +12,7 @@
 //! follow states apart without end, a loop with too many states), it says so
 //! with `unsupported`, and the caller falls back to replaying.
 
+mod branching;
 mod fingerprint;
 mod flow;
 mod liveness;
@@ -80,6 +81,7 @@ pub struct Walk {
     pools: RefCell<HashMap<Arc<str>, Option<Rc<PoolOdds>>>>,
     memo: RefCell<HashMap<u64, Vec<Memo>>>,
     liveness: RefCell<HashMap<usize, Rc<Liveness>>>,
+    branching: RefCell<HashMap<usize, bool>>,
     /// Calls being worked out, one inside another.
     nesting: Cell<usize>,
 }
@@ -112,6 +114,12 @@ impl Walk {
         };
         self.pools.borrow_mut().insert(written.clone(), odds.clone());
         odds
+    }
+
+    /// Whether `stmt` may branch (see `branching`), worked out once a statement.
+    fn may_branch(&self, stmt: &crate::script::compiled::code::Code) -> bool {
+        let key = stmt as *const _ as usize;
+        *self.branching.borrow_mut().entry(key).or_insert_with(|| branching::may_branch(stmt))
     }
 
     fn liveness(&self, f: &Function) -> Rc<Liveness> {

@@ -1,0 +1,95 @@
+//! Which statements may branch (roll dice, draw, or call a procedure whose outcomes differ): the rest run once, on their state itself.
+//!
+//! A statement that cannot branch needs no copy of its state to replay from. This
+//! guess may be wrong only one way without harm: a statement called non-branching
+//! that rolls all the same is caught when it runs (`flow::run_once`), and the walk
+//! gives up and replays every face instead. So the list of calls that never branch
+//! may be short, never wrong the other way round matters only for speed.
+
+use crate::script::compiled::code::{Callee, Code, Ex};
+
+/// Calls of grognard's and Rhai's that never roll nor draw.
+const STEADY: [&str; 34] = [
+    "note",
+    "lookup",
+    "table_result",
+    "modifiers",
+    "option",
+    "interpretation",
+    "apply",
+    "max",
+    "min",
+    "abs",
+    "to_int",
+    "to_float",
+    "ceiling",
+    "floor",
+    "round",
+    "len",
+    "contains",
+    "parse_int",
+    "sub_string",
+    "to_string",
+    "to_upper",
+    "to_lower",
+    "trim",
+    "split",
+    "keys",
+    "values",
+    "push",
+    "append",
+    "remove",
+    "is_empty",
+    "sign",
+    "type_of",
+    "tally",
+    "record",
+];
+
+/// Whether running `stmt` may take a branch.
+pub fn may_branch(stmt: &Code) -> bool {
+    match stmt {
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => {
+            ex_may_branch(ex)
+        }
+        Code::If(guard, then, otherwise, _) => ex_may_branch(guard) || then.iter().chain(otherwise).any(may_branch),
+        Code::Switch(value, table) => {
+            ex_may_branch(value)
+                || table.arms.iter().any(|(guard, result)| {
+                    guard.as_ref().is_some_and(|(g, _)| ex_may_branch(g)) || ex_may_branch(result)
+                })
+        }
+        Code::While(guard, body, _) => {
+            guard.as_ref().is_some_and(|(g, _)| ex_may_branch(g)) || body.iter().any(may_branch)
+        }
+        Code::For(each) => ex_may_branch(&each.items) || each.body.iter().any(may_branch),
+        Code::Return(Some(ex)) | Code::Throw(Some(ex), _) => ex_may_branch(ex),
+        Code::Block(code) => code.iter().any(may_branch),
+        Code::Break | Code::Continue | Code::Return(None) | Code::Throw(None, _) => false,
+    }
+}
+
+/// Whether working out `ex` may take a branch.
+pub fn ex_may_branch(ex: &Ex) -> bool {
+    match ex {
+        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => false,
+        Ex::Call(Callee::Procedure(..), _, _) => true,
+        Ex::Call(Callee::Other(name, _), args, _) => {
+            !STEADY.contains(&name.as_str()) && !is_operator(name) || args.iter().any(ex_may_branch)
+        }
+        Ex::Method(receiver, _, args, ..) => ex_may_branch(receiver) || args.iter().any(ex_may_branch),
+        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_may_branch),
+        Ex::Map(entries) => entries.iter().any(|(_, e)| ex_may_branch(e)),
+        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_may_branch(base),
+        Ex::Index(base, index, _) => ex_may_branch(base) || ex_may_branch(index),
+        Ex::Binary(_, a, b, _) => ex_may_branch(a) || ex_may_branch(b),
+        Ex::WordCompare(compare) => ex_may_branch(&compare.written),
+        Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| ex_may_branch(e)),
+        Ex::Block(code) => code.iter().any(may_branch),
+    }
+}
+
+/// Rhai's operators, called by name (`+`, `==`, `..`): none rolls.
+fn is_operator(name: &str) -> bool {
+    !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+}
