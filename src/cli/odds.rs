@@ -247,7 +247,8 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
     let name_w = rows.iter().map(|(o, _)| o.len()).max().unwrap_or(6).max(6);
     let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
     let mut s = match &odds.sampled {
-        None => format!("{label}\nexact odds over {} dice outcomes\n\n", odds.runs),
+        // The walk's branches: dice, and procedure calls worked out whole (docs/odds.md).
+        None => format!("{label}\nexact odds ({} branches walked)\n\n", odds.runs),
         Some(note) => format!("{label}\nestimated odds: {note}\n\n"),
     };
     s += &format!("{:<name_w$}  {:>chance_w$}  {:>8}\n", "result", "chance", "percent");

@@ -222,7 +222,7 @@ fn odds_of_dice_and_of_a_procedure() {
     let text = output(s.handle(":odds 2d6 >= 8"));
     assert!(text.starts_with("2d6 >= 8: chance 5/12"), "{text}");
     let text = output(s.handle(r#":odds fallen_leader(leader(#{name: "K"}), #{}).result"#));
-    assert!(text.contains("exact odds over 10 dice outcomes"), "{text}");
+    assert!(text.contains("exact odds (10 branches walked)"), "{text}");
     assert!(text.contains("fatal_wound") && text.contains("2/5"), "{text}");
     assert!(error(s.handle(":odds")).contains("takes a dice expression"));
 }

@@ -118,7 +118,7 @@ fn one_trial_replays_the_same_dice_as_in_the_study() {
 #[test]
 fn exact_walks_every_outcome_instead_of_sampling() {
     let out = stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--exact"]));
-    assert!(out.contains("exact odds over 10 dice outcomes"), "{out}");
+    assert!(out.contains("exact odds (10 branches walked)"), "{out}");
     assert!(out.contains("1/10"), "{out}");
 }
 

@@ -373,7 +373,7 @@ fn cleared(mut st: St, live: Option<&LiveSlots>) -> St {
 
 /// A hash of a state's slots, value and world; none when a value cannot be compared.
 fn state_hash(st: &St) -> Option<u64> {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = ahash::AHasher::default();
     hasher.write_u64(st.world.hash());
     let comparable = st.slots.iter().all(|v| hash_value(v, &mut hasher)) && hash_value(&st.value, &mut hasher);
     comparable.then(|| hasher.finish())

@@ -158,7 +158,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
     runner.meter.tick_at(pos)?;
     let key = f.as_ref() as *const Function as usize;
     let world = World::current(runner.state, args.iter());
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hasher = ahash::AHasher::default();
     hasher.write_usize(key);
     hasher.write_u64(world.hash());
     let hashed = args.iter().all(|a| hash_value(a, &mut hasher));

@@ -237,7 +237,7 @@ impl World {
     /// A hash of what most often tells worlds apart (stands, formations, orders, markers, leaders'
     /// states, decks' sizes, the observations' count): equal worlds are then compared whole.
     fn content_hash(&self) -> u64 {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut hasher = ahash::AHasher::default();
         for unit in &self.unit_values {
             (&unit.id, unit.stands, &unit.formation, &unit.order, unit.markers.len()).hash(&mut hasher);
             unit.markers.keys().for_each(|k| k.hash(&mut hasher));
