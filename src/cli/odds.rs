@@ -14,7 +14,7 @@ use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::dice::{DiceLimits, Distribution, Odds, exact_odds, fraction, parse_with, to_f64};
 use crate::error::Error;
-use crate::script::{Host, ProcedureOdds};
+use crate::script::{Host, Outcome, ProcedureOdds};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard odds --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
@@ -238,48 +238,140 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
     Ok(())
 }
 
-/// A procedure's results as a table: each result with its chance and a bar.
+/// A procedure's results as a table, in display order (numbers in order, a table's results
+/// as its chart prints them): exact, each with its chance and percent, and for numbers the
+/// at-least and at-most columns and the mean; sampled, each with its percent and 95% interval.
 pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
     let dist = &odds.distribution;
-    let rows: Vec<(String, BigRational)> = dist.iter().map(|(o, p)| (o.to_string(), p)).collect();
+    let rows = odds.rows();
+    let numeric = !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)));
+    let names: Vec<String> = rows.iter().map(|(o, _)| o.to_string()).collect();
     let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
-    let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
-    let name_w = rows.iter().map(|(o, _)| o.len()).max().unwrap_or(6).max(6);
-    let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
+    let name_w = names.iter().map(String::len).max().unwrap_or(6).max(6);
     let mut s = match &odds.sampled {
         // The walk's branches: dice, and procedure calls worked out whole (docs/odds.md).
         None => format!("{label}\nexact odds ({} branches walked)\n\n", odds.runs),
-        Some(note) => format!("{label}\nestimated odds: {note}\n\n"),
+        Some(note) => format!("{label}\nestimated odds, not exact: {note}\n\n"),
     };
-    s += &format!("{:<name_w$}  {:>chance_w$}  {:>8}\n", "result", "chance", "percent");
-    for ((outcome, p), chance) in rows.iter().zip(&chances) {
-        s += &format!("{outcome:<name_w$}  {chance:>chance_w$}  {:>8}  {}\n", percent(p), bar(to_f64(p), biggest));
+    if odds.sampled.is_some() {
+        s += &format!("{:<name_w$}  {:>8}  {:>17}\n", "result", "percent", "95% interval");
+        for ((_, p), name) in rows.iter().zip(&names) {
+            let (lo, hi) = wilson(to_f64(p), odds.runs);
+            let interval = format!("{}-{}", percent_f(lo), percent_f(hi));
+            s += &format!("{name:<name_w$}  {:>8}  {interval:>17}  {}\n", percent(p), bar(to_f64(p), biggest));
+        }
+    } else {
+        let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
+        let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
+        s += &format!("{:<name_w$}  {:>chance_w$}  {:>8}", "result", "chance", "percent");
+        s += if numeric { &"  at least   at most\n" } else { "\n" };
+        let mut at_most = BigRational::zero();
+        let mut at_least = dist.total();
+        for (((_, p), chance), name) in rows.iter().zip(&chances).zip(&names) {
+            at_most += p;
+            s += &format!("{name:<name_w$}  {chance:>chance_w$}  {:>8}", percent(p));
+            if numeric {
+                s += &format!("  {:>8}  {:>8}", percent(&at_least), percent(&at_most));
+            }
+            s += &format!("  {}\n", bar(to_f64(p), biggest));
+            at_least -= p;
+        }
+    }
+    if numeric {
+        let (mean, spread) = mean_and_spread(&rows);
+        s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
     }
     if !dist.residual().is_zero() {
         let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
-        s += &format!(
-            "\ncut off{depth} (a loop that goes on): {} ({})\n",
-            fraction(&dist.residual()),
-            percent(&dist.residual())
-        );
+        let why = match (odds.cut_by_outcomes, odds.cut_off_at) {
+            (Some(limit), _) => format!("walking deeper would pass --max-outcomes {limit}"),
+            (None, Some(d)) => format!("--max-depth {d}: a loop that goes on"),
+            (None, None) => "a loop that goes on".to_string(),
+        };
+        s += &format!("\ncut off{depth} ({why}): {} ({})\n", fraction(&dist.residual()), percent(&dist.residual()));
     }
     s
 }
 
-/// A procedure's results as JSON.
+/// The mean and standard deviation of numeric outcomes over the chance that reached one.
+fn mean_and_spread(rows: &[(Outcome, BigRational)]) -> (f64, f64) {
+    let values: Vec<(f64, f64)> = rows
+        .iter()
+        .filter_map(|(o, p)| match o {
+            Outcome::Number(n) => Some((*n as f64, to_f64(p))),
+            _ => None,
+        })
+        .collect();
+    let total: f64 = values.iter().map(|(_, p)| p).sum();
+    if total <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().map(|(v, p)| v * p).sum::<f64>() / total;
+    let variance = values.iter().map(|(v, p)| (v - mean).powi(2) * p).sum::<f64>() / total;
+    (mean, variance.sqrt())
+}
+
+/// The 95% Wilson interval of a share `p` seen in `n` trials.
+fn wilson(p: f64, n: u64) -> (f64, f64) {
+    let n = n.max(1) as f64;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+fn percent_f(p: f64) -> String {
+    format!("{:.2}%", p * 100.0)
+}
+
+/// A procedure's results as JSON, in display order: each result as the value it is (a
+/// number, a word, true or false), its chance as a float and, when exact, as a fraction;
+/// sampled, its 95% interval.
 pub fn procedure_json(label: &str, odds: &ProcedureOdds) -> Value {
     let dist = &odds.distribution;
-    let rows: Vec<Value> = dist
+    let rows = odds.rows();
+    let numeric = !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)));
+    let mut at_least = dist.total();
+    let mut at_most = BigRational::zero();
+    let json_rows: Vec<Value> = rows
         .iter()
-        .map(|(o, p)| json!({ "result": o.to_string(), "probability": fraction(&p), "p": to_f64(&p) }))
+        .map(|(o, p)| {
+            at_most += p;
+            let result = match o {
+                Outcome::Nothing => Value::Null,
+                Outcome::Flag(b) => json!(b),
+                Outcome::Number(n) => json!(n),
+                Outcome::Word(w) => json!(w),
+            };
+            let mut row = json!({ "result": result, "p": to_f64(p) });
+            if odds.sampled.is_some() {
+                let (lo, hi) = wilson(to_f64(p), odds.runs);
+                row["interval"] = json!([lo, hi]);
+            } else {
+                row["probability"] = json!(fraction(p));
+                if numeric {
+                    row["at_least"] = json!(to_f64(&at_least));
+                    row["at_most"] = json!(to_f64(&at_most));
+                }
+            }
+            at_least -= p;
+            row
+        })
         .collect();
-    json!({
+    let mut value = json!({
         "expr": label,
         "exact": odds.exact,
         "runs": odds.runs,
         "sampled": odds.sampled,
         "residual": fraction(&dist.residual()),
         "cut_off_at": odds.cut_off_at,
-        "distribution": rows,
-    })
+        "cut_by_max_outcomes": odds.cut_by_outcomes,
+        "distribution": json_rows,
+    });
+    if numeric {
+        let (mean, spread) = mean_and_spread(&rows);
+        value["mean"] = json!(mean);
+        value["standard_deviation"] = json!(spread);
+    }
+    value
 }

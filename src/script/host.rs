@@ -12,7 +12,7 @@ use super::compiled::Compiled;
 use super::condition::Condition;
 use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
 use super::handles::{LeaderRef, UnitRef};
-use super::outcome::{Outcome, ProcedureOdds};
+use super::outcome::{Outcome, ProcedureOdds, display_order};
 use super::sandbox::{self, Limits};
 use super::state::{CompiledList, DiceMode, Observations, Shared, State};
 use super::trace::{Step, Trace};
@@ -561,7 +561,10 @@ impl Host {
         let mut st = self.state.borrow_mut();
         st.dice = saved;
         st.tracing = saved_tracing;
-        result
+        result.map(|odds| ProcedureOdds {
+            order: display_order(&st.ruleset, odds.distribution.iter().map(|(o, _)| o)),
+            ..odds
+        })
     }
 
     /// Walks the outcomes cut off at 2 dice, then 4, 6... until nothing is cut
@@ -597,12 +600,15 @@ impl Host {
                     if let Some(previous) = previous_runs {
                         let growth = runs as f64 / previous.max(1) as f64;
                         if runs as f64 * growth > limits.max_outcomes as f64 {
-                            return Ok(best);
+                            return Ok(best.map(|b| ProcedureOdds { cut_by_outcomes: Some(limits.max_outcomes), ..b }));
                         }
                     }
                     depth = (depth + 2).min(limits.max_depth);
                 }
-                Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => return Ok(best),
+                // The deeper walk would pass the outcome limit: the one before is kept, cut by it.
+                Err(ScriptError::Dice(DiceError::TooManyOutcomes { .. })) => {
+                    return Ok(best.map(|b| ProcedureOdds { cut_by_outcomes: Some(limits.max_outcomes), ..b }));
+                }
                 Err(err) => return Err(err),
             }
         }
@@ -634,7 +640,15 @@ impl Host {
                 DiceMode::Source(_) => false,
             };
             if !more {
-                return Ok(ProcedureOdds { distribution: dist, exact: true, runs, sampled: None, cut_off_at: None });
+                return Ok(ProcedureOdds {
+                    distribution: dist,
+                    exact: true,
+                    runs,
+                    sampled: None,
+                    cut_off_at: None,
+                    cut_by_outcomes: None,
+                    order: Vec::new(),
+                });
             }
             if runs >= limits.max_outcomes {
                 return Err(DiceError::TooManyOutcomes { limit: limits.max_outcomes }.into());
@@ -671,6 +685,8 @@ impl Host {
             runs: trials,
             sampled: Some(note),
             cut_off_at: None,
+            cut_by_outcomes: None,
+            order: Vec::new(),
         })
     }
 

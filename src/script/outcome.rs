@@ -65,4 +65,49 @@ pub struct ProcedureOdds {
     /// The number of dice after which outcomes were cut off (their chance is
     /// the distribution's residual), when some were.
     pub cut_off_at: Option<usize>,
+    /// When the cut came from the limit on outcomes walked (`--max-outcomes`), that limit;
+    /// none when it came from the depth limit (`--max-depth`).
+    pub cut_by_outcomes: Option<u64>,
+    /// The outcomes in the order to show them: numbers in order, a table's results in the
+    /// order its chart prints them, other words as written.
+    pub order: Vec<Outcome>,
+}
+
+impl ProcedureOdds {
+    /// The outcomes with their chances, in display order.
+    pub fn rows(&self) -> Vec<(Outcome, num_rational::BigRational)> {
+        let mut rows: Vec<(Outcome, num_rational::BigRational)> =
+            self.distribution.iter().map(|(o, p)| (o.clone(), p)).collect();
+        rows.sort_by_key(|(o, _)| self.order.iter().position(|x| x == o).unwrap_or(usize::MAX));
+        rows
+    }
+}
+
+/// The order to show `outcomes` in: nothing, then flags, then numbers in order, then words,
+/// those a table of `ruleset` gives (the one giving most of them) in its chart's order first.
+pub fn display_order<'a>(ruleset: &crate::rules::Ruleset, outcomes: impl Iterator<Item = &'a Outcome>) -> Vec<Outcome> {
+    let mut outcomes: Vec<Outcome> = outcomes.cloned().collect();
+    let words: Vec<&str> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    let chart = ruleset
+        .tables
+        .values()
+        .map(|t| (words.iter().filter(|w| t.result_order.iter().any(|r| r == *w)).count(), &t.result_order))
+        .filter(|(n, _)| *n > 0)
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, order)| order.clone())
+        .unwrap_or_default();
+    outcomes.sort_by(|a, b| match (a, b) {
+        (Outcome::Word(x), Outcome::Word(y)) => {
+            let at = |w: &str| chart.iter().position(|r| r == w).unwrap_or(usize::MAX);
+            (at(x), x).cmp(&(at(y), y))
+        }
+        _ => a.cmp(b),
+    });
+    outcomes
 }

@@ -274,3 +274,38 @@ fn check_prints_the_first_problems_of_many_and_counts_the_rest() {
         stderr(&out)
     );
 }
+
+#[test]
+fn procedure_odds_read_as_a_player_reads_them() {
+    // A volley's stands lost: numbers in order, with at-least and at-most, and the mean.
+    let volley = r#"volley(unit(#{name: "A", arm: "infantry", stands: 2, formation: "line"}), unit(#{name: "B", arm: "infantry", stands: 8, formation: "line"}), #{cover: "cover"}).lost"#;
+    let out = grognard(&["odds", "--rules", "volley-example", volley]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    // Each die loses a stand with 1/2 x 2/3 = 1/3: 0, 1, 2 with 4/9, 4/9, 1/9; the mean is 2/3.
+    assert!(text.contains("result  chance   percent  at least   at most"), "{text}");
+    assert!(text.contains("0          4/9    44.44%   100.00%    44.44%"), "{text}");
+    assert!(text.contains("2          1/9    11.11%    11.11%   100.00%"), "{text}");
+    assert!(text.contains("mean 0.6667, standard deviation 0.6667"), "{text}");
+    // The same in JSON: results and chances as numbers.
+    let out = grognard(&["odds", "--rules", "volley-example", volley, "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows = v["distribution"].as_array().unwrap();
+    assert_eq!(rows[1]["result"], 1);
+    assert_eq!(rows[1]["probability"], "4/9");
+    assert!((rows[1]["at_least"].as_f64().unwrap() - 5.0 / 9.0).abs() < 1e-12);
+    assert!((v["mean"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-12);
+    // Sampled odds say so on every line: a percent and its interval, never a fraction.
+    let four = r#"roll("1d6").total + roll("1d6").total + roll("1d6").total + roll("1d6").total"#;
+    let out = grognard(&["odds", "--rules", "volley-example", four, "--max-outcomes", "100", "--samples", "4000"]);
+    let text = stdout(&out);
+    assert!(text.contains("estimated odds, not exact"), "{text}");
+    assert!(text.contains("95% interval"), "{text}");
+    assert!(!text.lines().skip(3).any(|l| l.contains('/')), "{text}");
+    // A cut-off names what caused it, with the flag that raises it.
+    let duel = r#"loop { let a = roll("1d6").total; let b = roll("1d6").total; if a != b { return a > b } }"#;
+    let text = stdout(&grognard(&["odds", "--rules", "volley-example", duel, "--max-depth", "4"]));
+    assert!(text.contains("cut off after 4 dice (--max-depth 4: a loop that goes on): 1/36"), "{text}");
+    let text = stdout(&grognard(&["odds", "--rules", "volley-example", duel, "--max-outcomes", "2000"]));
+    assert!(text.contains("cut off after 6 dice (walking deeper would pass --max-outcomes 2000)"), "{text}");
+}
