@@ -264,7 +264,7 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
         let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
         let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
         s += &format!("{:<name_w$}  {:>chance_w$}  {:>8}", "result", "chance", "percent");
-        s += if numeric { &"  at least   at most\n" } else { "\n" };
+        s += if numeric { "  at least   at most\n" } else { "\n" };
         let mut at_most = BigRational::zero();
         let mut at_least = dist.total();
         for (((_, p), chance), name) in rows.iter().zip(&chances).zip(&names) {
