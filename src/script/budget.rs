@@ -94,6 +94,23 @@ impl Meter {
         self.deadline.set(time_limit.map(|t| Instant::now() + t));
     }
 
+    /// Lowers the operations allowed to `cap` more than spent so far, for a try that must not
+    /// spend the command's whole budget; `restore` puts the command's limit back.
+    pub fn cap(&self, cap: u64) -> u64 {
+        let full = self.max_operations.get();
+        self.max_operations.set(full.min(self.spent.get().saturating_add(cap)));
+        full
+    }
+
+    /// Puts back the limit `cap` lowered, forgetting a stop the lowered limit caused (the
+    /// operations spent still count against the command).
+    pub fn restore(&self, full: u64) {
+        if let Some(Stop::Operations(_)) = self.stopped.get() {
+            self.stopped.set(None);
+        }
+        self.max_operations.set(full);
+    }
+
     /// Setting this flag stops the script running now (a Ctrl-C handler sets it).
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
         self.interrupt.borrow().clone()

@@ -26,6 +26,9 @@ pub struct Evaluation {
     pub trace: Trace,
 }
 
+/// Most outcomes `odds` replays face by face before the exact engine works a call out instead.
+const SMALL_WALK: u64 = 48;
+
 /// A Rhai engine bound to one ruleset. Build one per thread.
 pub struct Host {
     engine: Engine,
@@ -538,6 +541,17 @@ impl Host {
         // The whole walk is one command: its operations are counted across every outcome.
         self.begin(self.walk_limits.get());
         let result = if self.exact_engine.get() && self.native.is_some() {
+            // A walk of a few outcomes (one fire) costs less replayed face by face than worked
+            // out by the engine: tried first, within a small budget, then the engine.
+            if let Some(small) = self.small_walk(scope, &ast, code) {
+                let mut st = self.state.borrow_mut();
+                st.dice = saved;
+                st.tracing = saved_tracing;
+                return Ok(ProcedureOdds {
+                    order: display_order(&st.ruleset, small.distribution.iter().map(|(o, _)| o)),
+                    ..small
+                });
+            }
             self.state.borrow_mut().walk = Some(Rc::default());
             let result = self.deepen(scope, &ast, code, limits);
             self.state.borrow_mut().walk = None;
@@ -565,6 +579,21 @@ impl Host {
             order: display_order(&st.ruleset, odds.distribution.iter().map(|(o, _)| o)),
             ..odds
         })
+    }
+
+    /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes; none
+    /// when it is not (or fails: the engine then walks it, and says why if it fails too).
+    fn small_walk(&self, scope: &Scope, ast: &AST, code: &str) -> Option<ProcedureOdds> {
+        self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_WALK as usize));
+        let limits = EnumLimits { max_outcomes: SMALL_WALK, max_depth: SMALL_WALK as usize };
+        // The try spends a twentieth of the command's operations at most: the rest is the engine's.
+        let full = self.meter.cap(self.walk_limits.get().max_operations / 20);
+        let small = self.walk(scope, ast, code, limits);
+        self.meter.restore(full);
+        match small {
+            Ok(odds) if num_traits::Zero::is_zero(&odds.distribution.residual()) => Some(odds),
+            _ => None,
+        }
     }
 
     /// Walks the outcomes cut off at 2 dice, then 4, 6... until nothing is cut
