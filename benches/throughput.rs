@@ -175,39 +175,6 @@ fn main() {
         report("melee: scripted melee() vs native table read", scripted, native, "melees/s");
     }
 
-    if wanted("exact fire") {
-        // Exact odds: one fire and one melee walked over every outcome, against the
-        // exact odds of the bare dice expression.
-        let fire_call = format!("fire({LINE}, {COLUMN}, #{{fire_points: 6}}).result");
-        let scripted = rate(|| {
-            black_box(host.odds(&Scope::new(), &fire_call, EnumLimits::default(), (100, 1)).unwrap());
-            1
-        });
-        let d10_expr = parse("1d10").unwrap();
-        let native = rate(|| {
-            black_box(exact_odds(&d10_expr, &DiceLimits::default()).unwrap());
-            1
-        });
-        report("exact odds: one fire vs 1d10", scripted, native, "per s");
-        println!("{:<44} {:>14.3} ms", "  (one exact fire)", 1000.0 / scripted);
-    }
-
-    if wanted("exact melee") {
-        let melee_call = format!("melee({COLUMN}, {LINE}, #{{}}).result");
-        let limits = EnumLimits { max_depth: 4, max_outcomes: 100_000 };
-        let scripted = rate(|| {
-            black_box(host.odds(&Scope::new(), &melee_call, limits, (100, 1)).unwrap());
-            1
-        });
-        let diff = parse("1d10 - 1d10").unwrap();
-        let native = rate(|| {
-            black_box(exact_odds(&diff, &DiceLimits::default()).unwrap());
-            1
-        });
-        report("exact odds: one melee (2 rounds) vs 1d10-1d10", scripted, native, "per s");
-        println!("{:<44} {:>14.3} ms", "  (one exact melee, 2 rounds)", 1000.0 / scripted);
-    }
-
     exact_targets(&ruleset);
 
     if wanted("load") {
