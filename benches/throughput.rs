@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use grognard::dice::{DiceLimits, EnumLimits, RollSource, Seeded, exact_odds, parse};
+use grognard::dice::{EnumLimits, RollSource, Seeded, parse};
 use grognard::repl::Session;
 use grognard::rules::RowKey;
 use grognard::rules::{Ruleset, Switches, load};
