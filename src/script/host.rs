@@ -26,8 +26,10 @@ pub struct Evaluation {
     pub trace: Trace,
 }
 
-/// Most outcomes `odds` replays face by face before the exact engine works a call out instead.
+/// Most outcomes `odds` replays face by face before the exact engine works a call out
+/// instead, and most dice in one of them.
 const SMALL_WALK: u64 = 48;
+const SMALL_DEPTH: usize = 2;
 
 /// A Rhai engine bound to one ruleset. Build one per thread.
 pub struct Host {
@@ -581,14 +583,16 @@ impl Host {
         })
     }
 
-    /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes; none
+    /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes of
+    /// `SMALL_DEPTH` dice; none
     /// when it is not (or fails: the engine then walks it, and says why if it fails too).
     fn small_walk(&self, scope: &Scope, ast: &AST, code: &str) -> Option<ProcedureOdds> {
-        self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_WALK as usize));
-        let limits = EnumLimits { max_outcomes: SMALL_WALK, max_depth: SMALL_WALK as usize };
+        // Two dice at most a run: a loop or a pool goes to the engine at its first run.
+        self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_DEPTH));
+        let limits = EnumLimits { max_outcomes: SMALL_WALK, max_depth: SMALL_DEPTH };
         // The try spends a twentieth of the command's operations at most: the rest is the engine's.
         let full = self.meter.cap(self.walk_limits.get().max_operations / 20);
-        let small = self.walk(scope, ast, code, limits);
+        let small = self.walk_until(scope, ast, code, limits, true);
         self.meter.restore(full);
         match small {
             Ok(odds) if num_traits::Zero::is_zero(&odds.distribution.residual()) => Some(odds),
@@ -644,6 +648,18 @@ impl Host {
     }
 
     fn walk(&self, scope: &Scope, ast: &AST, code: &str, limits: EnumLimits) -> Result<ProcedureOdds, ScriptError> {
+        self.walk_until(scope, ast, code, limits, false)
+    }
+
+    /// `walk`, giving up at the first run cut off when `whole_or_nothing`.
+    fn walk_until(
+        &self,
+        scope: &Scope,
+        ast: &AST,
+        code: &str,
+        limits: EnumLimits,
+        whole_or_nothing: bool,
+    ) -> Result<ProcedureOdds, ScriptError> {
         let snapshot = self.snapshot(scope);
         let mut dist = Distribution::new();
         let mut runs = 0u64;
@@ -659,6 +675,7 @@ impl Host {
                 DiceMode::Source(_) => unreachable!("the walk owns the dice while enumerating"),
             };
             match (end.cut_off, result) {
+                (true, _) if whole_or_nothing => return Err(DiceError::CutOff { depth: limits.max_depth }.into()),
                 (true, _) => dist.add_residual_fraction(&end.weight_num, &end.weight_den),
                 (false, Ok(eval)) => dist.add_fraction(Outcome::of(&eval.value), &end.weight_num, &end.weight_den),
                 (false, Err(err)) => return Err(err),
