@@ -73,16 +73,23 @@ fn a_fire_prints_its_trace_and_result() {
     assert_eq!(why.lines().filter(|l| l.starts_with("mod ")).count(), 17);
 }
 
+/// Answers the session's dice prompts with `answers`, in order (then none: the roll is
+/// cancelled); returns the prompts asked, as they are asked.
+fn answer_with(s: &mut Session, answers: &[&'static str]) -> Rc<RefCell<Vec<String>>> {
+    let answers: Rc<RefCell<VecDeque<&str>>> = Rc::new(RefCell::new(answers.iter().copied().collect()));
+    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
+    let p = prompts.clone();
+    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
+        p.borrow_mut().push(prompt.to_string());
+        answers.borrow_mut().pop_front().map(str::to_string)
+    })));
+    prompts
+}
+
 #[test]
 fn manual_dice_ask_for_every_die_and_check_it() {
     let mut s = session(&["ff-napoleonic"]);
-    let answers: Rc<RefCell<VecDeque<&str>>> = Rc::new(RefCell::new(VecDeque::from(["11", "x", "8"])));
-    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
-    let (a, p) = (answers.clone(), prompts.clone());
-    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
-        p.borrow_mut().push(prompt.to_string());
-        a.borrow_mut().pop_front().map(str::to_string)
-    })));
+    let prompts = answer_with(&mut s, &["11", "x", "8"]);
     assert_eq!(output(s.handle(":dice manual")), "dice: manual; you will be asked for every die");
     assert_eq!(s.dice(), DiceSetting::Manual);
     output(s.handle(UNITS));
@@ -106,13 +113,7 @@ fn manual_dice_ask_for_every_die_and_check_it() {
 #[test]
 fn manual_dice_ask_for_a_named_die_by_its_name_and_faces() {
     let mut s = session(&["volley-example"]);
-    let answers: Rc<RefCell<VecDeque<&str>>> = Rc::new(RefCell::new(VecDeque::from(["6 2", "5 2"])));
-    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
-    let (a, p) = (answers.clone(), prompts.clone());
-    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
-        p.borrow_mut().push(prompt.to_string());
-        a.borrow_mut().pop_front().map(str::to_string)
-    })));
+    let prompts = answer_with(&mut s, &["6 2", "5 2"]);
     output(s.handle(":dice manual"));
     assert_eq!(output(s.handle(r#"roll("2avg", "steady volley").total"#)).lines().last(), Some("= 7"));
     assert_eq!(
@@ -131,14 +132,7 @@ fn manual_dice_ask_for_a_named_die_by_its_name_and_faces() {
 #[test]
 fn manual_dice_take_a_pool_on_one_line_and_ask_for_the_re_rolls_by_name() {
     let mut s = session(&["volley-example"]);
-    let answers: Rc<RefCell<VecDeque<&str>>> =
-        Rc::new(RefCell::new(VecDeque::from(["5 2 7", "5 2 x", "5 2 6 1", "5 2", "1", "4", "4", "6 5 3"])));
-    let prompts: Rc<RefCell<Vec<String>>> = Rc::default();
-    let (a, p) = (answers.clone(), prompts.clone());
-    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
-        p.borrow_mut().push(prompt.to_string());
-        a.borrow_mut().pop_front().map(str::to_string)
-    })));
+    let prompts = answer_with(&mut s, &["5 2 7", "5 2 x", "5 2 6 1", "5 2", "1", "4", "4", "6 5 3"]);
     output(s.handle(":dice manual"));
     output(s.handle(r#"let a = unit(#{name: "A", arm: "infantry", stands: 3, formation: "line"}); let b = unit(#{name: "B", arm: "infantry", stands: 6, formation: "line"});"#));
     let text = output(s.handle("volley(a, b, #{first_volley: true}).hits"));

@@ -145,18 +145,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         let mut flows = Flows::default();
         match stmt {
             Code::If(guard, then, otherwise, pos) => {
-                let (mut yes, mut no) = (Vec::new(), Vec::new());
-                let branches = super::branching::ex_may_branch(guard);
-                for st in states {
-                    for (next, flow) in self.replay(st, branches, |r, slots| {
-                        r.guard(guard, slots, *pos).map(|b| Flow::Value(Dynamic::from(b)))
-                    })? {
-                        match flow {
-                            Flow::Value(v) if v.as_bool() == Ok(true) => yes.push(next),
-                            _ => no.push(next),
-                        }
-                    }
-                }
+                let (yes, no) = self.split(states, guard, *pos)?;
                 flows.absorb(self.block(live, then, yes)?);
                 flows.absorb(self.block(live, otherwise, no)?);
             }
@@ -185,6 +174,23 @@ impl<'a, 'c> Engine<'a, 'c> {
             }
         }
         Ok(flows)
+    }
+
+    /// The states after working out `guard` for each of `states`: those where it held, and the others.
+    fn split(&self, states: Vec<St>, guard: &Ex, pos: Position) -> R<(Vec<St>, Vec<St>)> {
+        let (mut yes, mut no) = (Vec::new(), Vec::new());
+        let branches = super::branching::ex_may_branch(guard);
+        for st in states {
+            for (next, flow) in
+                self.replay(st, branches, |r, slots| r.guard(guard, slots, pos).map(|b| Flow::Value(Dynamic::from(b))))?
+            {
+                match flow {
+                    Flow::Value(v) if v.as_bool() == Ok(true) => yes.push(next),
+                    _ => no.push(next),
+                }
+            }
+        }
+        Ok((yes, no))
     }
 
     /// `while` and `loop`: a chain over the distinct states at the loop's head.
@@ -234,19 +240,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             let head = heads[at].clone();
             let (go, stop) = match guard {
                 None => (vec![head], Vec::new()),
-                Some((guard, at_guard)) => {
-                    let (mut go, mut stop) = (Vec::new(), Vec::new());
-                    let branches = super::branching::ex_may_branch(guard);
-                    for (next, flow) in self.replay(head, branches, |r, slots| {
-                        r.guard(guard, slots, *at_guard).map(|b| Flow::Value(Dynamic::from(b)))
-                    })? {
-                        match flow {
-                            Flow::Value(v) if v.as_bool() == Ok(true) => go.push(next),
-                            _ => stop.push(next),
-                        }
-                    }
-                    (go, stop)
-                }
+                Some((guard, at_guard)) => self.split(vec![head], guard, *at_guard)?,
             };
             let flows = self.block(live, body, go)?;
             for mut st in stop.into_iter().chain(flows.breaks) {
