@@ -244,7 +244,7 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
 pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
     let dist = &odds.distribution;
     let rows = odds.rows();
-    let numeric = !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)));
+    let numeric = all_numbers(&rows);
     let names: Vec<String> = rows.iter().map(|(o, _)| o.to_string()).collect();
     let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
     let name_w = names.iter().map(String::len).max().unwrap_or(6).max(6);
@@ -293,6 +293,11 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
     s
 }
 
+/// Whether every outcome is a number (then at-least and at-most, and the mean, are shown).
+fn all_numbers(rows: &[(Outcome, BigRational)]) -> bool {
+    !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)))
+}
+
 /// The mean and standard deviation of numeric outcomes over the chance that reached one.
 fn mean_and_spread(rows: &[(Outcome, BigRational)]) -> (f64, f64) {
     let values: Vec<(f64, f64)> = rows
@@ -330,7 +335,7 @@ fn percent_f(p: f64) -> String {
 pub fn procedure_json(label: &str, odds: &ProcedureOdds) -> Value {
     let dist = &odds.distribution;
     let rows = odds.rows();
-    let numeric = !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)));
+    let numeric = all_numbers(&rows);
     let mut at_least = dist.total();
     let mut at_most = BigRational::zero();
     let json_rows: Vec<Value> = rows

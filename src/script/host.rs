@@ -361,14 +361,10 @@ impl Host {
     pub fn adopt(&self, units: impl IntoIterator<Item = UnitRef>, leaders: impl IntoIterator<Item = LeaderRef>) {
         let mut st = self.state.borrow_mut();
         for unit in units {
-            let id = unit.0.borrow().id.clone();
-            st.units.insert(id, unit);
-            crate::script::handles::edited();
+            st.add_unit(unit);
         }
         for leader in leaders {
-            let id = leader.0.borrow().id.clone();
-            st.leaders.insert(id, leader);
-            crate::script::handles::edited();
+            st.add_leader(leader);
         }
     }
 
@@ -430,10 +426,7 @@ impl Host {
 
     /// What the last runs counted with `tally` and `record`, taken out.
     pub fn take_observations(&self) -> Observations {
-        {
-            crate::script::handles::edited();
-            std::mem::take(&mut self.state.borrow_mut().observations)
-        }
+        std::mem::take(self.state.borrow_mut().observations_mut())
     }
 
     /// Units created so far, by id.
@@ -509,8 +502,7 @@ impl Host {
             let mut st = self.state.borrow_mut();
             st.trace = Trace::default();
             // What a run counts is its own (a study takes it after each trial).
-            st.observations = Observations::default();
-            crate::script::handles::edited();
+            *st.observations_mut() = Observations::default();
             st.dice_error = None;
             st.scenario_problems = None;
         }
@@ -542,18 +534,13 @@ impl Host {
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
         // The whole walk is one command: its operations are counted across every outcome.
         self.begin(self.walk_limits.get());
-        let result = if self.exact_engine.get() && self.native.is_some() {
-            // A walk of a few outcomes (one fire) costs less replayed face by face than worked
-            // out by the engine: tried first, within a small budget, then the engine.
-            if let Some(small) = self.small_walk(scope, &ast, code) {
-                let mut st = self.state.borrow_mut();
-                st.dice = saved;
-                st.tracing = saved_tracing;
-                return Ok(ProcedureOdds {
-                    order: display_order(&st.ruleset, small.distribution.iter().map(|(o, _)| o)),
-                    ..small
-                });
-            }
+        let engine = self.exact_engine.get() && self.native.is_some();
+        // A walk of a few outcomes (one fire) costs less replayed face by face than worked
+        // out by the engine: tried first, within a small budget, then the engine.
+        let small = if engine { self.small_walk(scope, &ast, code) } else { None };
+        let result = if let Some(small) = small {
+            Ok(Some(small))
+        } else if engine {
             self.state.borrow_mut().walk = Some(Rc::default());
             let result = self.deepen(scope, &ast, code, limits);
             self.state.borrow_mut().walk = None;
@@ -584,8 +571,8 @@ impl Host {
     }
 
     /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes of
-    /// `SMALL_DEPTH` dice; none
-    /// when it is not (or fails: the engine then walks it, and says why if it fails too).
+    /// `SMALL_DEPTH` dice; none when it is not (or fails: the engine then walks it, and says
+    /// why if it fails too).
     fn small_walk(&self, scope: &Scope, ast: &AST, code: &str) -> Option<ProcedureOdds> {
         // Two dice at most a run: a loop or a pool goes to the engine at its first run.
         self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_DEPTH));

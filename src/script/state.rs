@@ -157,6 +157,28 @@ impl State {
         }
     }
 
+    /// Makes `unit` known by its id, returned (a write an exact walk counts: see `handles::edited`).
+    pub fn add_unit(&mut self, unit: UnitRef) -> String {
+        let id = unit.0.borrow().id.clone();
+        self.units.insert(id.clone(), unit);
+        super::handles::edited();
+        id
+    }
+
+    /// Makes `leader` known by its id, returned (counted as `add_unit` is).
+    pub fn add_leader(&mut self, leader: LeaderRef) -> String {
+        let id = leader.0.borrow().id.clone();
+        self.leaders.insert(id.clone(), leader);
+        super::handles::edited();
+        id
+    }
+
+    /// What the study counts, to change it (counted as `add_unit` is).
+    pub fn observations_mut(&mut self) -> &mut Observations {
+        super::handles::edited();
+        &mut self.observations
+    }
+
     /// A dice expression read with the ruleset's conventions, parsed once.
     pub fn dice(&mut self, text: &str) -> Result<Rc<(DiceExpr, Arc<str>)>, DiceError> {
         if let Some(expr) = self.dice_cache.get(text) {

@@ -74,7 +74,7 @@ impl DiceConventions {
 }
 
 /// Words that dice notation uses itself, which no die may be named.
-pub const RESERVED_DIE_NAMES: [&str; 3] = ["hits", "reroll", "misses"];
+const RESERVED_DIE_NAMES: [&str; 3] = ["hits", "reroll", "misses"];
 
 /// Why `name` cannot name a die, if it cannot: it must read as a name in dice notation
 /// (a letter, then letters, digits or `_`), and not as dice already (`d6`, `d%`, `d{...}`).

@@ -180,8 +180,7 @@ impl Enumerator {
             return Ok(index);
         }
         if self.path.len() >= self.max_depth {
-            self.cut_off = true;
-            return Err(DiceError::CutOff { depth: self.max_depth });
+            return Err(self.cut());
         }
         // A weighted branch starts at its first outcome of any chance.
         let first = match &branch {

@@ -6,6 +6,7 @@
 //! past that instead of growing without end.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::{Mutex, OnceLock};
 
 /// The most different custom dice one process keeps.
@@ -16,30 +17,30 @@ pub fn intern(faces: &[i64]) -> Option<&'static [i64]> {
     static KEPT: OnceLock<Mutex<HashMap<Vec<i64>, &'static [i64]>>> = OnceLock::new();
     let mut sorted = faces.to_vec();
     sorted.sort_unstable();
-    let mut kept = KEPT.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(shared) = kept.get(&sorted) {
-        return Some(shared);
-    }
-    if kept.len() >= MAX_CUSTOM_DICE {
-        return None;
-    }
-    let shared: &'static [i64] = Box::leak(sorted.clone().into_boxed_slice());
-    kept.insert(sorted, shared);
-    Some(shared)
+    keep_once(&KEPT, sorted, |sorted| Box::leak(sorted.into_boxed_slice()))
 }
 
 /// The one shared copy of a die's name, or `None` past `MAX_CUSTOM_DICE` different names.
 pub fn intern_name(name: &str) -> Option<&'static str> {
     static KEPT: OnceLock<Mutex<HashMap<String, &'static str>>> = OnceLock::new();
-    let mut kept = KEPT.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(shared) = kept.get(name) {
+    keep_once(&KEPT, name.to_string(), |name| Box::leak(name.into_boxed_str()))
+}
+
+/// The copy `kept` holds of `key`, or a new one made by `leak`; none when `kept` is full.
+fn keep_once<K: Clone + Eq + Hash, V: ?Sized>(
+    kept: &OnceLock<Mutex<HashMap<K, &'static V>>>,
+    key: K,
+    leak: impl FnOnce(K) -> &'static V,
+) -> Option<&'static V> {
+    let mut kept = kept.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(shared) = kept.get(&key) {
         return Some(shared);
     }
     if kept.len() >= MAX_CUSTOM_DICE {
         return None;
     }
-    let shared: &'static str = Box::leak(name.to_string().into_boxed_str());
-    kept.insert(name.to_string(), shared);
+    let shared = leak(key.clone());
+    kept.insert(key, shared);
     Some(shared)
 }
 

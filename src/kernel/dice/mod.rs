@@ -15,7 +15,7 @@ pub use ast::{
     Comparison, DEFAULT_EXPLODE_DEPTH, DiceExpr, DicePool, Die, Explode, FaceTest, Keep, MAX_EXPLODE_DEPTH, Reroll,
     Scale, SignedTerm, Sum, Term,
 };
-pub use conventions::{D10Reading, D66Reading, DiceConventions, DiceLimits, RESERVED_DIE_NAMES, die_name_problem};
+pub use conventions::{D10Reading, D66Reading, DiceConventions, DiceLimits, die_name_problem};
 pub use distribution::{Distribution, fraction, to_f64};
 pub use enumerate::{EnumLimits, Enumerator, RunEnd, Weights, enumerate};
 pub use error::DiceError;

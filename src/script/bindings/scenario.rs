@@ -45,16 +45,12 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let mut st = st.borrow_mut();
             for leader in oob.leaders {
                 let handle = LeaderRef::new(leader);
-                let id = handle.0.borrow().id.clone();
-                st.leaders.insert(id.clone(), handle.clone());
-                crate::script::handles::edited();
+                let id = st.add_leader(handle.clone());
                 leaders.insert(id.into(), Dynamic::from(handle));
             }
             for unit in oob.units {
                 let handle = UnitRef::new(unit);
-                let id = handle.0.borrow().id.clone();
-                st.units.insert(id.clone(), handle.clone());
-                crate::script::handles::edited();
+                let id = st.add_unit(handle.clone());
                 units.insert(id.into(), Dynamic::from(handle));
             }
             let sides: rhai::Array = oob.sides.iter().map(|s| Dynamic::from(s.id.clone())).collect();

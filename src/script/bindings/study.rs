@@ -40,8 +40,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             }
             let mut st = st.borrow_mut();
             within(&st.observations, "tally", key)?;
-            st.observations.tallies.push((key.to_string(), value));
-            crate::script::handles::edited();
+            st.observations_mut().tallies.push((key.to_string(), value));
             Ok(())
         },
     );
@@ -56,8 +55,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             }
             let mut st = st.borrow_mut();
             within(&st.observations, "record", key)?;
-            st.observations.records.push((key.to_string(), value));
-            crate::script::handles::edited();
+            st.observations_mut().records.push((key.to_string(), value));
             Ok(())
         };
         let registration = FuncRegistration::new("record").with_volatility(true);

@@ -16,18 +16,14 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let mut st = st.borrow_mut();
         let unit = unit_from(spec, &st.ruleset.vocabulary)?;
         let handle = UnitRef::new(unit);
-        let id = handle.0.borrow().id.clone();
-        st.units.insert(id, handle.clone());
-        crate::script::handles::edited();
+        st.add_unit(handle.clone());
         Ok(handle)
     });
     let st = state.clone();
     engine.register_fn("leader", move |spec: Map| -> Result<LeaderRef, Box<EvalAltResult>> {
         let leader = leader_from(spec)?;
         let handle = LeaderRef::new(leader);
-        let id = handle.0.borrow().id.clone();
-        st.borrow_mut().leaders.insert(id, handle.clone());
-        crate::script::handles::edited();
+        st.borrow_mut().add_leader(handle.clone());
         Ok(handle)
     });
 }

@@ -234,7 +234,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         }
         while let Some(at) = queue.pop_front() {
             if heads.len() > LOOP_STATES {
-                return Err(too_many(format!("a loop reaches more than {LOOP_STATES} different states")));
+                return Err(super::unsupported(format!("a loop reaches more than {LOOP_STATES} different states")));
             }
             self.meter.tick_at(pos)?;
             let head = heads[at].clone();
@@ -259,7 +259,7 @@ impl<'a, 'c> Engine<'a, 'c> {
                 }
             }
         }
-        let solved = chain.solve(heads.len()).map_err(too_many)?;
+        let solved = chain.solve(heads.len()).map_err(super::unsupported)?;
         let mut flows = Flows::default();
         for (st, weight) in solved.exits {
             flows.normal.push(St { weight, ..st });
@@ -298,7 +298,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             DiceMode::Source(_) => unreachable!("a replay owns the dice"),
         };
         if branched {
-            return Err(too_many("a step thought not to roll rolled".to_string()));
+            return Err(super::unsupported("a step thought not to roll rolled".to_string()));
         }
         let flow = flow?;
         let world = World::capture(self.state, slots.iter(), Some(&world));
@@ -347,7 +347,7 @@ impl<'a, 'c> Engine<'a, 'c> {
                 return Ok(out);
             }
             if runs >= STEP_OUTCOMES {
-                return Err(too_many(format!("one step has more than {STEP_OUTCOMES} outcomes")));
+                return Err(super::unsupported(format!("one step has more than {STEP_OUTCOMES} outcomes")));
             }
         }
     }
@@ -403,11 +403,6 @@ pub fn merge(states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
         }
     }
     kept
-}
-
-/// An error that sends the walk back to sampling, saying why.
-pub fn too_many(why: String) -> Box<EvalAltResult> {
-    super::unsupported(why)
 }
 
 /// A dice error from the walk, kept whole for the report.
