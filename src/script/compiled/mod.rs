@@ -114,7 +114,7 @@ impl Compiled {
                         .map(|(i, a)| if i == 0 && !f.lends_first { (**a).clone() } else { std::mem::take(&mut **a) })
                         .collect();
                     let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
-                    let result = if runner.walking() {
+                    let result = if runner.walking() && crate::script::odds::works_out(&runner, i) {
                         crate::script::odds::call(&mut runner, &f, &slots, ctx.call_position())
                     } else {
                         runner.call(&f, &mut slots, ctx.call_position())

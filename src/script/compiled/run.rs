@@ -504,7 +504,7 @@ impl Runner<'_, '_> {
                     && let Some(f) = self.table.function(*index)
                 {
                     let mut slots: Slots = values.into_iter().collect();
-                    if self.walking() {
+                    if self.walking() && crate::script::odds::works_out(self, *index) {
                         return crate::script::odds::call(self, &f, &slots, pos);
                     }
                     return self.call(&f, &mut slots, pos);

@@ -1,10 +1,12 @@
-//! Which statements may branch (roll dice, draw, or call a procedure whose outcomes differ): the rest run once, on their state itself.
+//! Which statements may branch (roll dice, draw, or call a procedure that may): the rest run once, on their state itself.
 //!
-//! A statement that cannot branch needs no copy of its state to replay from. This
-//! guess may be wrong only one way without harm: a statement called non-branching
-//! that rolls all the same is caught when it runs (`flow::run_once`), and the walk
-//! gives up and replays every face instead. So the list of calls that never branch
-//! may be short, never wrong the other way round matters only for speed.
+//! A statement that cannot branch needs no copy of its state to replay from, and a
+//! procedure that cannot branch is simply run, not worked out as a distribution.
+//! This guess may be wrong only one way without harm: a statement called
+//! non-branching that rolls all the same (a procedure redefined at the REPL, say)
+//! is caught when it runs (`flow::run_once`), and the walk gives up and replays
+//! every face instead. So the list of calls that never branch may be short; it
+//! is never wrong the other way round, which would matter only for speed.
 
 use crate::script::compiled::code::{Callee, Code, Ex};
 
@@ -46,8 +48,11 @@ const STEADY: [&str; 34] = [
     "record",
 ];
 
-/// Whether running `stmt` may take a branch.
-pub fn may_branch(stmt: &Code) -> bool {
+/// Whether running `stmt` may take a branch; `procedure(index)` says whether calling the
+/// compiled procedure `index` may.
+pub fn may_branch(stmt: &Code, procedure: &dyn Fn(usize) -> bool) -> bool {
+    let may_branch = |stmt: &Code| may_branch(stmt, procedure);
+    let ex_may_branch = |ex: &Ex| ex_may_branch(ex, procedure);
     match stmt {
         Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => {
             ex_may_branch(ex)
@@ -70,10 +75,12 @@ pub fn may_branch(stmt: &Code) -> bool {
 }
 
 /// Whether working out `ex` may take a branch.
-pub fn ex_may_branch(ex: &Ex) -> bool {
+pub fn ex_may_branch(ex: &Ex, procedure: &dyn Fn(usize) -> bool) -> bool {
+    let may_branch = |stmt: &Code| may_branch(stmt, procedure);
+    let ex_may_branch = |ex: &Ex| ex_may_branch(ex, procedure);
     match ex {
         Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => false,
-        Ex::Call(Callee::Procedure(..), _, _) => true,
+        Ex::Call(Callee::Procedure(index, ..), args, _) => procedure(*index) || args.iter().any(ex_may_branch),
         Ex::Call(Callee::Other(name, _), args, _) => {
             !STEADY.contains(&name.as_str()) && !is_operator(name) || args.iter().any(ex_may_branch)
         }

@@ -14,11 +14,9 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
 
-use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::{One, Zero};
 use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position};
 
+use super::chance::Chance;
 use super::fingerprint::{hash_value, same_value};
 use super::liveness::{Liveness, Slots as LiveSlots};
 use super::markov::Chain;
@@ -48,7 +46,7 @@ const LOOP_STATES: usize = 20_000;
 pub struct St {
     pub slots: Slots,
     pub world: Rc<World>,
-    pub weight: BigRational,
+    pub weight: Chance,
     pub value: Dynamic,
 }
 
@@ -59,6 +57,9 @@ struct Flows {
     breaks: Vec<St>,
     continues: Vec<St>,
     returns: Vec<St>,
+    /// Whether states that were different may have become the same: a state branched, its
+    /// world changed, or a statement wrote more than a new variable. Else merging can find nothing.
+    joined: bool,
 }
 
 impl Flows {
@@ -67,6 +68,7 @@ impl Flows {
         self.breaks.extend(other.breaks);
         self.continues.extend(other.continues);
         self.returns.extend(other.returns);
+        self.joined |= other.joined;
     }
 }
 
@@ -78,7 +80,7 @@ pub struct Engine<'a, 'c> {
     pub meter: &'a Meter,
     pub walk: &'a Walk,
     /// The chance cut off by replays that rolled too many dice.
-    residual: std::cell::RefCell<BigRational>,
+    residual: std::cell::RefCell<Chance>,
 }
 
 impl<'a, 'c> Engine<'a, 'c> {
@@ -89,7 +91,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         meter: &'a Meter,
         walk: &'a Walk,
     ) -> Self {
-        Engine { ctx, table, state, meter, walk, residual: std::cell::RefCell::new(BigRational::zero()) }
+        Engine { ctx, table, state, meter, walk, residual: std::cell::RefCell::new(Chance::zero()) }
     }
 
     /// The exact distribution of what `f` returns on `args`, and of the world it leaves.
@@ -98,7 +100,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         let mut slots = args;
         slots.resize(f.slots, Dynamic::UNIT);
         let world = World::current(self.state, slots.iter());
-        let start = St { slots, world, weight: BigRational::one(), value: Dynamic::UNIT };
+        let start = St { slots, world, weight: Chance::one(), value: Dynamic::UNIT };
         let flows = self.block(&live, &f.body, vec![start])?;
         let mut ends: Vec<St> = Vec::new();
         for mut st in flows.normal.into_iter().chain(flows.returns) {
@@ -111,8 +113,8 @@ impl<'a, 'c> Engine<'a, 'c> {
             ends.push(st);
         }
         let ends = merge(ends, None);
-        let residual = self.residual.borrow().clone();
-        Ok(CallOdds::new(ends.into_iter().map(|st| (st.value, st.world, st.weight)).collect(), residual))
+        let residual = self.residual.borrow().big();
+        Ok(CallOdds::new(ends.into_iter().map(|st| (st.value, st.world, st.weight.big())).collect(), residual))
     }
 
     fn block(&self, live: &Liveness, code: &[Code], states: Vec<St>) -> R<Flows> {
@@ -129,13 +131,15 @@ impl<'a, 'c> Engine<'a, 'c> {
             }
             let mut out = self.stmt(live, stmt, current)?;
             current = std::mem::take(&mut out.normal);
+            let joined = std::mem::take(&mut out.joined);
             flows.absorb(out);
             if i + 1 < code.len() {
                 for st in &mut current {
                     st.value = Dynamic::UNIT;
                 }
             }
-            current = merge(current, live.after(stmt));
+            current =
+                if joined { merge(current, live.after(stmt)) } else { clear_and_merge(current, live.after(stmt)) };
         }
         flows.normal = current;
         Ok(flows)
@@ -148,15 +152,29 @@ impl<'a, 'c> Engine<'a, 'c> {
                 let (yes, no) = self.split(states, guard, *pos)?;
                 flows.absorb(self.block(live, then, yes)?);
                 flows.absorb(self.block(live, otherwise, no)?);
+                // A state from each arm may meet.
+                flows.joined = true;
             }
-            Code::While(guard, body, pos) => flows = self.looped(live, stmt, guard.as_ref(), body, *pos, states)?,
-            Code::Block(code) => flows = self.block(live, code, states)?,
+            Code::While(guard, body, pos) => {
+                flows = self.looped(live, stmt, guard.as_ref(), body, *pos, states)?;
+                flows.joined = true;
+            }
+            Code::Block(code) => {
+                flows = self.block(live, code, states)?;
+                flows.joined = true;
+            }
             Code::Break => flows.breaks = states,
             Code::Continue => flows.continues = states,
             _ => {
-                let branches = self.walk.may_branch(stmt);
+                let branches = self.walk.may_branch(self.table, stmt);
+                // Distinct states stay distinct through a `let` of a new variable that
+                // leaves the world as it was and does not branch.
+                flows.joined = !matches!(stmt, Code::Let(..));
                 for st in states {
-                    for (mut next, flow) in self.replay(st, branches, |r, slots| r.stmt(stmt, slots))? {
+                    let world = st.world.clone();
+                    let outcomes = self.replay(st, branches, |r, slots| r.stmt(stmt, slots))?;
+                    flows.joined |= outcomes.len() > 1 || outcomes.iter().any(|(n, _)| !Rc::ptr_eq(&n.world, &world));
+                    for (mut next, flow) in outcomes {
                         match flow {
                             Flow::Value(v) => {
                                 next.value = v;
@@ -179,7 +197,7 @@ impl<'a, 'c> Engine<'a, 'c> {
     /// The states after working out `guard` for each of `states`: those where it held, and the others.
     fn split(&self, states: Vec<St>, guard: &Ex, pos: Position) -> R<(Vec<St>, Vec<St>)> {
         let (mut yes, mut no) = (Vec::new(), Vec::new());
-        let branches = super::branching::ex_may_branch(guard);
+        let branches = self.walk.guard_may_branch(self.table, guard);
         for st in states {
             for (next, flow) in
                 self.replay(st, branches, |r, slots| r.guard(guard, slots, pos).map(|b| Flow::Value(Dynamic::from(b))))?
@@ -216,7 +234,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             {
                 return (*found, false);
             }
-            heads.push(St { weight: BigRational::one(), ..st });
+            heads.push(St { weight: Chance::one(), ..st });
             let at = heads.len() - 1;
             if let Some(hash) = hash {
                 index.entry(hash).or_default().push(at);
@@ -227,7 +245,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         for st in states {
             let weight = st.weight.clone();
             let (at, new) = find(st, &mut heads);
-            chain.start(at, weight);
+            chain.start(at, weight.big());
             if new {
                 queue.push_back(at);
             }
@@ -245,15 +263,15 @@ impl<'a, 'c> Engine<'a, 'c> {
             let flows = self.block(live, body, go)?;
             for mut st in stop.into_iter().chain(flows.breaks) {
                 st.value = Dynamic::UNIT;
-                chain.exit(at, st.weight.clone(), st);
+                chain.exit(at, st.weight.big(), st);
             }
             for st in flows.returns {
-                chain.leave(at, st.weight.clone(), st);
+                chain.leave(at, st.weight.big(), st);
             }
             for st in flows.normal.into_iter().chain(flows.continues) {
                 let weight = st.weight.clone();
                 let (next, new) = find(st, &mut heads);
-                chain.step(at, next, weight);
+                chain.step(at, next, weight.big());
                 if new {
                     queue.push_back(next);
                 }
@@ -262,10 +280,10 @@ impl<'a, 'c> Engine<'a, 'c> {
         let solved = chain.solve(heads.len()).map_err(super::unsupported)?;
         let mut flows = Flows::default();
         for (st, weight) in solved.exits {
-            flows.normal.push(St { weight, ..st });
+            flows.normal.push(St { weight: Chance::from_big(weight), ..st });
         }
         for (st, weight) in solved.leaves {
-            flows.returns.push(St { weight, ..st });
+            flows.returns.push(St { weight: Chance::from_big(weight), ..st });
         }
         flows.normal = merge(flows.normal, None);
         Ok(flows)
@@ -329,10 +347,10 @@ impl<'a, 'c> Engine<'a, 'c> {
             let weight = if end.weight_num == end.weight_den {
                 st.weight.clone()
             } else {
-                &st.weight * BigRational::new(BigInt::from(end.weight_num), BigInt::from(end.weight_den))
+                st.weight.times(&Chance::ratio(&end.weight_num, &end.weight_den))
             };
             if end.cut_off {
-                *self.residual.borrow_mut() += weight;
+                self.residual.borrow_mut().add(&weight);
             } else {
                 let flow = flow?;
                 let world = World::capture(self.state, slots.iter(), Some(&st.world));
@@ -380,6 +398,19 @@ fn same_state(a: &St, b: &St) -> bool {
         && a.slots.iter().zip(&b.slots).all(|(x, y)| same_value(x, y))
 }
 
+/// The states with dead slots cleared; merged only when clearing changed one (they were distinct).
+fn clear_and_merge(mut states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
+    let Some(live) = live else { return states };
+    let dying = |st: &St| st.slots.iter().enumerate().any(|(i, v)| !live.contains(i) && !v.is_unit());
+    if states.len() > 1 && states.iter().any(dying) {
+        return merge(states, Some(live));
+    }
+    if states.len() == 1 {
+        states = merge(states, Some(live));
+    }
+    states
+}
+
 /// The states with dead slots cleared, the same ones merged (their chances added), in first-seen order.
 pub fn merge(states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
     if states.len() < 2 {
@@ -395,7 +426,7 @@ pub fn merge(states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
         };
         let same = index.get(&hash).and_then(|c| c.iter().copied().find(|&i| same_state(&kept[i], &st)));
         match same {
-            Some(i) => kept[i].weight += st.weight,
+            Some(i) => kept[i].weight.add(&st.weight),
             None => {
                 index.entry(hash).or_default().push(kept.len());
                 kept.push(st);

@@ -13,6 +13,7 @@
 //! with `unsupported`, and the caller falls back to replaying.
 
 mod branching;
+mod chance;
 mod fingerprint;
 mod flow;
 mod liveness;
@@ -32,6 +33,7 @@ use num_traits::{One, Signed};
 use rhai::{Dynamic, EvalAltResult, Position};
 
 use crate::dice::{DiceError, DiceExpr, DiceLimits, Odds, Weights, exact_odds};
+use crate::script::compiled::Table;
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
 use crate::script::state::DiceMode;
@@ -82,6 +84,8 @@ pub struct Walk {
     memo: RefCell<HashMap<u64, Vec<Memo>>>,
     liveness: RefCell<HashMap<usize, Rc<Liveness>>>,
     branching: RefCell<HashMap<usize, bool>>,
+    /// Whether each compiled procedure (by index) may branch.
+    procedures: RefCell<HashMap<usize, bool>>,
     /// Calls being worked out, one inside another.
     nesting: Cell<usize>,
 }
@@ -117,9 +121,34 @@ impl Walk {
     }
 
     /// Whether `stmt` may branch (see `branching`), worked out once a statement.
-    fn may_branch(&self, stmt: &crate::script::compiled::code::Code) -> bool {
+    fn may_branch(&self, table: &Table, stmt: &crate::script::compiled::code::Code) -> bool {
         let key = stmt as *const _ as usize;
-        *self.branching.borrow_mut().entry(key).or_insert_with(|| branching::may_branch(stmt))
+        if let Some(known) = self.branching.borrow().get(&key) {
+            return *known;
+        }
+        let answer = branching::may_branch(stmt, &|i| self.procedure_may_branch(table, i));
+        self.branching.borrow_mut().insert(key, answer);
+        answer
+    }
+
+    /// Whether `guard` may branch.
+    fn guard_may_branch(&self, table: &Table, guard: &crate::script::compiled::code::Ex) -> bool {
+        branching::ex_may_branch(guard, &|i| self.procedure_may_branch(table, i))
+    }
+
+    /// Whether calling the compiled procedure `index` may branch: it rolls, draws, or calls
+    /// what may; worked out once a walk. One left to Rhai may.
+    fn procedure_may_branch(&self, table: &Table, index: usize) -> bool {
+        if let Some(known) = self.procedures.borrow().get(&index) {
+            return *known;
+        }
+        // While it is being worked out (it calls itself, at some depth), it may: the safe guess.
+        self.procedures.borrow_mut().insert(index, true);
+        let answer = table.function(index).is_none_or(|f| {
+            f.body.iter().any(|stmt| branching::may_branch(stmt, &|i| self.procedure_may_branch(table, i)))
+        });
+        self.procedures.borrow_mut().insert(index, answer);
+        answer
     }
 
     fn liveness(&self, f: &Function) -> Rc<Liveness> {
@@ -145,6 +174,13 @@ pub fn unsupported_reason(err: &EvalAltResult) -> Option<String> {
 /// The engine gives up: the caller replays every face instead.
 pub fn unsupported(why: String) -> Box<EvalAltResult> {
     EvalAltResult::ErrorRuntime(format!("{UNSUPPORTED}{why}").into(), Position::NONE).into()
+}
+
+/// Whether a call of the compiled procedure `index` is worked out as a distribution (`call`):
+/// during a walk, when it may branch. One that cannot is simply run.
+pub fn works_out(runner: &Runner, index: usize) -> bool {
+    let walk = runner.state.borrow().walk.clone();
+    walk.is_some_and(|walk| walk.procedure_may_branch(runner.table, index))
 }
 
 /// A compiled procedure called during an exact walk: its distribution, worked out once,
