@@ -19,6 +19,7 @@ pub(super) const EXAMPLES: &str = "Examples:
   grognard run scripts/ff_battery_study.rhai --csv
   grognard run scripts/ff_engagement.rhai --trials 1
   grognard run scripts/ff_melee_study.rhai --exact        # walk every dice outcome instead
+  grognard run scripts/ff_melee_study.rhai --exact --field rounds
 A script names its rulesets in its first lines (`//! rules: ff-napoleonic`), or --rules does.";
 
 /// The most trials a study runs (and so trials are numbered below it).
@@ -54,9 +55,15 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Walk every dice outcome of the script for the exact distribution of its value, instead of sampling.
+    /// Walk every dice outcome of the script for the exact distribution of its value, and of
+    /// what it tallies and records, instead of sampling.
     #[arg(long)]
     pub exact: bool,
+    /// With --exact, a field of the map the script returns to show the odds of too
+    /// (`--field attacker_lost`, or a path `--field attacker.stands`); repeat it for more.
+    /// Without --exact a study counts what the script tallies and records instead.
+    #[arg(long = "field", value_name = "NAME", requires = "exact")]
+    pub fields: Vec<String>,
 }
 
 pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
@@ -88,20 +95,21 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         host.allow_scenarios_from(
             args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")),
         );
-        let odds = host.odds(
+        let odds = host.odds_with_fields(
             &rhai::Scope::new(),
             &script,
             EnumLimits { max_outcomes: 200_000, max_depth: 64 },
             (args.trials, seed),
+            &args.fields,
         )?;
+        let ruleset = host.ruleset();
         if args.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&super::odds::procedure_json(&name, &odds)).expect("json")
-            )?;
+            let mut value = super::odds::procedure_json(&name, &odds);
+            super::observed::put_json(&mut value, &odds, &ruleset);
+            writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         } else {
             out.write_all(super::odds::render_procedure(&name, &odds).as_bytes())?;
+            out.write_all(super::observed::render(&odds, &ruleset).as_bytes())?;
         }
         return Ok(());
     }

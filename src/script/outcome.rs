@@ -4,6 +4,8 @@ use std::fmt;
 
 use rhai::Dynamic;
 
+use super::fields::FieldOdds;
+use super::observed::ObservedOdds;
 use crate::dice::Distribution;
 use crate::rules::Reading;
 
@@ -39,6 +41,22 @@ impl Outcome {
         }
         Outcome::Word(value.to_string())
     }
+
+    /// A value `tally` counted, as its text reads: `3` a number, `true` a flag, `(nothing)`
+    /// nothing (as `tally` writes it), any other text a word. Only for ordering and showing:
+    /// a number tallied and the same digits tallied as text are one value to a study.
+    pub fn of_tallied(text: &str) -> Outcome {
+        match text {
+            "(nothing)" => Outcome::Nothing,
+            "true" => Outcome::Flag(true),
+            "false" => Outcome::Flag(false),
+            // Only digits that read back the same: `007` and `+3` stay as written.
+            _ => match text.parse::<i64>() {
+                Ok(n) if n.to_string() == text => Outcome::Number(n),
+                _ => Outcome::Word(text.to_string()),
+            },
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -71,16 +89,24 @@ pub struct ProcedureOdds {
     /// The outcomes in the order to show them: numbers in order, a table's results in the
     /// order its chart prints them, other words as written.
     pub order: Vec<Outcome>,
+    /// The fields of the returned map asked to be counted apart, each with its distribution.
+    pub fields: Vec<FieldOdds>,
+    /// What the runs counted with `tally` and `record`, weighted by their chances (or, sampled, trial by trial).
+    pub observed: ObservedOdds,
 }
 
 impl ProcedureOdds {
     /// The outcomes with their chances, in display order.
     pub fn rows(&self) -> Vec<(Outcome, num_rational::BigRational)> {
-        let mut rows: Vec<(Outcome, num_rational::BigRational)> =
-            self.distribution.iter().map(|(o, p)| (o.clone(), p)).collect();
-        rows.sort_by_key(|(o, _)| self.order.iter().position(|x| x == o).unwrap_or(usize::MAX));
-        rows
+        ordered_rows(&self.distribution, &self.order)
     }
+}
+
+/// The outcomes of `dist` with their chances, in the order of `order` (those not in it last).
+pub fn ordered_rows(dist: &Distribution<Outcome>, order: &[Outcome]) -> Vec<(Outcome, num_rational::BigRational)> {
+    let mut rows: Vec<(Outcome, num_rational::BigRational)> = dist.iter().map(|(o, p)| (o.clone(), p)).collect();
+    rows.sort_by_key(|(o, _)| order.iter().position(|x| x == o).unwrap_or(usize::MAX));
+    rows
 }
 
 /// The order to show `outcomes` in: nothing, then flags, then numbers in order, then words,
