@@ -347,22 +347,23 @@ fn all_numbers(rows: &[(Outcome, BigRational)]) -> bool {
     !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)))
 }
 
-/// The mean and standard deviation of numeric outcomes over the chance that reached one.
+/// The mean and standard deviation of numeric outcomes over the chance that reached one,
+/// worked out exactly and then rounded (a mean of 11/2 reads 5.5, not 5.500000000000002).
 fn mean_and_spread(rows: &[(Outcome, BigRational)]) -> (f64, f64) {
-    let values: Vec<(f64, f64)> = rows
+    let values: Vec<(BigRational, &BigRational)> = rows
         .iter()
         .filter_map(|(o, p)| match o {
-            Outcome::Number(n) => Some((*n as f64, to_f64(p))),
+            Outcome::Number(n) => Some((BigRational::from_integer((*n).into()), p)),
             _ => None,
         })
         .collect();
-    let total: f64 = values.iter().map(|(_, p)| p).sum();
-    if total <= 0.0 {
+    let total: BigRational = values.iter().map(|(_, p)| *p).sum();
+    if total.is_zero() {
         return (0.0, 0.0);
     }
-    let mean = values.iter().map(|(v, p)| v * p).sum::<f64>() / total;
-    let variance = values.iter().map(|(v, p)| (v - mean).powi(2) * p).sum::<f64>() / total;
-    (mean, variance.sqrt())
+    let mean = values.iter().map(|(v, p)| v * *p).sum::<BigRational>() / &total;
+    let variance = values.iter().map(|(v, p)| (v - &mean) * (v - &mean) * *p).sum::<BigRational>() / &total;
+    (to_f64(&mean), to_f64(&variance).sqrt())
 }
 
 /// The 95% Wilson interval of a share `p` seen in `n` trials.

@@ -619,7 +619,7 @@ fn render(err: &dyn miette::Diagnostic, fancy: bool) -> String {
 fn odds_fields(line: &str) -> Result<(Vec<String>, &str), String> {
     let mut fields = Vec::new();
     let mut rest = line.trim_start();
-    while let Some(after) = rest.strip_prefix("--field").filter(|a| a.starts_with(['=', ' ', '\t'])) {
+    while let Some(after) = rest.strip_prefix("--field").filter(|a| a.is_empty() || a.starts_with(['=', ' ', '\t'])) {
         let after = after.strip_prefix('=').unwrap_or(after).trim_start();
         let end = after.find(char::is_whitespace).unwrap_or(after.len());
         let name = &after[..end];

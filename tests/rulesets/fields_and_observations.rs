@@ -141,7 +141,10 @@ fn observations_inside_procedures_are_weighted_by_chance() {
         let volley = &observed.tallies["volley"];
         assert!(!observed.once(volley));
         assert_eq!(volley.per_trial(&BigRational::one()), ratio(2, 1));
-        assert_eq!(tallied(odds, "volley"), [("light".to_string(), light.clone()), ("telling".into(), telling.clone())]);
+        assert_eq!(
+            tallied(odds, "volley"),
+            [("light".to_string(), light.clone()), ("telling".into(), telling.clone())]
+        );
         let same = &telling * &telling + &light * &light;
         assert!(observed.once(&observed.tallies["both"]));
         assert_eq!(tallied(odds, "both"), [("false".to_string(), BigRational::one() - &same), ("true".into(), same)]);
@@ -215,7 +218,10 @@ fn a_field_no_result_has_is_refused_with_the_nearest_name() {
     let err = refused("volley()", "target.hot");
     assert!(err.contains("no result has a field `hot` (in --field target.hot) (did you mean `hit`?)"), "{err}");
     let err = refused("volley().hits", "hits");
-    assert!(err.contains("--field hits reads a field of the map a procedure returns, but a result was a number"), "{err}");
+    assert!(
+        err.contains("--field hits reads a field of the map a procedure returns, but a result was a number"),
+        "{err}"
+    );
     let err = refused("volley()", "hits.x");
     assert!(err.contains("`hits` was a number"), "{err}");
     assert!(refused("volley()", "target..hit").contains("is not a field name"));
