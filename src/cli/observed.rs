@@ -4,7 +4,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde_json::{Value, json};
 
-use super::odds::{outcome_json, render_rows, render_table, table_json};
+use super::odds::{outcome_json, percent, render_rows, render_table, table_json};
 use crate::dice::{fraction, to_f64};
 use crate::rules::Ruleset;
 use crate::run::Summary;
@@ -21,7 +21,16 @@ pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> String {
     match &odds.observed {
         ObservedOdds::Exact(exact) => {
             let reached = odds.distribution.total();
-            let mut s = String::from("\ntallies and records, exact:\n");
+            let cut = odds.distribution.residual();
+            let mut s = if cut.is_zero() {
+                String::from("\ntallies and records, exact:\n")
+            } else {
+                // A run cut off has no end, so nothing it counted is counted.
+                format!(
+                    "\ntallies and records, exact, of the trials not cut off ({} were cut off and counted nothing):\n",
+                    percent(&cut)
+                )
+            };
             for (key, tally) in &exact.tallies {
                 s += &format!("\n{key} ({})\n", how_often("tallied", exact, tally, &reached));
                 s += &render_table("outcome", &tally_rows(exact, tally, ruleset), &reached_by(exact, tally), None);

@@ -221,7 +221,7 @@ pub fn odds_json(label: &str, odds: &Odds) -> Value {
 }
 
 /// `41.67%`; a chance too small to show at two decimals reads `<0.01%` rather than `0.00%`.
-fn percent(p: &BigRational) -> String {
+pub(super) fn percent(p: &BigRational) -> String {
     let pct = to_f64(p) * 100.0;
     if pct > 0.0 && pct < 0.005 { "<0.01%".to_string() } else { format!("{pct:.2}%") }
 }

@@ -132,6 +132,8 @@ fn describe(value: &Dynamic) -> String {
         "nothing (`()`)".to_string()
     } else if let Ok(n) = value.as_int() {
         format!("a number ({n})")
+    } else if let Ok(x) = value.as_float() {
+        format!("a number ({x:?})")
     } else if let Ok(b) = value.as_bool() {
         format!("{b}")
     } else if value.is_string() {
