@@ -18,8 +18,7 @@ use crate::script::{Host, Outcome, ProcedureOdds};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard odds --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
-  grognard odds --rules ff-napoleonic --field rounds --field attacker_lost \\
-    'melee(unit(#{arm: \"infantry\", stands: 6, formation: \"column\"}), unit(#{arm: \"infantry\", stands: 5, formation: \"line\"}), #{})'
+  grognard odds --rules linear-warfare --field natural 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
   grognard odds 2d6
   grognard odds '4d6kh3'
   grognard odds '2d6 >= 8'

@@ -19,7 +19,6 @@ pub(super) const EXAMPLES: &str = "Examples:
   grognard run scripts/ff_battery_study.rhai --csv
   grognard run scripts/ff_engagement.rhai --trials 1
   grognard run scripts/ff_melee_study.rhai --exact        # walk every dice outcome instead
-  grognard run scripts/ff_melee_study.rhai --exact --field rounds
 A script names its rulesets in its first lines (`//! rules: ff-napoleonic`), or --rules does.";
 
 /// The most trials a study runs (and so trials are numbered below it).

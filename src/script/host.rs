@@ -753,7 +753,7 @@ impl Host {
                 field.add(&eval.value, &one, &all)?;
             }
             // A trial that counted nothing is kept as a number only (a sample may be long).
-            let counted = std::mem::take(&mut self.state.borrow_mut().observations);
+            let counted = std::mem::take(self.state.borrow_mut().observations_mut());
             if counted != Observations::default() {
                 observed.push(counted);
             }
