@@ -143,15 +143,18 @@ fn tally_rows(exact: &ExactObservations, tally: &KeyOdds<String>, ruleset: &Rule
     rows
 }
 
-/// A record's numbers as rows, when they are whole numbers and few enough to show.
+/// A record's numbers as rows, when they are few enough to show.
 fn record_rows(exact: &ExactObservations, record: &KeyOdds<BigRational>) -> Option<Vec<(Outcome, BigRational)>> {
     let rows = record.rows(exact.once(record));
-    if rows.len() > RECORD_ROWS {
-        return None;
+    (rows.len() <= RECORD_ROWS).then(|| rows.into_iter().map(|(v, p)| (number_outcome(v), p)).collect())
+}
+
+/// A recorded number as an outcome: whole, or not.
+fn number_outcome(x: &BigRational) -> Outcome {
+    match x.is_integer().then(|| x.to_integer().to_i64()).flatten() {
+        Some(n) => Outcome::Number(n),
+        None => Outcome::Decimal(x.clone()),
     }
-    rows.into_iter()
-        .map(|(v, p)| v.is_integer().then(|| v.to_integer().to_i64()).flatten().map(|n| (Outcome::Number(n), p)))
-        .collect()
 }
 
 /// The exact mean, the spread and the range of the numbers a record took.
@@ -179,15 +182,9 @@ fn record_numbers(record: &KeyOdds<BigRational>) -> Numbers {
 
 /// `3` for a whole number, else as a float.
 fn number(x: &BigRational) -> String {
-    match x.is_integer().then(|| x.to_integer().to_i64()).flatten() {
-        Some(n) => n.to_string(),
-        None => to_f64(x).to_string(),
-    }
+    number_outcome(x).to_string()
 }
 
 fn number_json(x: &BigRational) -> Value {
-    match x.is_integer().then(|| x.to_integer().to_i64()).flatten() {
-        Some(n) => outcome_json(&Outcome::Number(n)),
-        None => json!(to_f64(x)),
-    }
+    outcome_json(&number_outcome(x))
 }

@@ -343,7 +343,7 @@ pub fn render_rows(
 
 /// Whether every outcome is a number (then at-least and at-most, and the mean, are shown).
 fn all_numbers(rows: &[(Outcome, BigRational)]) -> bool {
-    !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)))
+    !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_) | Outcome::Decimal(_)))
 }
 
 /// The mean and standard deviation of numeric outcomes over the chance that reached one,
@@ -353,6 +353,7 @@ fn mean_and_spread(rows: &[(Outcome, BigRational)]) -> (f64, f64) {
         .iter()
         .filter_map(|(o, p)| match o {
             Outcome::Number(n) => Some((BigRational::from_integer((*n).into()), p)),
+            Outcome::Decimal(x) => Some((x.clone(), p)),
             _ => None,
         })
         .collect();
@@ -454,6 +455,7 @@ pub fn outcome_json(outcome: &Outcome) -> Value {
         Outcome::Nothing => Value::Null,
         Outcome::Flag(b) => json!(b),
         Outcome::Number(n) => json!(n),
+        Outcome::Decimal(x) => json!(to_f64(x)),
         Outcome::Word(w) => json!(w),
     }
 }

@@ -777,10 +777,12 @@ fn a_tallied_value_reads_back_as_it_was_written() {
     assert_eq!(Outcome::of_tallied("-2"), Outcome::Number(-2));
     assert_eq!(Outcome::of_tallied("007"), Outcome::Word("007".into()));
     assert_eq!(Outcome::of_tallied("+3"), Outcome::Word("+3".into()));
+    assert_eq!(Outcome::of_tallied("2.5"), Outcome::Decimal(ratio(5, 2)));
+    assert_eq!(Outcome::of_tallied("1e3"), Outcome::Word("1e3".into()));
     assert_eq!(Outcome::of_tallied("true"), Outcome::Flag(true));
     assert_eq!(Outcome::of_tallied("(nothing)"), Outcome::Nothing);
     assert_eq!(Outcome::of_tallied("swept").to_string(), "swept");
-    for text in ["3", "-2", "007", "+3", "true", "false", "(nothing)", "swept", "2.5"] {
+    for text in ["3", "-2", "007", "+3", "true", "false", "(nothing)", "swept", "2.5", "1e3", "6.0"] {
         assert_eq!(Outcome::of_tallied(text).to_string(), text);
     }
 }

@@ -102,6 +102,13 @@ fn a_field_of_the_returned_map_gets_a_table_of_its_own() {
     assert_eq!(fields[0]["mean"], json!(5.5));
     // The field `result` is the result: the same rows as the main table.
     assert_eq!(fields[1]["distribution"], v["distribution"]);
+    // A number that is not whole is a number in JSON too: three disordered stands at two
+    // inches fire at half of one fire point each.
+    let fire = r#"fire(unit(#{name: "54th", nation: "britain", arm: "infantry", stands: 3, formation: "line", order: "disordered"}), unit(#{name: "4e", arm: "infantry", stands: 6, formation: "column"}), #{range: 2})"#;
+    let out = grognard(&["odds", "--rules", "ff-napoleonic", "--field", "fire_points", fire, "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["fields"][0]["distribution"][0]["result"], json!(1.5));
+    assert_eq!(v["fields"][0]["mean"], json!(1.5));
 }
 
 #[test]

@@ -234,3 +234,24 @@ fn a_field_some_results_lack_reads_as_nothing_there() {
     let odds = odds(&tallies(), code, &["a"]);
     assert_eq!(chances(field(&odds, "a")), [(Outcome::Nothing, ratio(1, 2)), (Outcome::Number(1), ratio(1, 2))]);
 }
+
+#[test]
+fn a_field_that_is_not_a_whole_number_orders_as_a_number() {
+    // Fire points halve to 1.5; 0.5 comes before 4, which comes before 4.0, before 4.5.
+    let code = r#"let d = roll("1d4").total; #{ x: if d == 1 { 0.5 } else if d == 2 { 4 } else if d == 3 { 4.0 } else { 4.5 } }"#;
+    let odds = odds(&tallies(), code, &["x"]);
+    let half = ratio(1, 2);
+    let rows: Vec<(String, BigRational)> =
+        chances(field(&odds, "x")).into_iter().map(|(o, p)| (o.to_string(), p)).collect();
+    let quarter = ratio(1, 4);
+    assert_eq!(
+        rows,
+        [
+            ("0.5".to_string(), quarter.clone()),
+            ("4".into(), quarter.clone()),
+            ("4.0".into(), quarter.clone()),
+            ("4.5".into(), quarter)
+        ]
+    );
+    assert_eq!(chances(field(&odds, "x"))[0].0, Outcome::Decimal(half));
+}
