@@ -4,6 +4,7 @@ pub mod check;
 mod eval;
 pub mod json;
 pub mod limit_flags;
+mod observed;
 pub mod odds;
 mod repl;
 pub(crate) mod roll;

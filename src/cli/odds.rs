@@ -18,6 +18,7 @@ use crate::script::{Host, Outcome, ProcedureOdds};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard odds --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
+  grognard odds --rules linear-warfare --field natural 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
   grognard odds 2d6
   grognard odds '4d6kh3'
   grognard odds '2d6 >= 8'
@@ -53,6 +54,11 @@ pub struct OddsArgs {
     /// Seed for sampling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// With a procedure call, a field of the map it returns to show the odds of too, in a
+    /// table of its own (`--field attacker_lost`); a path reads into maps (`--field
+    /// attacker.stands`). Repeat it for more fields.
+    #[arg(long = "field", value_name = "NAME")]
+    pub fields: Vec<String>,
     /// Probabilities as `"num/den"` strings and floats, in one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -72,6 +78,13 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     } else {
         parse_with(&args.expr, &args.flags.conventions_over(Default::default()), &limits)?
     };
+    if let Some(field) = args.fields.first() {
+        return Err(Error::Input(format!(
+            "--field {field} reads a field of the map a procedure call returns, and `{}` is dice: a roll has no fields \
+             (give --rules and a procedure call, such as `melee(a, b, #{{}})`)",
+            args.expr
+        )));
+    }
     let odds = exact_odds(&expr, &limits)?;
     let label = expr.to_string();
     if args.json {
@@ -207,7 +220,7 @@ pub fn odds_json(label: &str, odds: &Odds) -> Value {
 }
 
 /// `41.67%`; a chance too small to show at two decimals reads `<0.01%` rather than `0.00%`.
-fn percent(p: &BigRational) -> String {
+pub(super) fn percent(p: &BigRational) -> String {
     let pct = to_f64(p) * 100.0;
     if pct > 0.0 && pct < 0.005 { "<0.01%".to_string() } else { format!("{pct:.2}%") }
 }
@@ -229,7 +242,8 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
     let walk = args.limits.over(host.walk_limits());
     host.set_walk_limits(walk.max_operations, walk.time_limit);
     let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
-    let odds = host.odds(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed))?;
+    let odds =
+        host.odds_with_fields(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed), &args.fields)?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&procedure_json(&args.expr, &odds)).expect("json"))?;
     } else {
@@ -241,46 +255,16 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
 /// A procedure's results as a table, in display order (numbers in order, a table's results
 /// as its chart prints them): exact, each with its chance and percent, and for numbers the
 /// at-least and at-most columns and the mean; sampled, each with its percent and 95% interval.
+/// Each field asked for (`--field`) follows in a table of its own, in the same form.
 pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
     let dist = &odds.distribution;
-    let rows = odds.rows();
-    let numeric = all_numbers(&rows);
-    let names: Vec<String> = rows.iter().map(|(o, _)| o.to_string()).collect();
-    let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
-    let name_w = names.iter().map(String::len).max().unwrap_or(6).max(6);
     let mut s = match &odds.sampled {
         // The walk's branches: dice, and procedure calls worked out whole (docs/odds.md).
         None => format!("{label}\nexact odds ({} branches walked)\n\n", odds.runs),
         Some(note) => format!("{label}\nestimated odds, not exact: {note}\n\n"),
     };
-    if odds.sampled.is_some() {
-        s += &format!("{:<name_w$}  {:>8}  {:>17}\n", "result", "percent", "95% interval");
-        for ((_, p), name) in rows.iter().zip(&names) {
-            let (lo, hi) = wilson(to_f64(p), odds.runs);
-            let interval = format!("{}-{}", percent_f(lo), percent_f(hi));
-            s += &format!("{name:<name_w$}  {:>8}  {interval:>17}  {}\n", percent(p), bar(to_f64(p), biggest));
-        }
-    } else {
-        let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
-        let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
-        s += &format!("{:<name_w$}  {:>chance_w$}  {:>8}", "result", "chance", "percent");
-        s += if numeric { "  at least   at most\n" } else { "\n" };
-        let mut at_most = BigRational::zero();
-        let mut at_least = dist.total();
-        for (((_, p), chance), name) in rows.iter().zip(&chances).zip(&names) {
-            at_most += p;
-            s += &format!("{name:<name_w$}  {chance:>chance_w$}  {:>8}", percent(p));
-            if numeric {
-                s += &format!("  {:>8}  {:>8}", percent(&at_least), percent(&at_most));
-            }
-            s += &format!("  {}\n", bar(to_f64(p), biggest));
-            at_least -= p;
-        }
-    }
-    if numeric {
-        let (mean, spread) = mean_and_spread(&rows);
-        s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
-    }
+    let sampled = odds.sampled.is_some().then_some(odds.runs);
+    s += &render_table("result", &odds.rows(), &dist.total(), sampled);
     if !dist.residual().is_zero() {
         let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
         let why = match (odds.cut_by_outcomes, odds.cut_off_at) {
@@ -290,30 +274,96 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
         };
         s += &format!("\ncut off{depth} ({why}): {} ({})\n", fraction(&dist.residual()), percent(&dist.residual()));
     }
+    for field in &odds.fields {
+        s += "\n";
+        s += &render_table(&field.name, &field.rows(), &field.distribution.total(), sampled);
+    }
+    s
+}
+
+/// One distribution as a table whose first column is headed `column` (see `render_rows`),
+/// and for numbers their mean and spread.
+pub fn render_table(
+    column: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+) -> String {
+    let mut s = render_rows(column, rows, total, sampled_runs);
+    if all_numbers(rows) {
+        let (mean, spread) = mean_and_spread(rows);
+        s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
+    }
+    s
+}
+
+/// One distribution's rows under a heading whose first column is `column`: `rows` in display
+/// order, `total` their chance together (less than 1 when some was cut off). Exact, each with
+/// its chance and percent, and for numbers the at-least and at-most columns; sampled
+/// (`sampled_runs`), each with its percent and 95% interval.
+pub fn render_rows(
+    column: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+) -> String {
+    let numeric = all_numbers(rows);
+    let names: Vec<String> = rows.iter().map(|(o, _)| o.to_string()).collect();
+    let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);
+    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(6).max(6).max(column.chars().count());
+    // Padding by characters: a field or a result may be written in more than ASCII.
+    let pad = |text: &str| format!("{text}{}", " ".repeat(name_w.saturating_sub(text.chars().count())));
+    let mut s = String::new();
+    if let Some(runs) = sampled_runs {
+        s += &format!("{}  {:>8}  {:>17}\n", pad(column), "percent", "95% interval");
+        for ((_, p), name) in rows.iter().zip(&names) {
+            let (lo, hi) = wilson(to_f64(p), runs);
+            let interval = format!("{}-{}", percent_f(lo), percent_f(hi));
+            s += &format!("{}  {:>8}  {interval:>17}  {}\n", pad(name), percent(p), bar(to_f64(p), biggest));
+        }
+    } else {
+        let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
+        let chance_w = chances.iter().map(String::len).max().unwrap_or(6).max(6);
+        s += &format!("{}  {:>chance_w$}  {:>8}", pad(column), "chance", "percent");
+        s += if numeric { "  at least   at most\n" } else { "\n" };
+        let mut at_most = BigRational::zero();
+        let mut at_least = total.clone();
+        for (((_, p), chance), name) in rows.iter().zip(&chances).zip(&names) {
+            at_most += p;
+            s += &format!("{}  {chance:>chance_w$}  {:>8}", pad(name), percent(p));
+            if numeric {
+                s += &format!("  {:>8}  {:>8}", percent(&at_least), percent(&at_most));
+            }
+            s += &format!("  {}\n", bar(to_f64(p), biggest));
+            at_least -= p;
+        }
+    }
     s
 }
 
 /// Whether every outcome is a number (then at-least and at-most, and the mean, are shown).
 fn all_numbers(rows: &[(Outcome, BigRational)]) -> bool {
-    !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_)))
+    !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_) | Outcome::Decimal(_)))
 }
 
-/// The mean and standard deviation of numeric outcomes over the chance that reached one.
+/// The mean and standard deviation of numeric outcomes over the chance that reached one,
+/// worked out exactly and then rounded (a mean of 11/2 reads 5.5, not 5.500000000000002).
 fn mean_and_spread(rows: &[(Outcome, BigRational)]) -> (f64, f64) {
-    let values: Vec<(f64, f64)> = rows
+    let values: Vec<(BigRational, &BigRational)> = rows
         .iter()
         .filter_map(|(o, p)| match o {
-            Outcome::Number(n) => Some((*n as f64, to_f64(p))),
+            Outcome::Number(n) => Some((BigRational::from_integer((*n).into()), p)),
+            Outcome::Decimal(x) => Some((x.clone(), p)),
             _ => None,
         })
         .collect();
-    let total: f64 = values.iter().map(|(_, p)| p).sum();
-    if total <= 0.0 {
+    let total: BigRational = values.iter().map(|(_, p)| *p).sum();
+    if total.is_zero() {
         return (0.0, 0.0);
     }
-    let mean = values.iter().map(|(v, p)| v * p).sum::<f64>() / total;
-    let variance = values.iter().map(|(v, p)| (v - mean).powi(2) * p).sum::<f64>() / total;
-    (mean, variance.sqrt())
+    let mean = values.iter().map(|(v, p)| v * *p).sum::<BigRational>() / &total;
+    let variance = values.iter().map(|(v, p)| (v - &mean) * (v - &mean) * *p).sum::<BigRational>() / &total;
+    (to_f64(&mean), to_f64(&variance).sqrt())
 }
 
 /// The 95% Wilson interval of a share `p` seen in `n` trials.
@@ -331,26 +381,54 @@ fn percent_f(p: f64) -> String {
 
 /// A procedure's results as JSON, in display order: each result as the value it is (a
 /// number, a word, true or false), its chance as a float and, when exact, as a fraction;
-/// sampled, its 95% interval.
+/// sampled, its 95% interval. Each field asked for is under `fields`, in the same form.
 pub fn procedure_json(label: &str, odds: &ProcedureOdds) -> Value {
     let dist = &odds.distribution;
-    let rows = odds.rows();
-    let numeric = all_numbers(&rows);
-    let mut at_least = dist.total();
+    let sampled = odds.sampled.is_some().then_some(odds.runs);
+    let mut value = json!({
+        "expr": label,
+        "exact": odds.exact,
+        "runs": odds.runs,
+        "sampled": odds.sampled,
+        "residual": fraction(&dist.residual()),
+        "cut_off_at": odds.cut_off_at,
+        "cut_by_max_outcomes": odds.cut_by_outcomes,
+    });
+    table_json(&mut value, "result", &odds.rows(), &dist.total(), sampled);
+    if !odds.fields.is_empty() {
+        let fields: Vec<Value> = odds
+            .fields
+            .iter()
+            .map(|field| {
+                let mut v = json!({ "field": field.name });
+                table_json(&mut v, "result", &field.rows(), &field.distribution.total(), sampled);
+                v
+            })
+            .collect();
+        value["fields"] = json!(fields);
+    }
+    value
+}
+
+/// Puts one distribution into `value`: `distribution`, a row per outcome with the outcome under
+/// `key` (as the value it is), and for numbers `mean` and `standard_deviation` (see `render_table`).
+pub fn table_json(
+    value: &mut Value,
+    key: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+) {
+    let numeric = all_numbers(rows);
+    let mut at_least = total.clone();
     let mut at_most = BigRational::zero();
     let json_rows: Vec<Value> = rows
         .iter()
         .map(|(o, p)| {
             at_most += p;
-            let result = match o {
-                Outcome::Nothing => Value::Null,
-                Outcome::Flag(b) => json!(b),
-                Outcome::Number(n) => json!(n),
-                Outcome::Word(w) => json!(w),
-            };
-            let mut row = json!({ "result": result, "p": to_f64(p) });
-            if odds.sampled.is_some() {
-                let (lo, hi) = wilson(to_f64(p), odds.runs);
+            let mut row = json!({ key: outcome_json(o), "p": to_f64(p) });
+            if let Some(runs) = sampled_runs {
+                let (lo, hi) = wilson(to_f64(p), runs);
                 row["interval"] = json!([lo, hi]);
             } else {
                 row["probability"] = json!(fraction(p));
@@ -363,20 +441,21 @@ pub fn procedure_json(label: &str, odds: &ProcedureOdds) -> Value {
             row
         })
         .collect();
-    let mut value = json!({
-        "expr": label,
-        "exact": odds.exact,
-        "runs": odds.runs,
-        "sampled": odds.sampled,
-        "residual": fraction(&dist.residual()),
-        "cut_off_at": odds.cut_off_at,
-        "cut_by_max_outcomes": odds.cut_by_outcomes,
-        "distribution": json_rows,
-    });
+    value["distribution"] = json!(json_rows);
     if numeric {
-        let (mean, spread) = mean_and_spread(&rows);
+        let (mean, spread) = mean_and_spread(rows);
         value["mean"] = json!(mean);
         value["standard_deviation"] = json!(spread);
     }
-    value
+}
+
+/// An outcome as the JSON value it is: null, true or false, a number, a string.
+pub fn outcome_json(outcome: &Outcome) -> Value {
+    match outcome {
+        Outcome::Nothing => Value::Null,
+        Outcome::Flag(b) => json!(b),
+        Outcome::Number(n) => json!(n),
+        Outcome::Decimal(x) => json!(to_f64(x)),
+        Outcome::Word(w) => json!(w),
+    }
 }

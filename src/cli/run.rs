@@ -54,9 +54,15 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Walk every dice outcome of the script for the exact distribution of its value, instead of sampling.
+    /// Walk every dice outcome of the script for the exact distribution of its value, and of
+    /// what it tallies and records, instead of sampling.
     #[arg(long)]
     pub exact: bool,
+    /// With --exact, a field of the map the script returns to show the odds of too
+    /// (`--field attacker_lost`, or a path `--field attacker.stands`); repeat it for more.
+    /// Without --exact a study counts what the script tallies and records instead.
+    #[arg(long = "field", value_name = "NAME", requires = "exact")]
+    pub fields: Vec<String>,
 }
 
 pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
@@ -88,20 +94,21 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         host.allow_scenarios_from(
             args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")),
         );
-        let odds = host.odds(
+        let odds = host.odds_with_fields(
             &rhai::Scope::new(),
             &script,
             EnumLimits { max_outcomes: 200_000, max_depth: 64 },
             (args.trials, seed),
+            &args.fields,
         )?;
+        let ruleset = host.ruleset();
         if args.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&super::odds::procedure_json(&name, &odds)).expect("json")
-            )?;
+            let mut value = super::odds::procedure_json(&name, &odds);
+            super::observed::put_json(&mut value, &odds, &ruleset);
+            writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         } else {
             out.write_all(super::odds::render_procedure(&name, &odds).as_bytes())?;
+            out.write_all(super::observed::render(&odds, &ruleset).as_bytes())?;
         }
         return Ok(());
     }

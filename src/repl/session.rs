@@ -80,6 +80,8 @@ Commands:
   :trace on|off             show the trace after each result
   :why                      the whole trace of the last result, every modifier considered
   :odds EXPR                exact odds of a dice expression or a procedure call
+  :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
+                            (`--field attacker_lost`, a path `--field attacker.stands`; repeat it)
   :reload                   read the rule files again, keeping units (errors keep the old rules)
   :units                    the units and leaders in the session
   :save FILE / :load FILE   keep the session in a YAML file, or take it back
@@ -359,19 +361,28 @@ impl Session {
         }
     }
 
-    fn odds(&mut self, expr: &str) -> Reply {
+    fn odds(&mut self, line: &str) -> Reply {
+        let (fields, expr) = match odds_fields(line) {
+            Ok(parsed) => parsed,
+            Err(message) => return Reply::Error(message),
+        };
         if expr.is_empty() {
             return Reply::Error("`:odds` takes a dice expression (`2d6 >= 8`) or a procedure call".into());
         }
         let conventions = self.host.ruleset().dice.clone();
         if let Ok(dice) = parse_with(expr, &conventions, &DiceLimits::default()) {
+            if let Some(field) = fields.first() {
+                return Reply::Error(format!(
+                    "--field {field} reads a field of the map a procedure call returns, and `{expr}` is dice: a roll has no fields"
+                ));
+            }
             return match exact_odds(&dice, &DiceLimits::default()) {
                 Ok(odds) => Reply::Output(render_odds(&dice.to_string(), &odds).trim_end().to_string()),
                 Err(err) => Reply::Error(render(&err, self.fancy)),
             };
         }
         let limits = EnumLimits { max_outcomes: 200_000, max_depth: 64 };
-        match self.host.odds(&self.scope, expr, limits, (20_000, self.seed)) {
+        match self.host.odds_with_fields(&self.scope, expr, limits, (20_000, self.seed), &fields) {
             Ok(odds) => Reply::Output(render_procedure(expr, &odds).trim_end().to_string()),
             Err(err) => Reply::Error(render(&err, self.fancy)),
         }
@@ -602,4 +613,21 @@ fn available(rules_dir: &Path) -> Vec<String> {
 
 fn render(err: &dyn miette::Diagnostic, fancy: bool) -> String {
     if fancy { report::render_for_terminal(err) } else { report::render_plain(err) }
+}
+
+/// The fields `:odds --field NAME ... EXPR` asks for, and the expression after them.
+fn odds_fields(line: &str) -> Result<(Vec<String>, &str), String> {
+    let mut fields = Vec::new();
+    let mut rest = line.trim_start();
+    while let Some(after) = rest.strip_prefix("--field").filter(|a| a.is_empty() || a.starts_with(['=', ' ', '\t'])) {
+        let after = after.strip_prefix('=').unwrap_or(after).trim_start();
+        let end = after.find(char::is_whitespace).unwrap_or(after.len());
+        let name = &after[..end];
+        if name.is_empty() {
+            return Err("`--field` takes a field's name: `:odds --field attacker_lost melee(a, b, #{})`".into());
+        }
+        fields.push(name.to_string());
+        rest = after[end..].trim_start();
+    }
+    Ok((fields, rest))
 }

@@ -222,6 +222,28 @@ fn odds_of_dice_and_of_a_procedure() {
 }
 
 #[test]
+fn odds_of_a_field_of_what_a_procedure_returns() {
+    let mut s = session(&["linear-warfare"]);
+    // `fallen_leader` returns `#{ result, natural }`: the natural d10 is 1 to 10, each 1/10.
+    let text = output(s.handle(r#":odds --field natural fallen_leader(leader(#{name: "K"}), #{})"#));
+    assert!(text.contains("fatal_wound") && text.contains("2/5"), "{text}");
+    assert!(text.contains("\nnatural  chance   percent  at least   at most\n"), "{text}");
+    assert!(text.contains("\n10         1/10    10.00%    10.00%   100.00%"), "{text}");
+    assert!(text.ends_with("mean 5.5000, standard deviation 2.8723"), "{text}");
+    // Two fields, the second written with `=`.
+    let text = output(s.handle(r#":odds --field natural --field=result fallen_leader(leader(#{name: "K"}), #{})"#));
+    assert!(text.contains("\nnatural  chance") && text.contains("\nresult               chance"), "{text}");
+
+    let err = error(s.handle(r#":odds --field naturel fallen_leader(leader(#{name: "K"}), #{})"#));
+    assert!(err.contains("no result has a field `naturel` (did you mean `natural`?)"), "{err}");
+    let err = error(s.handle(":odds --field total 2d6"));
+    assert!(err.contains("`2d6` is dice: a roll has no fields"), "{err}");
+    assert!(error(s.handle(":odds --field")).contains("`--field` takes a field's name"));
+    // `--fieldx` is not the flag: it is read as the expression, which does not compile.
+    assert!(error(s.handle(":odds --fieldx 2d6")).contains("script::compile"));
+}
+
+#[test]
 fn errors_keep_the_session() {
     let mut s = session(&["ff-napoleonic"]);
     output(s.handle(UNITS));

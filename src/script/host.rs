@@ -11,7 +11,9 @@ use super::budget::{Meter, Stop};
 use super::compiled::Compiled;
 use super::condition::Condition;
 use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
+use super::fields::FieldOdds;
 use super::handles::{LeaderRef, UnitRef};
+use super::observed::{ExactObservations, ObservedOdds};
 use super::outcome::{Outcome, ProcedureOdds, display_order};
 use super::sandbox::{self, Limits};
 use super::state::{CompiledList, DiceMode, Observations, Shared, State};
@@ -529,6 +531,21 @@ impl Host {
         limits: EnumLimits,
         sample: (u64, u64),
     ) -> Result<ProcedureOdds, ScriptError> {
+        self.odds_with_fields(scope, code, limits, sample, &[])
+    }
+
+    /// `odds`, with the distribution of each of `fields` of the map `code` returns besides
+    /// (`attacker_lost`, or a path `attacker.stands`). A result that is not a map, or a field
+    /// that no result has, is an error (naming the nearest field there is).
+    pub fn odds_with_fields(
+        &self,
+        scope: &Scope,
+        code: &str,
+        limits: EnumLimits,
+        sample: (u64, u64),
+        fields: &[String],
+    ) -> Result<ProcedureOdds, ScriptError> {
+        let fields = fields.iter().map(|f| FieldOdds::new(f)).collect::<Result<Vec<_>, _>>()?;
         let ast = self.compile(scope, code)?;
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
@@ -537,49 +554,52 @@ impl Host {
         let engine = self.exact_engine.get() && self.native.is_some();
         // A walk of a few outcomes (one fire) costs less replayed face by face than worked
         // out by the engine: tried first, within a small budget, then the engine.
-        let small = if engine { self.small_walk(scope, &ast, code) } else { None };
+        let small = if engine { self.small_walk(scope, &ast, code, &fields) } else { None };
         let result = if let Some(small) = small {
             Ok(Some(small))
         } else if engine {
             self.state.borrow_mut().walk = Some(Rc::default());
-            let result = self.deepen(scope, &ast, code, limits);
+            let result = self.deepen(scope, &ast, code, limits, &fields);
             self.state.borrow_mut().walk = None;
             match result {
                 // The engine could not walk it: every face is replayed instead.
                 Err(err) if err.to_string().contains(super::odds::UNSUPPORTED) => {
-                    self.deepen(scope, &ast, code, limits)
+                    self.deepen(scope, &ast, code, limits, &fields)
                 }
                 other => other,
             }
         } else {
-            self.deepen(scope, &ast, code, limits)
+            self.deepen(scope, &ast, code, limits, &fields)
         };
         // A walk that cut off half the chance or more says too little: sample instead.
         let half = num_rational::BigRational::new(1.into(), 2.into());
         let result = match result {
             Ok(Some(odds)) if odds.distribution.residual() < half => Ok(odds),
-            Ok(_) => self.sample(scope, &ast, code, sample, limits),
+            Ok(_) => self.sample(scope, &ast, code, sample, limits, &fields),
             Err(err) => Err(err),
         };
         let mut st = self.state.borrow_mut();
         st.dice = saved;
         st.tracing = saved_tracing;
-        result.map(|odds| ProcedureOdds {
-            order: display_order(&st.ruleset, odds.distribution.iter().map(|(o, _)| o)),
-            ..odds
-        })
+        let mut odds = result?;
+        for field in &mut odds.fields {
+            field.check_found()?;
+            field.order = display_order(&st.ruleset, field.distribution.iter().map(|(o, _)| o));
+        }
+        odds.order = display_order(&st.ruleset, odds.distribution.iter().map(|(o, _)| o));
+        Ok(odds)
     }
 
     /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes of
     /// `SMALL_DEPTH` dice; none when it is not (or fails: the engine then walks it, and says
     /// why if it fails too).
-    fn small_walk(&self, scope: &Scope, ast: &AST, code: &str) -> Option<ProcedureOdds> {
+    fn small_walk(&self, scope: &Scope, ast: &AST, code: &str, fields: &[FieldOdds]) -> Option<ProcedureOdds> {
         // Two dice at most a run: a loop or a pool goes to the engine at its first run.
         self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_DEPTH));
         let limits = EnumLimits { max_outcomes: SMALL_WALK, max_depth: SMALL_DEPTH };
         // The try spends a twentieth of the command's operations at most: the rest is the engine's.
         let full = self.meter.cap(self.walk_limits.get().max_operations / 20);
-        let small = self.walk_until(scope, ast, code, limits, true);
+        let small = self.walk_until(scope, ast, code, limits, fields, true);
         self.meter.restore(full);
         match small {
             Ok(odds) if num_traits::Zero::is_zero(&odds.distribution.residual()) => Some(odds),
@@ -598,6 +618,7 @@ impl Host {
         ast: &AST,
         code: &str,
         limits: EnumLimits,
+        fields: &[FieldOdds],
     ) -> Result<Option<ProcedureOdds>, ScriptError> {
         let mut best: Option<ProcedureOdds> = None;
         let mut depth = limits.max_depth.min(2);
@@ -605,7 +626,7 @@ impl Host {
             self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(depth));
             let attempt = EnumLimits { max_depth: depth, ..limits };
             let previous_runs = best.as_ref().map(|b| b.runs);
-            match self.walk(scope, ast, code, attempt) {
+            match self.walk_until(scope, ast, code, attempt, fields, false) {
                 Ok(mut odds) => {
                     let complete = num_traits::Zero::is_zero(&odds.distribution.residual());
                     if !complete {
@@ -634,21 +655,22 @@ impl Host {
         }
     }
 
-    fn walk(&self, scope: &Scope, ast: &AST, code: &str, limits: EnumLimits) -> Result<ProcedureOdds, ScriptError> {
-        self.walk_until(scope, ast, code, limits, false)
-    }
-
-    /// `walk`, giving up at the first run cut off when `whole_or_nothing`.
+    /// One walk of every dice outcome within `limits`, giving up at the first run cut off
+    /// when `whole_or_nothing`. Each run's result adds its chance to the distribution, and to
+    /// that of each of `fields`; what it tallied and recorded is added with the same chance.
     fn walk_until(
         &self,
         scope: &Scope,
         ast: &AST,
         code: &str,
         limits: EnumLimits,
+        fields: &[FieldOdds],
         whole_or_nothing: bool,
     ) -> Result<ProcedureOdds, ScriptError> {
         let snapshot = self.snapshot(scope);
         let mut dist = Distribution::new();
+        let mut fields = fields.to_vec();
+        let mut observed = ExactObservations::default();
         let mut runs = 0u64;
         loop {
             if let DiceMode::Walk(walk) = &mut self.state.borrow_mut().dice {
@@ -661,10 +683,24 @@ impl Host {
                 DiceMode::Walk(walk) => walk.end_run()?,
                 DiceMode::Source(_) => unreachable!("the walk owns the dice while enumerating"),
             };
+            let (num, den) = (&end.weight_num, &end.weight_den);
             match (end.cut_off, result) {
                 (true, _) if whole_or_nothing => return Err(DiceError::CutOff { depth: limits.max_depth }.into()),
-                (true, _) => dist.add_residual_fraction(&end.weight_num, &end.weight_den),
-                (false, Ok(eval)) => dist.add_fraction(Outcome::of(&eval.value), &end.weight_num, &end.weight_den),
+                (true, _) => {
+                    dist.add_residual_fraction(num, den);
+                    for field in &mut fields {
+                        field.add_residual(num, den);
+                    }
+                }
+                (false, Ok(eval)) => {
+                    dist.add_fraction(Outcome::of(&eval.value), num, den);
+                    for field in &mut fields {
+                        field.add(&eval.value, num, den)?;
+                    }
+                    // What the run counted, whether Rhai's code or a compiled call's outcome (the
+                    // engine installs the observations of the world it chose) counted it.
+                    observed.add_run(&self.state.borrow().observations, num, den);
+                }
                 (false, Err(err)) => return Err(err),
             }
             runs += 1;
@@ -681,6 +717,8 @@ impl Host {
                     cut_off_at: None,
                     cut_by_outcomes: None,
                     order: Vec::new(),
+                    fields,
+                    observed: ObservedOdds::Exact(observed),
                 });
             }
             if runs >= limits.max_outcomes {
@@ -696,10 +734,14 @@ impl Host {
         code: &str,
         (trials, seed): (u64, u64),
         limits: EnumLimits,
+        fields: &[FieldOdds],
     ) -> Result<ProcedureOdds, ScriptError> {
         let snapshot = self.snapshot(scope);
         let trials = trials.max(1);
         let mut counts = std::collections::BTreeMap::new();
+        let mut fields = fields.to_vec();
+        let mut observed = Vec::new();
+        let (one, all) = (num_bigint::BigUint::from(1u32), num_bigint::BigUint::from(trials));
         for trial in 0..trials {
             self.state.borrow_mut().dice = DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
             let mut run_scope = scope.clone();
@@ -707,6 +749,14 @@ impl Host {
             self.restore(&snapshot);
             let eval = eval?;
             *counts.entry(Outcome::of(&eval.value)).or_insert_with(num_bigint::BigUint::default) += 1u32;
+            for field in &mut fields {
+                field.add(&eval.value, &one, &all)?;
+            }
+            // A trial that counted nothing is kept as a number only (a sample may be long).
+            let counted = std::mem::take(self.state.borrow_mut().observations_mut());
+            if counted != Observations::default() {
+                observed.push(counted);
+            }
         }
         let note = format!(
             "more than {} dice outcomes: sampled {trials} trials with seed {seed} instead",
@@ -720,6 +770,8 @@ impl Host {
             cut_off_at: None,
             cut_by_outcomes: None,
             order: Vec::new(),
+            fields,
+            observed: ObservedOdds::Sampled { trials, observed },
         })
     }
 

@@ -1,20 +1,57 @@
 //! `Outcome`: a procedure's result as a key of a distribution, and `ProcedureOdds`: the distribution itself.
 
+use std::cmp::Ordering;
 use std::fmt;
 
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
 use rhai::Dynamic;
 
+use super::fields::FieldOdds;
+use super::observed::ObservedOdds;
 use crate::dice::Distribution;
 use crate::rules::Reading;
 
 /// What a run returned, reduced to something countable: a table cell's
-/// result, a map's `result` field, or the plain value.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// result, a map's `result` field, or the plain value. Outcomes order as they are shown:
+/// nothing, flags, numbers by value (whole or not), then words.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     Nothing,
     Flag(bool),
     Number(i64),
+    /// A number that is not whole (`fire_points: 4.5`), as the exact fraction the float is,
+    /// so that it orders, compares and averages exactly.
+    Decimal(BigRational),
     Word(String),
+}
+
+impl Ord for Outcome {
+    fn cmp(&self, other: &Self) -> Ordering {
+        use Outcome::*;
+        let rank = |o: &Outcome| match o {
+            Nothing => 0,
+            Flag(_) => 1,
+            Number(_) | Decimal(_) => 2,
+            Word(_) => 3,
+        };
+        match (self, other) {
+            (Flag(a), Flag(b)) => a.cmp(b),
+            (Number(a), Number(b)) => a.cmp(b),
+            (Decimal(a), Decimal(b)) => a.cmp(b),
+            // By value; 4 and 4.0 are two outcomes (Rhai tells them apart), the whole one first.
+            (Number(a), Decimal(b)) => BigRational::from_integer((*a).into()).cmp(b).then(Ordering::Less),
+            (Decimal(a), Number(b)) => a.cmp(&BigRational::from_integer((*b).into())).then(Ordering::Greater),
+            (Word(a), Word(b)) => a.cmp(b),
+            _ => rank(self).cmp(&rank(other)),
+        }
+    }
+}
+
+impl PartialOrd for Outcome {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl Outcome {
@@ -28,6 +65,9 @@ impl Outcome {
         if let Ok(n) = value.as_int() {
             return Outcome::Number(n);
         }
+        if let Some(exact) = value.as_float().ok().and_then(BigRational::from_float) {
+            return Outcome::Decimal(exact);
+        }
         if let Some(reading) = value.clone().try_cast::<Reading>() {
             return reading.result.map_or(Outcome::Nothing, |r| Outcome::Word(r.id.clone()));
         }
@@ -39,6 +79,23 @@ impl Outcome {
         }
         Outcome::Word(value.to_string())
     }
+
+    /// A value `tally` counted, as its text reads: `3` a number, `true` a flag, `(nothing)`
+    /// nothing (as `tally` writes it), any other text a word. Only for ordering and showing:
+    /// a number tallied and the same digits tallied as text are one value to a study.
+    pub fn of_tallied(text: &str) -> Outcome {
+        match text {
+            "(nothing)" => Outcome::Nothing,
+            "true" => Outcome::Flag(true),
+            "false" => Outcome::Flag(false),
+            // Only numbers that read back the same: `007`, `+3` and `1e3` stay as written.
+            _ => match (text.parse::<i64>(), text.parse::<f64>().ok().and_then(BigRational::from_float)) {
+                (Ok(n), _) if n.to_string() == text => Outcome::Number(n),
+                (_, Some(x)) if Outcome::Decimal(x.clone()).to_string() == text => Outcome::Decimal(x),
+                _ => Outcome::Word(text.to_string()),
+            },
+        }
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -47,6 +104,8 @@ impl fmt::Display for Outcome {
             Outcome::Nothing => f.write_str("(nothing)"),
             Outcome::Flag(b) => write!(f, "{b}"),
             Outcome::Number(n) => write!(f, "{n}"),
+            // As Rhai writes a float: `4.5`, `6.0`.
+            Outcome::Decimal(x) => write!(f, "{:?}", x.to_f64().unwrap_or(f64::NAN)),
             Outcome::Word(w) => f.write_str(w),
         }
     }
@@ -71,16 +130,24 @@ pub struct ProcedureOdds {
     /// The outcomes in the order to show them: numbers in order, a table's results in the
     /// order its chart prints them, other words as written.
     pub order: Vec<Outcome>,
+    /// The fields of the returned map asked to be counted apart, each with its distribution.
+    pub fields: Vec<FieldOdds>,
+    /// What the runs counted with `tally` and `record`, weighted by their chances (or, sampled, trial by trial).
+    pub observed: ObservedOdds,
 }
 
 impl ProcedureOdds {
     /// The outcomes with their chances, in display order.
     pub fn rows(&self) -> Vec<(Outcome, num_rational::BigRational)> {
-        let mut rows: Vec<(Outcome, num_rational::BigRational)> =
-            self.distribution.iter().map(|(o, p)| (o.clone(), p)).collect();
-        rows.sort_by_key(|(o, _)| self.order.iter().position(|x| x == o).unwrap_or(usize::MAX));
-        rows
+        ordered_rows(&self.distribution, &self.order)
     }
+}
+
+/// The outcomes of `dist` with their chances, in the order of `order` (those not in it last).
+pub fn ordered_rows(dist: &Distribution<Outcome>, order: &[Outcome]) -> Vec<(Outcome, num_rational::BigRational)> {
+    let mut rows: Vec<(Outcome, num_rational::BigRational)> = dist.iter().map(|(o, p)| (o.clone(), p)).collect();
+    rows.sort_by_key(|(o, _)| order.iter().position(|x| x == o).unwrap_or(usize::MAX));
+    rows
 }
 
 /// The order to show `outcomes` in: nothing, then flags, then numbers in order, then words,

@@ -769,3 +769,45 @@ fn check_reads_the_dice_written_in_procedures() {
     assert_eq!((found[1].0, found[1].1), ("script::dice", true));
     assert!(found[1].2.starts_with("`2d6 plus 1` is not dice grognard can roll"), "{found:?}");
 }
+
+#[test]
+fn a_tallied_value_reads_back_as_it_was_written() {
+    // Numbers order and sum as numbers; anything that would not read back the same stays a word.
+    assert_eq!(Outcome::of_tallied("3"), Outcome::Number(3));
+    assert_eq!(Outcome::of_tallied("-2"), Outcome::Number(-2));
+    assert_eq!(Outcome::of_tallied("007"), Outcome::Word("007".into()));
+    assert_eq!(Outcome::of_tallied("+3"), Outcome::Word("+3".into()));
+    assert_eq!(Outcome::of_tallied("2.5"), Outcome::Decimal(ratio(5, 2)));
+    assert_eq!(Outcome::of_tallied("1e3"), Outcome::Word("1e3".into()));
+    assert_eq!(Outcome::of_tallied("true"), Outcome::Flag(true));
+    assert_eq!(Outcome::of_tallied("(nothing)"), Outcome::Nothing);
+    assert_eq!(Outcome::of_tallied("swept").to_string(), "swept");
+    for text in ["3", "-2", "007", "+3", "true", "false", "(nothing)", "swept", "2.5", "1e3", "6.0"] {
+        assert_eq!(Outcome::of_tallied(text).to_string(), text);
+    }
+}
+
+#[test]
+fn a_run_counting_a_key_twice_weighs_each_value_by_its_share() {
+    use super::observed::ExactObservations;
+    use num_bigint::BigUint;
+    // Two runs of chance 1/4 and 3/4: the first tallies `a` twice (x, y), the second once (x).
+    let mut observed = ExactObservations::default();
+    let run = |tallies: &[(&str, &str)]| Observations {
+        tallies: tallies.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        records: vec![("n".to_string(), 0.5)],
+    };
+    let four = BigUint::from(4u32);
+    observed.add_run(&run(&[("a", "x"), ("a", "y")]), &BigUint::from(1u32), &four);
+    observed.add_run(&run(&[("a", "x")]), &BigUint::from(3u32), &four);
+    let a = &observed.tallies["a"];
+    assert!(!observed.once(a));
+    // 1/4 * 2 + 3/4 * 1 = 5/4 observations a trial; x is 1/4 + 3/4 = 1 of them, y 1/4.
+    assert_eq!(a.per_trial(&BigRational::one()), ratio(5, 4));
+    let rows: Vec<(String, BigRational)> = a.rows(false).into_iter().map(|(v, p)| (v.clone(), p)).collect();
+    assert_eq!(rows, [("x".to_string(), ratio(4, 5)), ("y".to_string(), ratio(1, 5))]);
+    // `n` is recorded once in each run: chances per trial, of an exact half.
+    let n = &observed.records["n"];
+    assert!(observed.once(n));
+    assert_eq!(n.rows(true), [(&ratio(1, 2), BigRational::one())]);
+}

@@ -120,6 +120,143 @@ fn exact_walks_every_outcome_instead_of_sampling() {
     let out = stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--exact"]));
     assert!(out.contains("exact odds (10 branches walked)"), "{out}");
     assert!(out.contains("1/10"), "{out}");
+    // The coin: heads on 1-5 of a d10, and the die recorded: each face 1/10, mean 11/2.
+    assert!(out.contains("\ncoin (tallied once a trial: the chance of each)\n"), "{out}");
+    assert!(out.contains("\nheads       1/2    50.00%"), "{out}");
+    assert!(out.contains("\ntails       1/2    50.00%"), "{out}");
+    assert!(out.contains("\ndie (recorded once a trial: the chance of each)\n"), "{out}");
+    assert!(out.contains("mean 5.5000 (exactly 11/2), standard deviation 2.8723, min 1, max 10"), "{out}");
+
+    let v: Value =
+        serde_json::from_str(&stdout(&grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--exact", "--json"])))
+            .unwrap();
+    let coin = &v["tallies"]["coin"];
+    assert_eq!((&coin["once_a_trial"], &coin["per_trial"]), (&Value::Bool(true), &serde_json::json!(1.0)));
+    let rows = coin["distribution"].as_array().unwrap();
+    assert_eq!(
+        (&rows[0]["value"], &rows[0]["probability"], &rows[0]["p"]),
+        (&"heads".into(), &"1/2".into(), &0.5.into())
+    );
+    let die = &v["records"]["die"];
+    assert_eq!(
+        (&die["mean"], &die["mean_exact"], &die["min"], &die["max"]),
+        (&5.5.into(), &"11/2".into(), &1.into(), &10.into())
+    );
+    // The spread of a uniform 1-10: sqrt((10^2 - 1) / 12).
+    assert!((die["standard_deviation"].as_f64().unwrap() - (99.0f64 / 12.0).sqrt()).abs() < 1e-12);
+    let faces = die["distribution"].as_array().unwrap();
+    assert_eq!(faces.len(), 10);
+    assert!(faces.iter().enumerate().all(|(i, f)| f["value"] == (i as i64 + 1) && f["probability"] == "1/10"));
+}
+
+/// The melee of `scripts/ff_melee_study.rhai`, returned whole.
+const STUDY_MELEE: &str = r#"let french = unit(#{ name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column", markers: #{ fresh: true } });
+let austrians = unit(#{ name: "IR 4 Deutschmeister", nation: "austria", arm: "infantry", stands: 5, formation: "line" });
+melee(french, austrians, #{ year: 1809 })"#;
+
+#[test]
+fn the_melee_study_tallies_exactly_what_the_fields_of_its_melee_give() {
+    // The study tallies and records from the melee's map in Rhai; `odds --field` reads the
+    // same map's fields after the walk: two paths to the same exact chances.
+    let study = grognard(&["run", "scripts/ff_melee_study.rhai", "--exact", "--json"]);
+    assert_eq!(study.status.code(), Some(0), "{}", stderr(&study));
+    let study: Value = serde_json::from_str(&stdout(&study)).unwrap();
+    assert_eq!(study["exact"], true);
+    let fields = ["rounds", "attacker_lost", "defender_lost"];
+    let mut args = vec!["odds", "--rules", "ff-napoleonic", STUDY_MELEE, "--json"];
+    for f in fields {
+        args.extend(["--field", f]);
+    }
+    let melee: Value = serde_json::from_str(&stdout(&grognard(&args))).unwrap();
+    let chances = |rows: &Value, key: &str| -> Vec<(Value, Value)> {
+        rows.as_array().unwrap().iter().map(|r| (r[key].clone(), r["probability"].clone())).collect()
+    };
+    let field =
+        |name: &str| &melee["fields"].as_array().unwrap().iter().find(|f| f["field"] == name).unwrap()["distribution"];
+    // Tallied once a trial, so each row is the chance per trial; in the chart's order, as the result.
+    assert_eq!(
+        chances(&study["tallies"]["result"]["distribution"], "value"),
+        chances(&melee["distribution"], "result")
+    );
+    assert_eq!(study["tallies"]["result"]["once_a_trial"], true);
+    // `rounds - 1` desperate struggles.
+    let struggles: Vec<(Value, Value)> = chances(field("rounds"), "result")
+        .into_iter()
+        .map(|(r, p)| (Value::from(r.as_i64().unwrap() - 1), p))
+        .collect();
+    assert_eq!(chances(&study["tallies"]["desperate struggles"]["distribution"], "value"), struggles);
+    assert_eq!(
+        chances(&study["records"]["French stands lost"]["distribution"], "value"),
+        chances(field("attacker_lost"), "result")
+    );
+    assert_eq!(
+        chances(&study["records"]["Austrian stands lost"]["distribution"], "value"),
+        chances(field("defender_lost"), "result")
+    );
+    let mean = |f: &str| {
+        melee["fields"].as_array().unwrap().iter().find(|x| x["field"] == f).unwrap()["mean"].as_f64().unwrap()
+    };
+    assert!((study["records"]["French stands lost"]["mean"].as_f64().unwrap() - mean("attacker_lost")).abs() < 1e-12);
+}
+
+#[test]
+fn exact_that_must_sample_says_so_with_intervals_and_no_fractions() {
+    // Ten dice one by one are too many outcomes to walk: sampled, and said so on each part.
+    let out = grognard(&[
+        "run",
+        "tests/fixtures/scripts/ten_dice.rhai",
+        "--exact",
+        "--trials",
+        "400",
+        "--seed",
+        "2",
+        "--field",
+        "total",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("estimated odds, not exact: more than 200000 dice outcomes: sampled 400 trials with seed 2"),
+        "{text}"
+    );
+    assert!(text.contains("\ntotal    percent       95% interval\n"), "{text}");
+    let (_, observed) =
+        text.split_once("tallies and records, sampled (400 trials), not exact: percent with 95% intervals").unwrap();
+    assert!(observed.contains("over 35 (400 observed)") && observed.contains("95% interval"), "{observed}");
+    assert!(observed.contains("total (400 recorded)\n  mean "), "{observed}");
+    let (_, tables) = text.split_once('\n').unwrap();
+    assert!(!tables.contains('/'), "a sampled share reads as a fraction: {text}");
+
+    let out = grognard(&[
+        "run",
+        "tests/fixtures/scripts/ten_dice.rhai",
+        "--exact",
+        "--trials",
+        "400",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["exact"], false);
+    assert_eq!(v["summary"]["trials"], 400);
+    assert_eq!(v["summary"]["tallies"]["over 35"]["n"], 400);
+    assert!(v.get("tallies").is_none());
+}
+
+#[test]
+fn a_field_is_read_by_an_exact_run_only_and_from_a_map() {
+    let out = grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--field", "total"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--exact"), "{}", stderr(&out));
+    // The melee study's script returns the result's word, not the map.
+    let out = grognard(&["run", "scripts/ff_melee_study.rhai", "--exact", "--field", "rounds"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out).split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ");
+    assert!(
+        err.contains("--field rounds reads a field of the map a procedure returns, but a result was a word"),
+        "{err}"
+    );
 }
 
 #[test]
