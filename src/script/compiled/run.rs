@@ -452,6 +452,10 @@ impl Runner<'_, '_> {
 
     /// `value` made text as Rhai's interpolation makes it (its `to_string`).
     fn printed(&self, value: &mut Dynamic) -> String {
+        // A whole number prints as Rust prints it (Rhai's own `to_string` for INT), without a call.
+        if let Ok(n) = value.as_int() {
+            return n.to_string();
+        }
         match self.ctx.call_native_fn_raw("to_string", true, &mut [value]) {
             Ok(r) if r.is_string() => r.into_string().unwrap_or_default(),
             Ok(r) => self.ctx.engine().map_type_name(r.type_name()).to_string(),

@@ -10,7 +10,7 @@
 //! are solved from those steps (see `markov`), a loop back to a state seen
 //! before included.
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
 
@@ -224,7 +224,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         let head_live = live.at_loop_head(stmt);
         let mut chain: Chain<St> = Chain::default();
         let mut heads: Vec<St> = Vec::new();
-        let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut index: HashMap<u64, Vec<usize>> = HashMap::default();
         let mut find = |st: St, heads: &mut Vec<St>| -> (usize, bool) {
             let mut st = cleared(st, head_live);
             st.value = Dynamic::UNIT;
@@ -417,19 +417,36 @@ pub fn merge(states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
         return states.into_iter().map(|st| cleared(st, live)).collect();
     }
     let mut kept: Vec<St> = Vec::with_capacity(states.len());
-    let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+    // The first state kept with each hash, and after each kept state the next with its hash.
+    let mut first: HashMap<u64, usize> = HashMap::with_capacity(states.len());
+    let mut next: Vec<Option<usize>> = Vec::with_capacity(states.len());
     for st in states {
         let st = cleared(st, live);
         let Some(hash) = state_hash(&st) else {
             kept.push(st);
+            next.push(None);
             continue;
         };
-        let same = index.get(&hash).and_then(|c| c.iter().copied().find(|&i| same_state(&kept[i], &st)));
-        match same {
-            Some(i) => kept[i].weight.add(&st.weight),
-            None => {
-                index.entry(hash).or_default().push(kept.len());
+        let mut at = first.get(&hash).copied();
+        let mut last = None;
+        while let Some(i) = at {
+            if same_state(&kept[i], &st) {
+                break;
+            }
+            last = Some(i);
+            at = next[i];
+        }
+        match (at, last) {
+            (Some(i), _) => kept[i].weight.add(&st.weight),
+            (None, Some(last)) => {
+                next[last] = Some(kept.len());
                 kept.push(st);
+                next.push(None);
+            }
+            (None, None) => {
+                first.insert(hash, kept.len());
+                kept.push(st);
+                next.push(None);
             }
         }
     }

@@ -5,7 +5,7 @@
 //! analysis may call a slot live that is not (that only merges less); it never
 //! calls a slot dead that is read again.
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 use crate::script::compiled::code::{Code, Ex, Function, WordCompare};
 

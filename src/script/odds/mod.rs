@@ -20,8 +20,8 @@ mod liveness;
 mod markov;
 mod world;
 
+use ahash::AHashMap as HashMap;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
 use std::sync::Arc;
