@@ -118,3 +118,22 @@ fn the_melee_study_agrees_with_sampling() {
     }
     assert!(exact.distribution.probability(&Outcome::Word("swept".into())) > num_rational::BigRational::zero());
 }
+
+#[test]
+fn a_procedure_that_cannot_roll_is_run_plainly_unless_redefined_to_roll() {
+    // `fire_row` rolls nothing, so the engine runs it as it is inside `fire`. Typed again
+    // (as at the REPL) to roll a die, the walk must still count that die.
+    let host = host(&["ff-napoleonic"]);
+    let plain = format!("fire({LINE}, {COLUMN}, #{{fire_points: 6}}).row");
+    let (engine, _) = both_ways(&host, &plain);
+    assert_eq!(
+        engine.distribution.iter().map(|(o, p)| (o.clone(), p)).collect::<Vec<_>>(),
+        [(Outcome::Number(6), num_rational::BigRational::from_integer(1.into()))]
+    );
+    let rolled = format!("fn fire_row(points) {{ roll(\"1d6\").total }} {plain}");
+    let (engine, replayed) = both_ways(&host, &rolled);
+    let chances = |odds: &ProcedureOdds| odds.distribution.iter().map(|(o, p)| (o.clone(), p)).collect::<Vec<_>>();
+    assert_eq!(chances(&engine), chances(&replayed));
+    let sixth = num_rational::BigRational::new(1.into(), 6.into());
+    assert_eq!(chances(&engine), (1..=6).map(|n| (Outcome::Number(n), sixth.clone())).collect::<Vec<_>>());
+}

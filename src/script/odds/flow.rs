@@ -167,13 +167,22 @@ impl<'a, 'c> Engine<'a, 'c> {
             Code::Continue => flows.continues = states,
             _ => {
                 let branches = self.walk.may_branch(self.table, stmt);
-                // Distinct states stay distinct through a `let` of a new variable that
-                // leaves the world as it was and does not branch.
-                flows.joined = !matches!(stmt, Code::Let(..));
+                // Distinct states stay distinct through a `let` of a new variable that leaves
+                // the world as it was: only the outcomes of one state, by the new variable,
+                // can be the same.
+                let new_slot = match stmt {
+                    Code::Let(slot, _) => Some(*slot),
+                    _ => None,
+                };
+                flows.joined = new_slot.is_none();
                 for st in states {
                     let world = st.world.clone();
-                    let outcomes = self.replay(st, branches, |r, slots| r.stmt(stmt, slots))?;
-                    flows.joined |= outcomes.len() > 1 || outcomes.iter().any(|(n, _)| !Rc::ptr_eq(&n.world, &world));
+                    let mut outcomes = self.replay(st, branches, |r, slots| r.stmt(stmt, slots))?;
+                    let same_world = outcomes.iter().all(|(n, _)| Rc::ptr_eq(&n.world, &world));
+                    flows.joined |= !same_world || (new_slot.is_none() && outcomes.len() > 1);
+                    if let (Some(slot), true) = (new_slot, same_world && outcomes.len() > 1) {
+                        outcomes = merge_by_slot(outcomes, slot);
+                    }
                     for (mut next, flow) in outcomes {
                         match flow {
                             Flow::Value(v) => {
@@ -398,6 +407,66 @@ fn same_state(a: &St, b: &St) -> bool {
         && a.slots.iter().zip(&b.slots).all(|(x, y)| same_value(x, y))
 }
 
+/// The outcomes of one state's `let`, those that are the same merged: found by the new
+/// variable's value (every other slot and the world came from the one state).
+fn merge_by_slot(outcomes: Vec<(St, Flow)>, slot: usize) -> Vec<(St, Flow)> {
+    let mut kept = Kept::with_capacity(outcomes.len());
+    for (st, flow) in outcomes {
+        let hash = match (&flow, st.slots.get(slot)) {
+            (Flow::Value(_), Some(value)) => {
+                let mut hasher = ahash::AHasher::default();
+                hash_value(value, &mut hasher).then(|| hasher.finish())
+            }
+            _ => None,
+        };
+        if let Some((i, (st, _))) = kept.find_or_keep(hash, (st, flow), |a, b| same_state(&a.0, &b.0)) {
+            kept.items[i].0.weight.add(&st.weight);
+        }
+    }
+    kept.items
+}
+
+/// Items kept in the order first seen, each found again by its hash, then by comparing.
+struct Kept<T> {
+    items: Vec<T>,
+    /// The first item kept with each hash, and after each item the next kept with its hash.
+    first: HashMap<u64, usize>,
+    next: Vec<Option<usize>>,
+}
+
+impl<T> Kept<T> {
+    fn with_capacity(n: usize) -> Self {
+        Kept { items: Vec::with_capacity(n), first: HashMap::with_capacity(n), next: Vec::with_capacity(n) }
+    }
+
+    /// The index of the item kept already that `same` finds equal to `item`, with `item`
+    /// given back; else `item` is kept (one without a hash is never found again).
+    fn find_or_keep(&mut self, hash: Option<u64>, item: T, same: impl Fn(&T, &T) -> bool) -> Option<(usize, T)> {
+        let Some(hash) = hash else {
+            self.items.push(item);
+            self.next.push(None);
+            return None;
+        };
+        let (mut at, mut last) = (self.first.get(&hash).copied(), None);
+        while let Some(i) = at {
+            if same(&self.items[i], &item) {
+                return Some((i, item));
+            }
+            last = Some(i);
+            at = self.next[i];
+        }
+        match last {
+            Some(last) => self.next[last] = Some(self.items.len()),
+            None => {
+                self.first.insert(hash, self.items.len());
+            }
+        }
+        self.items.push(item);
+        self.next.push(None);
+        None
+    }
+}
+
 /// The states with dead slots cleared; merged only when clearing changed one (they were distinct).
 fn clear_and_merge(mut states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
     let Some(live) = live else { return states };
@@ -416,41 +485,15 @@ pub fn merge(states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
     if states.len() < 2 {
         return states.into_iter().map(|st| cleared(st, live)).collect();
     }
-    let mut kept: Vec<St> = Vec::with_capacity(states.len());
-    // The first state kept with each hash, and after each kept state the next with its hash.
-    let mut first: HashMap<u64, usize> = HashMap::with_capacity(states.len());
-    let mut next: Vec<Option<usize>> = Vec::with_capacity(states.len());
+    let mut kept = Kept::with_capacity(states.len());
     for st in states {
         let st = cleared(st, live);
-        let Some(hash) = state_hash(&st) else {
-            kept.push(st);
-            next.push(None);
-            continue;
-        };
-        let mut at = first.get(&hash).copied();
-        let mut last = None;
-        while let Some(i) = at {
-            if same_state(&kept[i], &st) {
-                break;
-            }
-            last = Some(i);
-            at = next[i];
-        }
-        match (at, last) {
-            (Some(i), _) => kept[i].weight.add(&st.weight),
-            (None, Some(last)) => {
-                next[last] = Some(kept.len());
-                kept.push(st);
-                next.push(None);
-            }
-            (None, None) => {
-                first.insert(hash, kept.len());
-                kept.push(st);
-                next.push(None);
-            }
+        let hash = state_hash(&st);
+        if let Some((i, st)) = kept.find_or_keep(hash, st, same_state) {
+            kept.items[i].weight.add(&st.weight);
         }
     }
-    kept
+    kept.items
 }
 
 /// A dice error from the walk, kept whole for the report.
