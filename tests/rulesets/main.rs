@@ -4,6 +4,7 @@
 mod compiled;
 mod exact_engine;
 mod ff_napoleonic;
+mod generated_programs;
 mod linear_warfare;
 mod linear_warfare_combat;
 mod republique;
