@@ -936,7 +936,6 @@ fn both_ways(source: &str, call: &str) -> (String, String) {
 // used as a value leave the loop or the function in Rhai; compiled code lost them (the value
 // of the block was `()` and the loop went on).
 #[test]
-#[ignore = "compiled code loses a break, continue or return inside a block used as a value"]
 fn leaving_from_inside_a_block_used_as_a_value_leaves_as_in_rhai() {
     let source = r#"
         fn arm_breaks() { let i = 0; loop { i += 1; switch i { 3 => { break; }, _ => {} } } i }

@@ -413,8 +413,8 @@ impl Runner<'_, '_> {
             }
             Ex::Block(code) => match self.block(code, slots)? {
                 Flow::Value(v) => v,
-                // `break`, `continue` and `return` inside an `if` used as a value: Rhai's parser refuses
-                // them in expressions, so this does not happen; the value is `()`.
+                // `break`, `continue` and `return` inside a block used as a value are never lowered
+                // (see `lower`): Rhai leaves the loop or function around it, which a value cannot.
                 _ => Dynamic::UNIT,
             },
         })
