@@ -377,6 +377,11 @@ impl Runner<'_, '_> {
                 let value = self.expr(value, slots)?;
                 match (value.as_int(), value.as_float()) {
                     (Ok(i), _) if i != i64::MIN => Dynamic::from(-i),
+                    // Rhai's fast operators negate a whole number themselves, with an error of
+                    // their own words; its `-` function (called below) words it otherwise.
+                    (Ok(_), _) if self.ctx.engine().fast_operators() => {
+                        return Err(EvalAltResult::ErrorArithmetic("integer overflow".into(), *pos).into());
+                    }
                     (_, Ok(f)) => Dynamic::from(-f),
                     _ => self.rhai_op("-", vec![value], *pos)?,
                 }
