@@ -396,7 +396,7 @@ impl<'c> Gen<'c> {
             return WORDS[self.pick(WORDS.len())].to_string();
         }
         let d = depth - 1;
-        match self.pick(11) {
+        match self.pick(12) {
             0 => WORDS[self.pick(WORDS.len())].to_string(),
             1 | 2 if has_var => self.var_of(Ty::Str, false).unwrap(),
             3 => format!("({} + {})", self.text(d), self.text(d)),
@@ -413,6 +413,11 @@ impl<'c> Gen<'c> {
                 self.small()
             ),
             9 => self.call(Some(Ty::Str), d).unwrap_or_else(|| "\"z\"".to_string()),
+            // A roll made text, and the name of its type.
+            10 if self.afford(6f64.log2()) => {
+                self.spend(6f64.log2());
+                ["`${roll(\"1d6\")}`", "type_of(roll(\"1d6\"))"][self.pick(2)].to_string()
+            }
             _ => self.switch_expr(Ty::Str, d),
         }
     }
@@ -639,8 +644,11 @@ impl<'c> Gen<'c> {
             },
             16 if depth > 0 => self.switch_stmt(e, d),
             17 if !self.visible(Ty::Unit, false).is_empty() => {
-                if self.pick(2) == 0 {
+                let change = self.pick(3);
+                if change == 0 {
                     "if u.stands > 1 { u.stands -= 1; }".to_string()
+                } else if change == 1 && self.budget.is_none() {
+                    format!("u.stands += {};", self.int(e.min(2)))
                 } else {
                     let stands = self.int(e.min(2));
                     if self.budget.is_some() {
