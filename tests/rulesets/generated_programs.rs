@@ -3,13 +3,14 @@
 //! through the engine equal every face replayed (the reference).
 //!
 //! A program is made from a stream of choices (proptest shrinks the stream, so a failure shrinks
-//! to a small program): a few functions, each calling only those before it, over whole numbers,
-//! booleans, text, arrays and maps, with `let`, assignment and compound assignment, `if`,
-//! `switch`, `while` and `loop` bounded by a counter (with `break` and `continue`), `for` over
-//! ranges and arrays, indexing, field reads, interpolation, dice (`roll(..).total`, `.hits`, a
-//! labelled roll, a roll compared) and a unit's `stands`, `has_marker` and words. Division and
-//! remainder by values that may be zero, and products of large numbers, make errors that must
-//! read the same both ways.
+//! to a smaller program): a few functions, each calling those before it (and now and then itself,
+//! on a number that runs down), over whole numbers, booleans, text, arrays and maps, with `let`
+//! (shadowing too), assignment and compound assignment, `if`, `switch` with guards, `while` and
+//! `loop` bounded by a counter (with `break` and `continue`), `for` over ranges, arrays and words,
+//! indexing, field reads, `??`, interpolation, `note`, dice (`roll(..).total`, `.hits`, a labelled
+//! roll, a roll compared or made text) and a unit's `stands`, markers and words. Division and
+//! remainder by values that may be zero, and sums and products of large numbers, make errors that
+//! must read the same both ways.
 
 use std::cell::Cell;
 use std::fmt::Write;
@@ -25,6 +26,7 @@ use rhai::Scope;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Ty {
     Int,
+    Float,
     Bool,
     Str,
     /// An array of whole numbers.
@@ -35,7 +37,7 @@ enum Ty {
     Unit,
 }
 
-const VALUE_TYPES: [Ty; 5] = [Ty::Int, Ty::Bool, Ty::Str, Ty::Arr, Ty::Map];
+const VALUE_TYPES: [Ty; 6] = [Ty::Int, Ty::Float, Ty::Bool, Ty::Str, Ty::Arr, Ty::Map];
 
 /// A generated function: its name, parameters, what it returns, and the most dice it may roll
 /// (log2 of the outcomes, for the odds property).
@@ -72,6 +74,8 @@ const INTS: [&str; 14] = [
     "3037000500",
     "1000000007",
 ];
+/// Fractional numbers: a few, a tiny one, and one whose products are infinite.
+const FLOATS: [&str; 6] = ["0.0", "1.5", "-2.5", "0.1", "1e300", "-0.0"];
 const WORDS: [&str; 4] = ["\"a\"", "\"bc\"", "\"\"", "\"héllo\""];
 
 /// Makes one program from a stream of choices; an exhausted stream always chooses the simplest.
@@ -222,6 +226,7 @@ impl<'c> Gen<'c> {
             Ty::Str => self.text(depth),
             Ty::Arr => self.array(depth),
             Ty::Map => self.map(depth),
+            Ty::Float => self.float(depth),
             Ty::Unit => "u".to_string(),
         }
     }
@@ -333,6 +338,8 @@ impl<'c> Gen<'c> {
             // With dice bounded (the odds property), rolls are chosen more often, to pass the small walk.
             22 | 23 if self.budget.is_some() => self.roll_int(d).unwrap_or_else(|| self.int_literal()),
             17 => format!("(({}).to_float() / ({}).to_float()).floor().to_int()", self.int(d), self.int(d)),
+            // Rhai's own test: past the whole numbers `to_int` fails.
+            18 if self.one_in(2) => format!("({}).{}().to_int()", self.float(d), ["floor", "ceiling"][self.pick(2)]),
             18 if unit => {
                 ["u.stands", "u.stands", "(if u.has_marker(\"fresh\") { 1 } else { 0 })"][self.pick(3)].to_string()
             }
@@ -364,6 +371,12 @@ impl<'c> Gen<'c> {
                 format!("({} {op} {})", self.int(d), self.int(d))
             }
             5 => format!("({} {} {})", self.text(d), ["==", "!=", "<"][self.pick(3)], self.text(d)),
+            // Fractions compared with fractions or whole numbers.
+            15 if self.one_in(2) => {
+                let op = ["==", "!=", "<", ">="][self.pick(4)];
+                let b = if self.pick(2) == 0 { self.float(d) } else { self.int(d) };
+                format!("({} {op} {b})", self.float(d))
+            }
             6 => format!("!({})", self.boolean(d)),
             7 => format!("({} && {})", self.boolean(d), self.boolean(d)),
             8 => format!("({} || {})", self.boolean(d), self.boolean(d)),
@@ -462,6 +475,31 @@ impl<'c> Gen<'c> {
         }
     }
 
+    fn float(&mut self, depth: u32) -> String {
+        let has_var = !self.visible(Ty::Float, false).is_empty();
+        if depth == 0 {
+            if has_var && self.pick(2) == 1 {
+                return self.var_of(Ty::Float, false).unwrap();
+            }
+            return FLOATS[self.pick(FLOATS.len())].to_string();
+        }
+        let d = depth - 1;
+        match self.pick(9) {
+            0 => FLOATS[self.pick(FLOATS.len())].to_string(),
+            1 | 2 if has_var => self.var_of(Ty::Float, false).unwrap(),
+            3 | 4 => {
+                // A fraction with a fraction or a whole number, either way round.
+                let op = ["+", "-", "*", "/", "%"][self.pick(5)];
+                let (a, b) = (self.float(d), if self.pick(2) == 0 { self.float(d) } else { self.int(d) });
+                if self.pick(2) == 0 { format!("({a} {op} {b})") } else { format!("({b} {op} {a})") }
+            }
+            5 => format!("({}).to_float()", self.int(d)),
+            6 => format!("({}).{}()", self.float(d), ["floor", "ceiling", "round", "abs"][self.pick(4)]),
+            7 => self.if_expr(Ty::Float, d),
+            _ => self.call(Some(Ty::Float), d).unwrap_or_else(|| "(-(1.5))".to_string()),
+        }
+    }
+
     fn if_expr(&mut self, ty: Ty, d: u32) -> String {
         let guard = self.boolean(d);
         let then = self.valued(|g| g.expr(ty, d));
@@ -482,9 +520,12 @@ impl<'c> Gen<'c> {
 
     /// A `switch` on whole numbers or words, used as a value (always with a default arm).
     fn switch_expr(&mut self, ty: Ty, d: u32) -> String {
-        let on_words = self.pick(3) == 0;
-        let value = if on_words { self.text(d) } else { self.int(d) };
-        let cases: [&str; 3] = if on_words { ["\"a\"", "\"bc\" | \"\"", "\"héllo\""] } else { ["0", "1 | 2", "3"] };
+        let (value, cases) = match self.pick(4) {
+            0 => (self.text(d), ["\"a\"", "\"bc\" | \"\"", "\"héllo\""]),
+            // Fractions: a case of `1.5` is not the case of `1`.
+            1 => (self.float(d), ["0.0", "1.5 | 1", "-2.5"]),
+            _ => (self.int(d), ["0", "1 | 2", "3"]),
+        };
         let mut arms = Vec::new();
         for case in cases {
             if self.pick(3) == 0 {
@@ -675,9 +716,14 @@ impl<'c> Gen<'c> {
     }
 
     fn compound(&mut self, e: u32) -> String {
-        let ty = [Ty::Int, Ty::Int, Ty::Str, Ty::Arr, Ty::Map][self.pick(5)];
+        let ty = [Ty::Int, Ty::Int, Ty::Str, Ty::Arr, Ty::Map, Ty::Float][self.pick(6)];
         let Some(v) = self.var_of(ty, true) else { return format!("{};", self.int(e)) };
         match ty {
+            Ty::Float => {
+                let op = ["+=", "-=", "*=", "/="][self.pick(4)];
+                let value = if self.pick(2) == 0 { self.float(e) } else { self.int(e) };
+                format!("{v} {op} {value};")
+            }
             Ty::Int => {
                 let op = ["+=", "-=", "*=", "/=", "%="][self.pick(5)];
                 format!("{v} {op} {};", self.int(e))
