@@ -1061,3 +1061,42 @@ fn negating_the_smallest_number_fails_as_in_rhai() {
         assert_eq!(compiled, rhai, "{call}");
     }
 }
+
+// Found by the generator: Rhai compares fractions within a relative epsilon (`0.1 + 0.2 == 0.3`
+// is true), so NaN is unequal to nothing and infinity not equal to itself; compiled code compared
+// them as Rust does.
+#[test]
+#[ignore = "compiled code compares fractions as Rust does, not as Rhai"]
+fn fractions_compare_as_in_rhai() {
+    let source = r#"
+        fn ne(a, b) { a != b }
+        fn eq(a, b) { a == b }
+        fn lt(a, b) { a < b }
+        fn ge(a, b) { a >= b }
+        fn guard(a, b) { if a != b { 1 } else { 2 } }
+        fn within(a, list) { a in list }
+        fn nan() { 1e300 % -0.0 }
+        fn inf() { 1e300 * 1e300 }
+    "#;
+    let pairs = [
+        ("nan()", "2.0"),
+        ("nan()", "nan()"),
+        ("2", "nan()"),
+        ("inf()", "inf()"),
+        ("0.1 + 0.2", "0.3"),
+        ("1.0", "1.0000000000000002"),
+        ("3", "3.0000000000000004"),
+        ("-0.0", "0.0"),
+        ("1.5", "2"),
+    ];
+    for (a, b) in pairs {
+        for f in ["ne", "eq", "lt", "ge", "guard"] {
+            let call = format!("{f}({a}, {b})");
+            let (compiled, rhai) = both_ways(source, &call);
+            assert_eq!(compiled, rhai, "{call}");
+        }
+        let call = format!("within({a}, [{b}])");
+        let (compiled, rhai) = both_ways(source, &call);
+        assert_eq!(compiled, rhai, "{call}");
+    }
+}
