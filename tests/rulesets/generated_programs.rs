@@ -1066,7 +1066,6 @@ fn negating_the_smallest_number_fails_as_in_rhai() {
 // is true), so NaN is unequal to nothing and infinity not equal to itself; compiled code compared
 // them as Rust does.
 #[test]
-#[ignore = "compiled code compares fractions as Rust does, not as Rhai"]
 fn fractions_compare_as_in_rhai() {
     let source = r#"
         fn ne(a, b) { a != b }
