@@ -363,6 +363,15 @@ impl<'c> Gen<'c> {
             return ["true", "false"][self.pick(2)].to_string();
         }
         let d = depth - 1;
+        // Now and then not a boolean at all: a guard, `!`, `&&` or `||` then fails, worded as Rhai words it.
+        if self.budget.is_none() && self.one_in(40) {
+            // (A call, never a literal: Rhai's parser refuses `if 1 {`.)
+            return match self.pick(3) {
+                0 => format!("abs({})", self.int(d)),
+                1 => format!("({} + \"\")", self.text(d)),
+                _ => format!("({}).abs()", self.float(d)),
+            };
+        }
         match self.pick(16) {
             0 => ["true", "false"][self.pick(2)].to_string(),
             1 if has_var => self.var_of(Ty::Bool, false).unwrap(),
@@ -520,8 +529,10 @@ impl<'c> Gen<'c> {
 
     /// A `switch` on whole numbers or words, used as a value (always with a default arm).
     fn switch_expr(&mut self, ty: Ty, d: u32) -> String {
-        let (value, cases) = match self.pick(4) {
+        let (value, cases) = match self.pick(5) {
             0 => (self.text(d), ["\"a\"", "\"bc\" | \"\"", "\"héllo\""]),
+            // Booleans, and cases of other types that they never are.
+            3 => (self.boolean(d), ["true", "false | 0", "\"a\""]),
             // Fractions: a case of `1.5` is not the case of `1`.
             1 => (self.float(d), ["0.0", "1.5 | 1", "-2.5"]),
             _ => (self.int(d), ["0", "1 | 2", "3"]),
@@ -673,6 +684,10 @@ impl<'c> Gen<'c> {
             }
             13 if self.may_return || (self.outer_return && self.one_in(4)) => {
                 let ty = self.ret;
+                if self.budget.is_none() && self.one_in(8) {
+                    // A bare `return` gives `()`.
+                    return format!("if {} {{ return; }}", self.boolean(e));
+                }
                 format!("if {} {{ return {}; }}", self.boolean(e), self.expr(ty, e))
             }
             14 => {
@@ -685,8 +700,14 @@ impl<'c> Gen<'c> {
             },
             16 if depth > 0 => self.switch_stmt(e, d),
             17 if !self.visible(Ty::Unit, false).is_empty() => {
-                let change = self.pick(3);
-                if change == 0 {
+                let change = self.pick(5);
+                if change == 3 {
+                    // A word changed, then read in place by a comparison.
+                    let word = ["\"column\"", "\"line\"", "3"][self.pick(3)];
+                    format!("u.formation = {word};")
+                } else if change == 4 {
+                    format!("note(`${{u}} ${{type_of(u)}} ${{u.formation == \"column\"}}`);")
+                } else if change == 0 {
                     "if u.stands > 1 { u.stands -= 1; }".to_string()
                 } else if change == 1 && self.budget.is_none() {
                     format!("u.stands += {};", self.int(e.min(2)))
@@ -700,7 +721,8 @@ impl<'c> Gen<'c> {
                 }
             }
             18 if self.budget.is_none() && self.one_in(4) => {
-                format!("if {} {{ throw {}; }}", self.boolean(e), self.text(1))
+                let ty = self.any_type();
+                format!("if {} {{ throw {}; }}", self.boolean(e), self.expr(ty, 1))
             }
             // With dice bounded (the odds property), a roll kept in a new variable.
             19 if self.budget.is_some() => match self.roll_int(e) {
@@ -740,7 +762,8 @@ impl<'c> Gen<'c> {
                 }
             }
             _ => {
-                let field = ["a", "b"][self.pick(2)];
+                // `c` is missing: `()` to add to, an error worded by Rhai.
+                let field = ["a", "b", "a", "b", "c"][self.pick(5)];
                 let op = ["=", "+=", "*="][self.pick(3)];
                 format!("{v}.{field} {op} {};", self.int(e))
             }
