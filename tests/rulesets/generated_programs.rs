@@ -706,7 +706,7 @@ impl<'c> Gen<'c> {
                     let word = ["\"column\"", "\"line\"", "3"][self.pick(3)];
                     format!("u.formation = {word};")
                 } else if change == 4 {
-                    format!("note(`${{u}} ${{type_of(u)}} ${{u.formation == \"column\"}}`);")
+                    "note(`${u} ${type_of(u)} ${u.formation == \"column\"}`);".to_string()
                 } else if change == 0 {
                     "if u.stands > 1 { u.stands -= 1; }".to_string()
                 } else if change == 1 && self.budget.is_none() {
