@@ -5,6 +5,7 @@ mod compiled;
 mod exact_engine;
 mod ff_napoleonic;
 mod fields_and_observations;
+mod generated_programs;
 mod linear_warfare;
 mod linear_warfare_combat;
 mod republique;

@@ -88,7 +88,7 @@ pub fn lower(
     if def.this_type.is_some() {
         return None;
     }
-    let mut lower = Lower { names: Vec::new(), slots: 0, loops: 0, procedures: index, switches };
+    let mut lower = Lower { names: Vec::new(), slots: 0, loops: 0, in_value: false, procedures: index, switches };
     for param in &def.params {
         lower.declare(param.clone());
     }
@@ -130,6 +130,10 @@ struct Lower<'a> {
     slots: usize,
     /// How deep in loops: `break` and `continue` need one.
     loops: usize,
+    /// Inside a block used as a value (an `if` or `switch` arm as an expression, `{ .. }`):
+    /// there a `break`, `continue` or `return` would leave what is around the block, which
+    /// `Ex::Block` cannot carry out (its value would be `()`), so it is left to Rhai.
+    in_value: bool,
     procedures: &'a HashMap<(String, usize), usize>,
     /// Whether `switch` hashes agree with Rhai's (see `switch_hash`).
     switches: bool,
@@ -252,6 +256,8 @@ impl Lower<'_> {
                     Code::Continue
                 }
             }
+            // A `throw` leaves through the error, which a block used as a value carries.
+            Stmt::Return(_, flags, _) if self.in_value && !flags.contains(ASTFlags::BREAK) => return None,
             Stmt::Return(value, flags, pos) => {
                 let value = match value {
                     Some(v) => Some(self.expr(v)?),
@@ -277,7 +283,14 @@ impl Lower<'_> {
                 Ex::Map(x.0.iter().map(|(k, v)| Some((k.name.clone(), self.expr(v)?))).collect::<Option<_>>()?)
             }
             Expr::Variable(var, _, _) if var.2.is_empty() => Ex::Var(self.slot(&var.1)?),
-            Expr::Stmt(block) => Ex::Block(self.block(block)?),
+            Expr::Stmt(block) => {
+                // Loops begun inside the block may be left from inside it; those around it may not.
+                let (loops, in_value) = (self.loops, self.in_value);
+                (self.loops, self.in_value) = (0, true);
+                let code = self.block(block);
+                (self.loops, self.in_value) = (loops, in_value);
+                Ex::Block(code?)
+            }
             Expr::FnCall(call, pos) => self.call(call, *pos)?,
             Expr::Dot(chain, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
                 let base = self.expr(&chain.lhs)?;
@@ -443,8 +456,14 @@ mod tests {
             fn mutating_a_property(m) { m.list.push(1); }
             fn printing(x) { print(x); }
             fn constant(x) { const c = [x]; c.len() }
+            fn arm_breaks(x) { loop { switch x { 1 => { break; }, _ => {} } } }
+            fn value_returns(x) { let y = if x > 0 { return 1; } else { 2 }; y }
+            fn value_loops(x) { let y = { let t = 0; loop { t += 1; if t > x { break; } } t }; y }
         "#;
         // A closure that captures nothing is a constant function pointer: its body stays Rhai's.
-        assert_eq!(compiled(code), ["calls", "closure", "indexing", "looping_for", "loops", "plain", "switches"]);
+        assert_eq!(
+            compiled(code),
+            ["calls", "closure", "indexing", "looping_for", "loops", "plain", "switches", "value_loops"]
+        );
     }
 }

@@ -8,8 +8,9 @@
 //! text, maps and grognard's own types run natively, and every other call
 //! (grognard's bindings, Rhai's library, functions left to Rhai) goes through
 //! the `NativeCallContext` Rhai called in, so it finds and does what Rhai
-//! would. A function with anything else in it (closures, `for`, indexing,
-//! `this`, `try`, ranges in a `switch`...) is left whole to Rhai.
+//! would. A function with anything else in it (closures, `a[i].b` chains,
+//! `this`, `try`, ranges in a `switch`, a `break` or `return` inside a block
+//! used as a value...) is left whole to Rhai.
 //!
 //! A compiled function is registered with the engine under its name and arity,
 //! and removed from the procedures' AST: Rhai then calls it as a native

@@ -377,6 +377,11 @@ impl Runner<'_, '_> {
                 let value = self.expr(value, slots)?;
                 match (value.as_int(), value.as_float()) {
                     (Ok(i), _) if i != i64::MIN => Dynamic::from(-i),
+                    // Rhai's fast operators negate a whole number themselves, with an error of
+                    // their own words; its `-` function (called below) words it otherwise.
+                    (Ok(_), _) if self.ctx.engine().fast_operators() => {
+                        return Err(EvalAltResult::ErrorArithmetic("integer overflow".into(), *pos).into());
+                    }
                     (_, Ok(f)) => Dynamic::from(-f),
                     _ => self.rhai_op("-", vec![value], *pos)?,
                 }
@@ -413,8 +418,8 @@ impl Runner<'_, '_> {
             }
             Ex::Block(code) => match self.block(code, slots)? {
                 Flow::Value(v) => v,
-                // `break`, `continue` and `return` inside an `if` used as a value: Rhai's parser refuses
-                // them in expressions, so this does not happen; the value is `()`.
+                // `break`, `continue` and `return` inside a block used as a value are never lowered
+                // (see `lower`): Rhai leaves the loop or function around it, which a value cannot.
                 _ => Dynamic::UNIT,
             },
         })
@@ -635,6 +640,9 @@ fn mismatch<T>(ctx: &NativeCallContext, actual: &str, pos: Position) -> Box<Eval
 /// `a op b` for the operands Rhai's built-in operators compute without error; none otherwise.
 fn fast(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
     match op {
+        // Rhai compares fractions within a relative epsilon (`0.1 + 0.2 == 0.3`; NaN is unequal to
+        // nothing, infinity not equal to itself), not as Rust does: its own operator decides.
+        Op::Compare(_) if a.is_float() || b.is_float() => None,
         Op::Compare(c) => compare(c, a, b).map(Dynamic::from),
         _ => arithmetic(op, a, b),
     }
