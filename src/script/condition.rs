@@ -408,9 +408,9 @@ pub(crate) fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
     } else {
         match (Prim::of(a)?, Prim::of(b)?) {
             (Prim::Int(x), Prim::Int(y)) => x.partial_cmp(&y),
-            (Prim::Int(x), Prim::Float(y)) => (x as f64).partial_cmp(&y),
-            (Prim::Float(x), Prim::Int(y)) => x.partial_cmp(&(y as f64)),
-            (Prim::Float(x), Prim::Float(y)) => x.partial_cmp(&y),
+            (Prim::Int(x), Prim::Float(y)) => return Some(fractions(op, x as f64, y)),
+            (Prim::Float(x), Prim::Int(y)) => return Some(fractions(op, x, y as f64)),
+            (Prim::Float(x), Prim::Float(y)) => return Some(fractions(op, x, y)),
             (Prim::Bool(x), Prim::Bool(y)) => {
                 return match op {
                     Op::Eq => Some(x == y),
@@ -425,6 +425,24 @@ pub(crate) fn compare(op: Op, a: &Dynamic, b: &Dynamic) -> Option<bool> {
         }
     };
     compare_order(op, order)
+}
+
+/// Two numbers compared as Rhai compares them when one is a fraction (rhai 1.27's built-in
+/// operators, checked build): within a relative epsilon, so `0.1 + 0.2 == 0.3`, NaN is
+/// unequal to everything and infinity not equal to itself.
+fn fractions(op: Op, x: f64, y: f64) -> bool {
+    let max = if x * y == 0.0 { 1.0 } else { x.abs().max(y.abs()) };
+    if max == 0.0 {
+        return matches!(op, Op::Eq | Op::Ge | Op::Le);
+    }
+    match op {
+        Op::Eq => (x - y).abs() / max <= f64::EPSILON,
+        Op::Ne => (x - y).abs() / max > f64::EPSILON,
+        Op::Gt => (x - y) / max > f64::EPSILON,
+        Op::Ge => (x - y) / max > -f64::EPSILON,
+        Op::Lt => (y - x) / max > f64::EPSILON,
+        Op::Le => (y - x) / max > -f64::EPSILON,
+    }
 }
 
 /// What `op` says of two values `order`ed (none: unordered, such as NaN).
@@ -475,6 +493,30 @@ mod tests {
     use super::{CONDITION_NAMES, Condition};
     use crate::rules::Ruleset;
     use crate::script::Host;
+
+    #[test]
+    fn numbers_with_a_fraction_compare_as_rhai_compares_them() {
+        // Within Rhai's relative epsilon: `0.1 + 0.2 == 0.3`, NaN unequal to all, infinity not equal to itself.
+        let engine = Engine::new();
+        let values = ["0.1 + 0.2", "0.3", "1.0", "1", "0", "0.0", "-0.0", "1e300 % -0.0", "1e308 * 10.0", "-3", "2.5"];
+        for x in values {
+            for y in values {
+                for (op, written) in [
+                    (super::Op::Eq, "=="),
+                    (super::Op::Ne, "!="),
+                    (super::Op::Lt, "<"),
+                    (super::Op::Le, "<="),
+                    (super::Op::Gt, ">"),
+                    (super::Op::Ge, ">="),
+                ] {
+                    let a: Dynamic = engine.eval(x).unwrap();
+                    let b: Dynamic = engine.eval(y).unwrap();
+                    let rhai: bool = engine.eval(&format!("({x}) {written} ({y})")).unwrap();
+                    assert_eq!(super::compare(op, &a, &b), Some(rhai), "({x}) {written} ({y})");
+                }
+            }
+        }
+    }
 
     /// A unit in Rhai notation, from its varying parts.
     fn unit_spec(arm: &str, kind: Option<&str>, stands: u32, formation: &str, marker: Option<&str>) -> String {

@@ -549,6 +549,7 @@ impl Host {
         let ast = self.compile(scope, code)?;
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
+        self.state.borrow_mut().units_made = Some(Default::default());
         // The whole walk is one command: its operations are counted across every outcome.
         self.begin(self.walk_limits.get());
         let engine = self.exact_engine.get() && self.native.is_some();
@@ -581,6 +582,7 @@ impl Host {
         let mut st = self.state.borrow_mut();
         st.dice = saved;
         st.tracing = saved_tracing;
+        st.units_made = None;
         let mut odds = result?;
         for field in &mut odds.fields {
             field.check_found()?;

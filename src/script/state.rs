@@ -86,6 +86,9 @@ pub struct State {
     pub meter: Rc<super::budget::Meter>,
     /// An exact walk under way (see `script::odds`): compiled procedure calls are worked out whole.
     pub walk: Option<Rc<super::odds::Walk>>,
+    /// During one `odds` command, the units made so far by the text of their specification:
+    /// every replay of the code makes the same units again, with the same vocabulary.
+    pub units_made: Option<HashMap<String, crate::unit::Unit>>,
 }
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.
@@ -138,6 +141,7 @@ impl State {
             leaders: BTreeMap::new(),
             meter: Rc::default(),
             walk: None,
+            units_made: None,
         }
     }
 

@@ -137,3 +137,19 @@ fn a_procedure_that_cannot_roll_is_run_plainly_unless_redefined_to_roll() {
     let sixth = num_rational::BigRational::new(1.into(), 6.into());
     assert_eq!(chances(&engine), (1..=6).map(|n| (Outcome::Number(n), sixth.clone())).collect::<Vec<_>>());
 }
+
+#[test]
+fn units_made_again_in_every_replay_start_as_written() {
+    // A walk reads a unit's spec once and makes the unit from it again in every replay: a
+    // unit changed in one replay (or earlier in the same one) leaves the next as written.
+    let host = host(&["ff-napoleonic"]);
+    let code = format!("let a = {LINE}; a.stands -= roll(\"1d2\").total; let b = {LINE}; [a.stands, b.stands]");
+    let odds = host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap();
+    let half = num_rational::BigRational::new(1.into(), 2.into());
+    let rows: Vec<(String, num_rational::BigRational)> =
+        odds.distribution.iter().map(|(o, p)| (o.to_string(), p)).collect();
+    assert_eq!(rows, [("[4, 6]".to_string(), half.clone()), ("[5, 6]".to_string(), half)]);
+    // A spec with a mistake is refused each time, never kept.
+    let bad = r#"let a = unit(#{name: "X", arm: "infantry", stands: 6, formation: "lnie"}); roll("1d2").total"#;
+    assert!(host.odds(&Scope::new(), bad, EnumLimits::default(), (100, 1)).is_err());
+}

@@ -14,7 +14,19 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     engine.register_fn("unit", move |spec: Map| -> Result<UnitRef, Box<EvalAltResult>> {
         let mut st = st.borrow_mut();
-        let unit = unit_from(spec, &st.ruleset.vocabulary)?;
+        // An `odds` walk makes the same units once a replay: read from the spec once.
+        let key = st.units_made.as_ref().and_then(|_| plain_text(&spec));
+        let known = key.as_ref().and_then(|k| st.units_made.as_ref()?.get(k).cloned());
+        let unit = match known {
+            Some(unit) => unit,
+            None => {
+                let unit = unit_from(spec, &st.ruleset.vocabulary)?;
+                if let (Some(key), Some(made)) = (key, st.units_made.as_mut()) {
+                    made.insert(key, unit.clone());
+                }
+                unit
+            }
+        };
         let handle = UnitRef::new(unit);
         st.add_unit(handle.clone());
         Ok(handle)
@@ -26,6 +38,21 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         st.borrow_mut().add_leader(handle.clone());
         Ok(handle)
     });
+}
+
+/// `spec` as text that tells it apart from any other spec, when it holds only plain values
+/// (numbers, words, flags, lists and maps of them); none otherwise.
+fn plain_text(spec: &Map) -> Option<String> {
+    fn plain(value: &Dynamic) -> bool {
+        if let Some(list) = value.read_lock::<rhai::Array>() {
+            return list.iter().all(plain);
+        }
+        if let Some(map) = value.read_lock::<Map>() {
+            return map.values().all(plain);
+        }
+        value.is_unit() || value.is_bool() || value.is_int() || value.is_float() || value.is_char() || value.is_string()
+    }
+    spec.values().all(plain).then(|| format!("{spec:?}"))
 }
 
 /// A unit from a Rhai map, with the conveniences a player at the REPL expects:

@@ -94,10 +94,6 @@ pub fn builtin(name: &str, values: &[Dynamic]) -> Option<Dynamic> {
     match (name, values) {
         ("contains", [list, value]) => {
             let list = list.read_lock::<Array>()?;
-            // Rhai's `==` of fractions is not Rust's (see `run::fast`): Rhai decides.
-            if value.is_float() || list.iter().any(Dynamic::is_float) {
-                return None;
-            }
             for item in list.iter() {
                 if compare(Comparison::Eq, item, value)? {
                     return Some(Dynamic::TRUE);

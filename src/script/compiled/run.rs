@@ -640,9 +640,6 @@ fn mismatch<T>(ctx: &NativeCallContext, actual: &str, pos: Position) -> Box<Eval
 /// `a op b` for the operands Rhai's built-in operators compute without error; none otherwise.
 fn fast(op: Op, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
     match op {
-        // Rhai compares fractions within a relative epsilon (`0.1 + 0.2 == 0.3`; NaN is unequal to
-        // nothing, infinity not equal to itself), not as Rust does: its own operator decides.
-        Op::Compare(_) if a.is_float() || b.is_float() => None,
         Op::Compare(c) => compare(c, a, b).map(Dynamic::from),
         _ => arithmetic(op, a, b),
     }
