@@ -88,7 +88,8 @@ pub struct State {
     pub walk: Option<Rc<super::odds::Walk>>,
     /// During one `odds` command, the units made so far by the text of their specification:
     /// every replay of the code makes the same units again, with the same vocabulary.
-    pub units_made: Option<HashMap<String, crate::unit::Unit>>,
+    /// (Boxed: a table of whole units is a large allocation, which costs glibc a consolidation.)
+    pub units_made: Option<HashMap<String, Box<crate::unit::Unit>>>,
 }
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.

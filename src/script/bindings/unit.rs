@@ -16,13 +16,13 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let mut st = st.borrow_mut();
         // An `odds` walk makes the same units once a replay: read from the spec once.
         let key = st.units_made.as_ref().and_then(|_| plain_text(&spec));
-        let known = key.as_ref().and_then(|k| st.units_made.as_ref()?.get(k).cloned());
+        let known = key.as_ref().and_then(|k| st.units_made.as_ref()?.get(k).map(|u| (**u).clone()));
         let unit = match known {
             Some(unit) => unit,
             None => {
                 let unit = unit_from(spec, &st.ruleset.vocabulary)?;
                 if let (Some(key), Some(made)) = (key, st.units_made.as_mut()) {
-                    made.insert(key, unit.clone());
+                    made.insert(key, Box::new(unit.clone()));
                 }
                 unit
             }
