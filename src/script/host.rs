@@ -576,7 +576,16 @@ impl Host {
         let half = num_rational::BigRational::new(1.into(), 2.into());
         let result = match result {
             Ok(Some(odds)) if odds.distribution.residual() < half => Ok(odds),
-            Ok(_) => self.sample(scope, &ast, code, sample, limits, &fields),
+            Ok(walked) => {
+                // Said by what stopped the walk, and the flag that goes further.
+                let why = match walked.map(|w| (w.cut_by_outcomes, w.cut_off_at)) {
+                    Some((None, Some(depth))) => {
+                        format!("half the chance or more lies past {depth} dice (--max-depth {})", limits.max_depth)
+                    }
+                    _ => format!("more than {} dice outcomes (--max-outcomes)", limits.max_outcomes),
+                };
+                self.sample(scope, &ast, code, sample, &why, &fields)
+            }
             Err(err) => Err(err),
         };
         let mut st = self.state.borrow_mut();
@@ -735,7 +744,7 @@ impl Host {
         ast: &AST,
         code: &str,
         (trials, seed): (u64, u64),
-        limits: EnumLimits,
+        why: &str,
         fields: &[FieldOdds],
     ) -> Result<ProcedureOdds, ScriptError> {
         let snapshot = self.snapshot(scope);
@@ -760,10 +769,7 @@ impl Host {
                 observed.push(counted);
             }
         }
-        let note = format!(
-            "more than {} dice outcomes: sampled {trials} trials with seed {seed} instead",
-            limits.max_outcomes
-        );
+        let note = format!("{why}: sampled {trials} trials with seed {seed} instead");
         Ok(ProcedureOdds {
             distribution: Distribution::from_counts(counts, trials.into()),
             exact: false,

@@ -143,3 +143,26 @@ fn a_field_no_result_has_is_refused_with_the_nearest_name() {
 fn flat(err: &str) -> String {
     err.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
 }
+
+#[test]
+fn sampling_instead_says_which_limit_stopped_the_walk_and_its_flag() {
+    // Three dice one by one: two dice deep leaves the whole chance past the depth; twenty
+    // outcomes are fewer than the walk needs. Each says its own cause and flag.
+    let three = r#"let a = roll("1d6").total; let b = roll("1d6").total; let c = roll("1d6").total; a + b + c"#;
+    let deep = stdout(&grognard(&["odds", "--rules", "ff-napoleonic", "--max-depth", "2", "--samples", "200", three]));
+    assert!(
+        deep.contains(
+            "estimated odds, not exact: half the chance or more lies past 2 dice (--max-depth 2): sampled 200 trials"
+        ),
+        "{deep}"
+    );
+    let many =
+        stdout(&grognard(&["odds", "--rules", "ff-napoleonic", "--max-outcomes", "20", "--samples", "200", three]));
+    assert!(
+        many.contains("estimated odds, not exact: more than 20 dice outcomes (--max-outcomes): sampled 200 trials"),
+        "{many}"
+    );
+    // Within both limits, the sum is exact: 1/216 for 3.
+    let whole = stdout(&grognard(&["odds", "--rules", "ff-napoleonic", three]));
+    assert!(whole.contains("exact odds") && whole.contains("\n3        1/216     0.46%"), "{whole}");
+}

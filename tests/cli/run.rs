@@ -216,7 +216,9 @@ fn exact_that_must_sample_says_so_with_intervals_and_no_fractions() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("estimated odds, not exact: more than 200000 dice outcomes: sampled 400 trials with seed 2"),
+        text.contains(
+            "estimated odds, not exact: more than 200000 dice outcomes (--max-outcomes): sampled 400 trials with seed 2"
+        ),
         "{text}"
     );
     assert!(text.contains("\ntotal    percent       95% interval\n"), "{text}");
