@@ -231,7 +231,10 @@ impl<'a, 'c> Engine<'a, 'c> {
         states: Vec<St>,
     ) -> R<Flows> {
         let head_live = live.at_loop_head(stmt);
-        let mut chain: Chain<St> = Chain::default();
+        let mut chain = Chain::default();
+        // The ways out of the loop from each head state, each with its chance from one visit.
+        let mut exits: Vec<(usize, St)> = Vec::new();
+        let mut leaves: Vec<(usize, St)> = Vec::new();
         let mut heads: Vec<St> = Vec::new();
         let mut index: HashMap<u64, Vec<usize>> = HashMap::default();
         let mut find = |st: St, heads: &mut Vec<St>| -> (usize, bool) {
@@ -272,10 +275,10 @@ impl<'a, 'c> Engine<'a, 'c> {
             let flows = self.block(live, body, go)?;
             for mut st in stop.into_iter().chain(flows.breaks) {
                 st.value = Dynamic::UNIT;
-                chain.exit(at, st.weight.big(), st);
+                exits.push((at, st));
             }
             for st in flows.returns {
-                chain.leave(at, st.weight.big(), st);
+                leaves.push((at, st));
             }
             for st in flows.normal.into_iter().chain(flows.continues) {
                 let weight = st.weight.clone();
@@ -286,14 +289,16 @@ impl<'a, 'c> Engine<'a, 'c> {
                 }
             }
         }
-        let solved = chain.solve(heads.len()).map_err(super::unsupported)?;
-        let mut flows = Flows::default();
-        for (st, weight) in solved.exits {
-            flows.normal.push(St { weight: Chance::from_big(weight), ..st });
-        }
-        for (st, weight) in solved.leaves {
-            flows.returns.push(St { weight: Chance::from_big(weight), ..st });
-        }
+        // Each way out happens as often as its head state is visited.
+        let visits = chain.visits(heads.len()).map_err(super::unsupported)?;
+        let visits: Vec<Option<Chance>> =
+            visits.into_iter().map(|v| (!num_traits::Zero::is_zero(&v)).then(|| Chance::from_big(v))).collect();
+        let weighed = |ways: Vec<(usize, St)>| -> Vec<St> {
+            ways.into_iter()
+                .filter_map(|(from, st)| visits[from].as_ref().map(|v| St { weight: st.weight.times(v), ..st }))
+                .collect()
+        };
+        let mut flows = Flows { normal: weighed(exits), returns: weighed(leaves), ..Flows::default() };
         flows.normal = merge(flows.normal, None);
         Ok(flows)
     }

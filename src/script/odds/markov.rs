@@ -17,27 +17,15 @@ use num_traits::{One, Zero};
 /// Most head states of a loop whose steps have cycles (solved by elimination).
 const CYCLIC_STATES: usize = 400;
 
-/// The steps of one loop, as found.
-pub struct Chain<T> {
+/// The steps of one loop, as found. How the loop is left is the caller's: each way out
+/// from a head state, with its chance from one visit, times that state's visits.
+#[derive(Default)]
+pub struct Chain {
     start: Vec<(usize, BigRational)>,
     steps: Vec<(usize, usize, BigRational)>,
-    exits: Vec<(usize, BigRational, T)>,
-    leaves: Vec<(usize, BigRational, T)>,
 }
 
-impl<T> Default for Chain<T> {
-    fn default() -> Self {
-        Chain { start: Vec::new(), steps: Vec::new(), exits: Vec::new(), leaves: Vec::new() }
-    }
-}
-
-/// How a loop is left: each exit (after the loop) and each leave (a `return`), with its chance.
-pub struct Solved<T> {
-    pub exits: Vec<(T, BigRational)>,
-    pub leaves: Vec<(T, BigRational)>,
-}
-
-impl<T> Chain<T> {
+impl Chain {
     /// The loop is entered at head state `at` with chance `p`.
     pub fn start(&mut self, at: usize, p: BigRational) {
         self.start.push((at, p));
@@ -48,30 +36,8 @@ impl<T> Chain<T> {
         self.steps.push((from, to, p));
     }
 
-    /// From head state `from`, the loop ends (guard false, or `break`) in `state` with chance `p`.
-    pub fn exit(&mut self, from: usize, p: BigRational, state: T) {
-        self.exits.push((from, p, state));
-    }
-
-    /// From head state `from`, the function returns `state` with chance `p`.
-    pub fn leave(&mut self, from: usize, p: BigRational, state: T) {
-        self.leaves.push((from, p, state));
-    }
-
-    /// The chance of each way out, over `n` head states.
-    pub fn solve(self, n: usize) -> Result<Solved<T>, String> {
-        let visits = self.visits(n)?;
-        let weigh = |list: Vec<(usize, BigRational, T)>| -> Vec<(T, BigRational)> {
-            list.into_iter()
-                .filter(|(from, ..)| !visits[*from].is_zero())
-                .map(|(from, p, state)| (state, &visits[from] * p))
-                .collect()
-        };
-        Ok(Solved { exits: weigh(self.exits), leaves: weigh(self.leaves) })
-    }
-
     /// The expected number of visits to each head state.
-    fn visits(&self, n: usize) -> Result<Vec<BigRational>, String> {
+    pub fn visits(&self, n: usize) -> Result<Vec<BigRational>, String> {
         let mut own = vec![BigRational::zero(); n];
         let mut out: Vec<Vec<(usize, BigRational)>> = vec![Vec::new(); n];
         let mut incoming = vec![0usize; n];
@@ -163,13 +129,13 @@ mod tests {
 
     #[test]
     fn a_state_that_returns_to_itself_is_a_geometric_series() {
-        // "Roll a d6 until it is not a 1": stay with 1/6, leave with 5/6; left for certain.
+        // "Roll a d6 until it is not a 1": stay with 1/6, leave with 5/6: 6/5 visits, left for certain.
         let mut chain = Chain::default();
         chain.start(0, BigRational::one());
         chain.step(0, 0, ratio(1, 6));
-        chain.exit(0, ratio(5, 6), "done");
-        let solved = chain.solve(1).unwrap();
-        assert_eq!(solved.exits, [("done", BigRational::one())]);
+        let visits = chain.visits(1).unwrap();
+        assert_eq!(visits, [ratio(6, 5)]);
+        assert_eq!(&visits[0] * ratio(5, 6), BigRational::one());
     }
 
     #[test]
@@ -180,11 +146,10 @@ mod tests {
         let mut chain = Chain::default();
         chain.start(0, BigRational::one());
         chain.step(0, 1, ratio(1, 2));
-        chain.exit(0, ratio(1, 2), "a");
         chain.step(1, 0, ratio(1, 3));
-        chain.exit(1, ratio(2, 3), "b");
-        let solved = chain.solve(2).unwrap();
-        assert_eq!(solved.exits, [("a", ratio(3, 5)), ("b", ratio(2, 5))]);
+        let visits = chain.visits(2).unwrap();
+        assert_eq!(visits, [ratio(6, 5), ratio(3, 5)]);
+        assert_eq!((&visits[0] * ratio(1, 2), &visits[1] * ratio(2, 3)), (ratio(3, 5), ratio(2, 5)));
     }
 
     #[test]
@@ -193,19 +158,15 @@ mod tests {
         let mut chain = Chain::default();
         chain.start(0, BigRational::one());
         chain.step(0, 1, ratio(1, 2));
-        chain.leave(0, ratio(1, 2), 0);
         chain.step(1, 2, ratio(1, 2));
-        chain.leave(1, ratio(1, 2), 1);
-        chain.leave(2, BigRational::one(), 2);
-        let solved = chain.solve(3).unwrap();
-        assert_eq!(solved.leaves, [(0, ratio(1, 2)), (1, ratio(1, 4)), (2, ratio(1, 4))]);
+        assert_eq!(chain.visits(3).unwrap(), [BigRational::one(), ratio(1, 2), ratio(1, 4)]);
     }
 
     #[test]
     fn a_loop_that_cannot_end_is_refused() {
-        let mut chain: Chain<()> = Chain::default();
+        let mut chain = Chain::default();
         chain.start(0, BigRational::one());
         chain.step(0, 0, BigRational::one());
-        assert!(chain.solve(1).is_err());
+        assert!(chain.visits(1).is_err());
     }
 }
