@@ -235,23 +235,16 @@ impl<'a, 'c> Engine<'a, 'c> {
         // The ways out of the loop from each head state, each with its chance from one visit.
         let mut exits: Vec<(usize, St)> = Vec::new();
         let mut leaves: Vec<(usize, St)> = Vec::new();
-        let mut heads: Vec<St> = Vec::new();
-        let mut index: HashMap<u64, Vec<usize>> = HashMap::default();
-        let mut find = |st: St, heads: &mut Vec<St>| -> (usize, bool) {
+        // Each distinct head state once, with a chance of 1: it is run through the body from there.
+        let mut heads: Kept<St> = Kept::with_capacity(states.len());
+        let find = |st: St, heads: &mut Kept<St>| -> (usize, bool) {
             let mut st = cleared(st, head_live);
             st.value = Dynamic::UNIT;
             let hash = state_hash(&st);
-            if let Some(hash) = hash
-                && let Some(found) = index.get(&hash).and_then(|c| c.iter().find(|&&i| same_state(&heads[i], &st)))
-            {
-                return (*found, false);
+            match heads.find_or_keep(hash, St { weight: Chance::one(), ..st }, same_state) {
+                Some((at, _)) => (at, false),
+                None => (heads.items.len() - 1, true),
             }
-            heads.push(St { weight: Chance::one(), ..st });
-            let at = heads.len() - 1;
-            if let Some(hash) = hash {
-                index.entry(hash).or_default().push(at);
-            }
-            (at, true)
         };
         let mut queue = std::collections::VecDeque::new();
         for st in states {
@@ -263,11 +256,11 @@ impl<'a, 'c> Engine<'a, 'c> {
             }
         }
         while let Some(at) = queue.pop_front() {
-            if heads.len() > LOOP_STATES {
+            if heads.items.len() > LOOP_STATES {
                 return Err(super::unsupported(format!("a loop reaches more than {LOOP_STATES} different states")));
             }
             self.meter.tick_at(pos)?;
-            let head = heads[at].clone();
+            let head = heads.items[at].clone();
             let (go, stop) = match guard {
                 None => (vec![head], Vec::new()),
                 Some((guard, at_guard)) => self.split(vec![head], guard, *at_guard)?,
@@ -290,7 +283,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             }
         }
         // Each way out happens as often as its head state is visited.
-        let visits = chain.visits(heads.len()).map_err(super::unsupported)?;
+        let visits = chain.visits(heads.items.len()).map_err(super::unsupported)?;
         let visits: Vec<Option<Chance>> =
             visits.into_iter().map(|v| (!num_traits::Zero::is_zero(&v)).then(|| Chance::from_big(v))).collect();
         let weighed = |ways: Vec<(usize, St)>| -> Vec<St> {
