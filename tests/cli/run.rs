@@ -202,17 +202,9 @@ fn the_melee_study_tallies_exactly_what_the_fields_of_its_melee_give() {
 #[test]
 fn exact_that_must_sample_says_so_with_intervals_and_no_fractions() {
     // Ten dice one by one are too many outcomes to walk: sampled, and said so on each part.
-    let out = grognard(&[
-        "run",
-        "tests/fixtures/scripts/ten_dice.rhai",
-        "--exact",
-        "--trials",
-        "400",
-        "--seed",
-        "2",
-        "--field",
-        "total",
-    ]);
+    const TEN_DICE: [&str; 7] =
+        ["run", "tests/fixtures/scripts/ten_dice.rhai", "--exact", "--trials", "400", "--seed", "2"];
+    let out = grognard(&[&TEN_DICE[..], &["--field", "total"]].concat());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -229,16 +221,7 @@ fn exact_that_must_sample_says_so_with_intervals_and_no_fractions() {
     let (_, tables) = text.split_once('\n').unwrap();
     assert!(!tables.contains('/'), "a sampled share reads as a fraction: {text}");
 
-    let out = grognard(&[
-        "run",
-        "tests/fixtures/scripts/ten_dice.rhai",
-        "--exact",
-        "--trials",
-        "400",
-        "--seed",
-        "2",
-        "--json",
-    ]);
+    let out = grognard(&[&TEN_DICE[..], &["--json"]].concat());
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["exact"], false);
     assert_eq!(v["summary"]["trials"], 400);
