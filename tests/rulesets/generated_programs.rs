@@ -926,7 +926,10 @@ fn choices() -> impl Strategy<Value = Vec<u32>> {
 /// further, set the count in the environment variable named by `cases_from`, and another seed in
 /// `GROGNARD_GENERATED_SEED`; `GROGNARD_SHOW_GENERATED` prints each program.
 fn runner(cases_from: &str, cases: u32, seed: u64) -> TestRunner {
-    let number = |name: &str| std::env::var(name).ok().and_then(|c| c.parse::<u64>().ok());
+    // A value set but not a whole number is refused, not quietly replaced by the default.
+    let number = |name: &str| {
+        std::env::var(name).ok().map(|c| c.parse::<u64>().unwrap_or_else(|_| panic!("{name}={c}: not a whole number")))
+    };
     let cases = number(cases_from).map_or(cases, |n| n as u32);
     let seed = number("GROGNARD_GENERATED_SEED").map_or(seed, |s| seed ^ s);
     TestRunner::new(Config {
