@@ -443,11 +443,14 @@ impl Host {
 
     /// Compiles a user's expression or statements against `scope`.
     pub fn compile(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
-        let ast = self
-            .engine
+        Ok(self.procedures.borrow().merge(&self.compile_alone(scope, code)?))
+    }
+
+    /// `code` compiled without the functions it may call.
+    fn compile_alone(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
+        self.engine
             .compile_with_scope(scope, code)
-            .map_err(|err| parse_problem(&expression_source(&self.code_name.borrow(), code), &err))?;
-        Ok(self.procedures.borrow().merge(&ast))
+            .map_err(|err| parse_problem(&expression_source(&self.code_name.borrow(), code), &err).into())
     }
 
     /// The operations and time one command may spend (a REPL line, an `eval`, a trial of a study).
@@ -546,7 +549,10 @@ impl Host {
         fields: &[String],
     ) -> Result<ProcedureOdds, ScriptError> {
         let fields = fields.iter().map(|f| FieldOdds::new(f)).collect::<Result<Vec<_>, _>>()?;
-        let ast = self.compile(scope, code)?;
+        let alone = self.compile_alone(scope, code)?;
+        let ast = self.procedures.borrow().merge(&alone);
+        // Fields read more of the call's value than the code does.
+        let projection = if fields.is_empty() { super::odds::projection::Projection::of(&alone, &ast) } else { None };
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
         self.state.borrow_mut().units_made = Some(Default::default());
@@ -559,7 +565,7 @@ impl Host {
         let result = if let Some(small) = small {
             Ok(Some(small))
         } else if engine {
-            self.state.borrow_mut().walk = Some(Rc::default());
+            self.state.borrow_mut().walk = Some(Rc::new(super::odds::Walk::reading(projection)));
             let result = self.deepen(scope, &ast, code, limits, &fields);
             self.state.borrow_mut().walk = None;
             match result {

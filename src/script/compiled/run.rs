@@ -22,6 +22,7 @@ type Args = smallvec::SmallVec<[Dynamic; 4]>;
 pub type Slots = smallvec::SmallVec<[Dynamic; 16]>;
 
 /// How a statement ended.
+#[derive(Clone)]
 pub enum Flow {
     Value(Dynamic),
     Break,
@@ -513,8 +514,11 @@ impl Runner<'_, '_> {
                     && let Some(f) = self.table.function(*index)
                 {
                     let mut slots: Slots = values.into_iter().collect();
-                    if self.walking() && crate::script::odds::works_out(self, *index) {
-                        return crate::script::odds::call(self, &f, &slots, pos);
+                    if self.walking() {
+                        if crate::script::odds::works_out(self, *index) {
+                            return crate::script::odds::call(self, &f, &slots, pos);
+                        }
+                        return crate::script::odds::pure::call(self, *index, &f, &mut slots, pos);
                     }
                     return self.call(&f, &mut slots, pos);
                 }
@@ -569,7 +573,7 @@ impl Runner<'_, '_> {
 
     /// Whether the caller's code defines the function of this `script` hash
     /// (its name and arity) again: it takes precedence, as in Rhai.
-    fn redefined(&self, script: u64) -> bool {
+    pub fn redefined(&self, script: u64) -> bool {
         self.ctx.namespaces().iter().any(|m| m.contains_fn(script))
     }
 

@@ -11,7 +11,7 @@
 use crate::script::compiled::code::{Callee, Code, Ex};
 
 /// Calls of grognard's and Rhai's that never roll nor draw.
-const STEADY: [&str; 34] = [
+const STEADY: [&str; 44] = [
     "note",
     "lookup",
     "table_result",
@@ -46,6 +46,16 @@ const STEADY: [&str; 34] = [
     "type_of",
     "tally",
     "record",
+    "has_any",
+    "any_marker",
+    "unit",
+    "leader",
+    "on_table",
+    "within",
+    "front",
+    "distance",
+    "contact",
+    "aspect",
 ];
 
 /// Whether running `stmt` may take a branch; `procedure(index)` says whether calling the

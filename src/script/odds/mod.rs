@@ -18,6 +18,8 @@ mod fingerprint;
 mod flow;
 mod liveness;
 mod markov;
+pub mod projection;
+pub mod pure;
 mod world;
 
 use ahash::AHashMap as HashMap;
@@ -88,16 +90,28 @@ pub struct Walk {
     procedures: RefCell<HashMap<usize, bool>>,
     /// Calls being worked out, one inside another.
     nesting: Cell<usize>,
+    /// Whether each compiled procedure (by index) is pure, and the pure calls made so far (see `pure`).
+    pure: RefCell<HashMap<usize, bool>>,
+    pure_calls: RefCell<HashMap<u64, Vec<pure::Kept>>>,
+    /// What the walk's code reads of its one call, if that is all it does (see `projection`).
+    projection: Option<projection::Projection>,
 }
 
 struct Memo {
     function: usize,
+    /// Whether `odds` are the walk's call, its outcomes merged by what the code reads of them.
+    projected: bool,
     args: Slots,
     world: Rc<World>,
     odds: Rc<CallOdds>,
 }
 
 impl Walk {
+    /// A walk of code that reads only what `projection` says of its one call (none: anything).
+    pub fn reading(projection: Option<projection::Projection>) -> Walk {
+        Walk { projection, ..Walk::default() }
+    }
+
     /// The values `expr` (written `written`) can take, when the walk branches over them: a
     /// sum with no comparison of more than one die, or of dice rolled again or exploding.
     /// None for a roll walked face by face (one plain die; a comparison; odds past the work limit).
@@ -151,6 +165,21 @@ impl Walk {
         answer
     }
 
+    /// Whether the compiled procedure `index` is pure (see `pure`): worked out once a walk.
+    fn procedure_is_pure(&self, runner: &Runner, index: usize) -> bool {
+        if let Some(known) = self.pure.borrow().get(&index) {
+            return *known;
+        }
+        // While it is being worked out (it calls itself, at some depth), it is not: the safe guess.
+        self.pure.borrow_mut().insert(index, false);
+        let answer = !self.procedure_may_branch(runner.table, index)
+            && runner.table.function(index).is_some_and(|f| {
+                pure::is_pure(&f, &|i| self.procedure_is_pure(runner, i), &|script| runner.redefined(script))
+            });
+        self.pure.borrow_mut().insert(index, answer);
+        answer
+    }
+
     fn liveness(&self, f: &Function) -> Rc<Liveness> {
         let key = f as *const Function as usize;
         self.liveness.borrow_mut().entry(key).or_insert_with(|| Rc::new(Liveness::of(f))).clone()
@@ -194,8 +223,13 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
     runner.meter.tick_at(pos)?;
     let key = f.as_ref() as *const Function as usize;
     let world = World::current(runner.state, args.iter());
+    // The walk's own call, made by its code and not from inside a procedure.
+    let projected = walk.nesting.get() == 0
+        && runner.depth == 0
+        && walk.projection.as_ref().is_some_and(|p| p.applies(&f.name, args.len()));
     let mut hasher = ahash::AHasher::default();
     hasher.write_usize(key);
+    hasher.write_u8(projected as u8);
     hasher.write_u64(world.hash());
     let hashed = args.iter().all(|a| hash_value(a, &mut hasher));
     let hash = hasher.finish();
@@ -206,6 +240,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
                     .iter()
                     .find(|m| {
                         m.function == key
+                            && m.projected == projected
                             && m.args.len() == args.len()
                             && m.args.iter().zip(args).all(|(a, b)| same_value(a, b))
                             && World::same(&m.world, &world)
@@ -226,9 +261,14 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
             let engine = flow::Engine::new(runner.ctx, runner.table, runner.state, runner.meter, &walk);
             let odds = engine.distribution(f, args.clone());
             walk.nesting.set(walk.nesting.get() - 1);
-            let odds = Rc::new(odds.map_err(|err| wrap(err, f, runner, pos))?);
+            let odds = odds.map_err(|err| wrap(err, f, runner, pos))?;
+            let odds = Rc::new(match (&walk.projection, projected) {
+                (Some(projection), true) => merged_by_projection(odds, projection),
+                _ => odds,
+            });
             if hashed {
-                let memo = Memo { function: key, args: args.clone(), world: world.clone(), odds: odds.clone() };
+                let memo =
+                    Memo { function: key, projected, args: args.clone(), world: world.clone(), odds: odds.clone() };
                 walk.memo.borrow_mut().entry(hash).or_default().push(memo);
             }
             (odds, true)
@@ -257,6 +297,45 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
     } else {
         // Worked out for other handles of the same units (a replay that made them afresh).
         Ok(world.install_by_id(runner.state, value))
+    }
+}
+
+/// `odds` with the outcomes alike in what the walk's code reads of them (and in what the
+/// study counted) made one, their chances added: the first one's world stands for them all.
+fn merged_by_projection(odds: CallOdds, projection: &projection::Projection) -> CallOdds {
+    let CallOdds { outcomes, weights, cut_off } = odds;
+    let mut counts = weights.counts.clone();
+    let residual = if cut_off { counts.pop() } else { None };
+    let mut kept: Vec<(Dynamic, Rc<World>)> = Vec::new();
+    let mut kept_counts: Vec<BigUint> = Vec::new();
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::default();
+    for ((value, world), count) in outcomes.into_iter().zip(counts) {
+        let value = projection.project(&value);
+        let mut hasher = ahash::AHasher::default();
+        let hash = hash_value(&value, &mut hasher).then(|| hasher.finish());
+        let found = hash.and_then(|h| {
+            by_hash.get(&h).and_then(|at| {
+                at.iter().copied().find(|&i| {
+                    same_with_handles(&kept[i].0, &value) && kept[i].1.observations() == world.observations()
+                })
+            })
+        });
+        match found {
+            Some(i) => kept_counts[i] += count,
+            None => {
+                if let Some(h) = hash {
+                    by_hash.entry(h).or_default().push(kept.len());
+                }
+                kept.push((value, world));
+                kept_counts.push(count);
+            }
+        }
+    }
+    kept_counts.extend(residual);
+    CallOdds {
+        outcomes: kept,
+        weights: Rc::new(Weights { counts: kept_counts, total: weights.total.clone() }),
+        cut_off,
     }
 }
 

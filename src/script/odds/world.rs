@@ -204,6 +204,11 @@ impl World {
         value
     }
 
+    /// What the study counted in this world.
+    pub fn observations(&self) -> &Observations {
+        &self.observations
+    }
+
     /// A hash of the world's content (not of which handles hold it).
     pub fn hash(&self) -> u64 {
         self.hash

@@ -1,0 +1,81 @@
+//! What the walk's code reads of a call's outcomes: `melee(a, b, s).result` reads one field of what the call returns and nothing after, so outcomes alike in that field are one.
+//!
+//! The melee study's melee has 181 outcomes (result, differential, rounds,
+//! stands lost, and the units as they are left), but `.result` tells only six
+//! apart. Branching the walk over 181 would replay the code around the call
+//! 181 times, each to read a result one of six. So when the code is that one
+//! statement, the call's outcomes are merged by the field (and by what the
+//! study counted, which the walk adds up after), before the walk branches.
+
+use rhai::{AST, Dynamic, Expr, ImmutableString, Stmt};
+
+/// The one statement `name(args).field`, whose arguments call nothing but `unit(..)` and
+/// `leader(..)`: the only call of `name` a walk of it makes outside procedures.
+pub struct Projection {
+    name: ImmutableString,
+    arity: usize,
+    field: ImmutableString,
+}
+
+impl Projection {
+    /// The projection `code` allows, if any: `code` is the walk's code as written (no
+    /// functions of its own), `whole` that code with the functions it may call.
+    pub fn of(code: &AST, whole: &AST) -> Option<Projection> {
+        if code.iter_functions().next().is_some() {
+            return None;
+        }
+        // `unit` and `leader` must be grognard's, not functions defined again.
+        if whole.iter_functions().any(|f| ["unit", "leader"].contains(&f.name)) {
+            return None;
+        }
+        let [Stmt::Expr(expr)] = code.statements() else { return None };
+        let Expr::Dot(chain, _, _) = expr.as_ref() else { return None };
+        let (Expr::FnCall(call, _), Expr::Property(property, _)) = (&chain.lhs, &chain.rhs) else { return None };
+        if !call.namespace.is_empty() || call.is_operator_call() || !call.args.iter().all(calls_nothing_else) {
+            return None;
+        }
+        Some(Projection { name: call.name.clone(), arity: call.args.len(), field: property.2.clone() })
+    }
+
+    /// Whether a call of `name` with `arity` arguments is the one projected.
+    pub fn applies(&self, name: &str, arity: usize) -> bool {
+        self.name == name && self.arity == arity
+    }
+
+    /// What the code reads of `value`: of a map, a map of the field alone (none when it has
+    /// none, as Rhai reads it: `()`); any other value as it is (reading it fails the same).
+    pub fn project(&self, value: &Dynamic) -> Dynamic {
+        match value.read_lock::<rhai::Map>() {
+            Some(map) => {
+                let mut only = rhai::Map::new();
+                if let Some(v) = map.get(self.field.as_str()) {
+                    only.insert(self.field.as_str().into(), v.clone());
+                }
+                Dynamic::from_map(only)
+            }
+            None => value.clone(),
+        }
+    }
+}
+
+/// Whether `expr` makes no call but `unit(..)` and `leader(..)` of values that make none.
+fn calls_nothing_else(expr: &Expr) -> bool {
+    match expr {
+        Expr::DynamicConstant(..)
+        | Expr::BoolConstant(..)
+        | Expr::IntegerConstant(..)
+        | Expr::FloatConstant(..)
+        | Expr::CharConstant(..)
+        | Expr::StringConstant(..)
+        | Expr::Unit(..)
+        | Expr::Variable(..) => true,
+        Expr::Array(items, _) => items.iter().all(calls_nothing_else),
+        Expr::Map(entries, _) => entries.0.iter().all(|(_, e)| calls_nothing_else(e)),
+        Expr::FnCall(call, _) => {
+            call.namespace.is_empty()
+                && ["unit", "leader"].contains(&call.name.as_str())
+                && call.args.iter().all(calls_nothing_else)
+        }
+        _ => false,
+    }
+}

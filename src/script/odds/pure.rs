@@ -1,0 +1,162 @@
+//! Pure procedures (`signed(n)`): calls that read nothing but their plain arguments are run once per walk for each set of arguments.
+//!
+//! A melee notes `signed(a_mod)` for each of a round's hundred ways the dice
+//! fall, always with the same modifier: the call is the same each time, so its
+//! value is kept. A procedure is pure when it cannot branch and calls nothing
+//! but Rhai's operators, a short list of functions of their arguments alone,
+//! and other pure procedures, none of them defined again by the code of the walk.
+//! Its arguments must hold no handle (a unit's values are the world's, which
+//! the procedure could read), and be values `fingerprint` can compare.
+//! A failed call is not kept: it fails again, as it would have.
+
+use std::hash::Hasher;
+
+use rhai::{Dynamic, Position};
+
+use super::R;
+use super::fingerprint::{hash_value, same_value};
+use crate::script::bindings::cards::DeckRef;
+use crate::script::compiled::code::{Callee, Code, Ex, Function};
+use crate::script::compiled::run::{Runner, Slots};
+use crate::script::handles::{LeaderRef, UnitRef};
+
+/// Functions whose value follows from their arguments alone (called or as methods), whatever those hold.
+const OF_ARGUMENTS: [&str; 19] = [
+    "max",
+    "min",
+    "abs",
+    "to_int",
+    "to_float",
+    "ceiling",
+    "floor",
+    "round",
+    "len",
+    "contains",
+    "parse_int",
+    "sub_string",
+    "to_string",
+    "to_upper",
+    "to_lower",
+    "trim",
+    "is_empty",
+    "sign",
+    "type_of",
+];
+
+/// One kept call: the procedure, its arguments, its value.
+pub struct Kept {
+    function: usize,
+    args: Slots,
+    value: Dynamic,
+}
+
+/// Runs `f` (the compiled procedure `index`) on `args`, or gives the value it gave
+/// on the same arguments earlier in the walk, when it is pure.
+pub fn call(runner: &mut Runner, index: usize, f: &Function, args: &mut Slots, pos: Position) -> R<Dynamic> {
+    let walk = runner.state.borrow().walk.clone().expect("called only while walking");
+    if !walk.procedure_is_pure(runner, index) {
+        return runner.call(f, args, pos);
+    }
+    let key = f as *const Function as usize;
+    let mut hasher = ahash::AHasher::default();
+    hasher.write_usize(key);
+    if !args.iter().all(|a| plain(a) && hash_value(a, &mut hasher)) {
+        return runner.call(f, args, pos);
+    }
+    let hash = hasher.finish();
+    let found = walk.pure_calls.borrow().get(&hash).and_then(|kept| {
+        kept.iter()
+            .find(|k| {
+                k.function == key
+                    && k.args.len() == args.len()
+                    && k.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
+            })
+            .map(|k| k.value.clone())
+    });
+    if let Some(value) = found {
+        // As the call itself would: the depth limit, then one operation.
+        if runner.ctx.global_runtime_state().level + runner.depth > runner.ctx.engine().max_call_levels() {
+            return Err(rhai::EvalAltResult::ErrorStackOverflow(pos).into());
+        }
+        runner.meter.tick_at(pos)?;
+        return Ok(value);
+    }
+    let given = args.clone();
+    let value = runner.call(f, args, pos)?;
+    let kept = Kept { function: key, args: given, value: value.clone() };
+    walk.pure_calls.borrow_mut().entry(hash).or_default().push(kept);
+    Ok(value)
+}
+
+/// Whether the body of `f` reads nothing but its slots: see the module's note.
+/// `procedure(index)` says whether the compiled procedure `index` is pure;
+/// `redefined(hash)` whether the walk's code defines that function again.
+pub fn is_pure(f: &Function, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(u64) -> bool) -> bool {
+    f.body.iter().all(|stmt| stmt_pure(stmt, procedure, redefined))
+}
+
+fn stmt_pure(stmt: &Code, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(u64) -> bool) -> bool {
+    let stmt_pure = |s: &Code| stmt_pure(s, procedure, redefined);
+    let ex_pure = |e: &Ex| ex_pure(e, procedure, redefined);
+    match stmt {
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => ex_pure(ex),
+        Code::If(guard, then, otherwise, _) => ex_pure(guard) && then.iter().chain(otherwise).all(stmt_pure),
+        Code::Switch(value, table) => {
+            ex_pure(value)
+                && table
+                    .arms
+                    .iter()
+                    .all(|(guard, result)| guard.as_ref().is_none_or(|(g, _)| ex_pure(g)) && ex_pure(result))
+        }
+        Code::While(guard, body, _) => guard.as_ref().is_none_or(|(g, _)| ex_pure(g)) && body.iter().all(stmt_pure),
+        Code::For(each) => ex_pure(&each.items) && each.body.iter().all(stmt_pure),
+        Code::Return(Some(ex)) | Code::Throw(Some(ex), _) => ex_pure(ex),
+        Code::Block(code) => code.iter().all(stmt_pure),
+        Code::Break | Code::Continue | Code::Return(None) | Code::Throw(None, _) => true,
+    }
+}
+
+fn ex_pure(ex: &Ex, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(u64) -> bool) -> bool {
+    let stmt_pure = |s: &Code| stmt_pure(s, procedure, redefined);
+    let ex_pure = |e: &Ex| ex_pure(e, procedure, redefined);
+    let own = |script: &Option<u64>| script.is_none_or(|s| !redefined(s));
+    match ex {
+        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => true,
+        Ex::Call(Callee::Procedure(index, _, script), args, _) => {
+            !redefined(*script) && procedure(*index) && args.iter().all(ex_pure)
+        }
+        Ex::Call(Callee::Other(name, script), args, _) => {
+            (OF_ARGUMENTS.contains(&name.as_str()) || is_operator(name)) && own(script) && args.iter().all(ex_pure)
+        }
+        Ex::Method(receiver, name, args, script, _) => {
+            OF_ARGUMENTS.contains(&name.as_str()) && own(script) && ex_pure(receiver) && args.iter().all(ex_pure)
+        }
+        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(ex_pure),
+        Ex::Map(entries) => entries.iter().all(|(_, e)| ex_pure(e)),
+        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_pure(base),
+        Ex::Index(base, index, _) => ex_pure(base) && ex_pure(index),
+        Ex::Binary(_, a, b, _) => ex_pure(a) && ex_pure(b),
+        Ex::WordCompare(compare) => ex_pure(&compare.written),
+        Ex::And(terms) | Ex::Or(terms) => terms.iter().all(|(e, _)| ex_pure(e)),
+        Ex::Block(code) => code.iter().all(stmt_pure),
+    }
+}
+
+/// Rhai's operators, called by name (`+`, `==`, `..`).
+fn is_operator(name: &str) -> bool {
+    !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+}
+
+/// Whether `value` holds no handle to the world (a unit, leader or deck), at any depth.
+fn plain(value: &Dynamic) -> bool {
+    if value.is::<UnitRef>() || value.is::<LeaderRef>() || value.is::<DeckRef>() {
+        return false;
+    }
+    if let Some(array) = value.read_lock::<rhai::Array>() {
+        return array.iter().all(plain);
+    }
+    if let Some(map) = value.read_lock::<rhai::Map>() {
+        return map.values().all(plain);
+    }
+    true
+}
