@@ -18,7 +18,7 @@ use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position};
 
 use super::chance::Chance;
 use super::fingerprint::{hash_value, same_value};
-use super::liveness::{Liveness, Slots as LiveSlots};
+use super::liveness::{Liveness, Slots as LiveSlots, Writes, writes};
 use super::markov::Chain;
 use super::world::World;
 use super::{CallOdds, Walk};
@@ -125,10 +125,14 @@ impl<'a, 'c> Engine<'a, 'c> {
                 st.value = Dynamic::UNIT;
             }
         }
+        // While the states all come from one state in one world, through statements that kept
+        // the world and wrote only these slots, they can differ only there: merging compares those.
+        let mut varying = (current.len() == 1).then(LiveSlots::default);
         for (i, stmt) in code.iter().enumerate() {
             if current.is_empty() {
                 break;
             }
+            let world = current[0].world.clone();
             let mut out = self.stmt(live, stmt, current)?;
             current = std::mem::take(&mut out.normal);
             let joined = std::mem::take(&mut out.joined);
@@ -138,8 +142,20 @@ impl<'a, 'c> Engine<'a, 'c> {
                     st.value = Dynamic::UNIT;
                 }
             }
-            current =
-                if joined { merge(current, live.after(stmt)) } else { clear_and_merge(current, live.after(stmt)) };
+            varying = match (varying, writes(stmt)) {
+                (Some(_), _) if current.iter().any(|st| !Rc::ptr_eq(&st.world, &world)) => None,
+                (Some(v), Writes::Nothing) => Some(v),
+                (Some(mut v), Writes::Slot(slot)) => {
+                    v.insert(slot);
+                    Some(v)
+                }
+                _ => None,
+            };
+            current = match &varying {
+                Some(varying) => clear_and_merge_among(current, live.after(stmt), varying, joined),
+                None if joined => merge(current, live.after(stmt)),
+                None => clear_and_merge(current, live.after(stmt)),
+            };
         }
         flows.normal = current;
         Ok(flows)
@@ -175,12 +191,20 @@ impl<'a, 'c> Engine<'a, 'c> {
                     _ => None,
                 };
                 flows.joined = new_slot.is_none();
+                // A `let` that rolls, for states alike in what it reads: worked out once.
+                let mut shared = match (new_slot, live.let_reads(stmt)) {
+                    (Some(slot), Some(reads)) if branches && states.len() > 1 => Some(LetKinds::new(slot, reads)),
+                    _ => None,
+                };
                 for st in states {
                     let world = st.world.clone();
-                    let mut outcomes = self.replay(st, branches, |r, slots| r.stmt(stmt, slots))?;
+                    let mut outcomes = match &mut shared {
+                        Some(shared) => shared.outcomes(self, st, |r, slots| r.stmt(stmt, slots))?,
+                        None => self.replay(st, branches, |r, slots| r.stmt(stmt, slots))?,
+                    };
                     let same_world = outcomes.iter().all(|(n, _)| Rc::ptr_eq(&n.world, &world));
                     flows.joined |= !same_world || (new_slot.is_none() && outcomes.len() > 1);
-                    if let (Some(slot), true) = (new_slot, same_world && outcomes.len() > 1) {
+                    if let (Some(slot), true) = (new_slot, same_world && outcomes.len() > 1 && shared.is_none()) {
                         outcomes = merge_by_slot(outcomes, slot);
                     }
                     for (mut next, flow) in outcomes {
@@ -378,6 +402,70 @@ impl<'a, 'c> Engine<'a, 'c> {
     }
 }
 
+/// The outcomes of one `let` that rolls, for states alike in the slots it reads and in their
+/// world: those behave alike, so the `let` is replayed once for each kind of state, from a
+/// chance of 1, and its outcomes are given to every state of that kind, the new variable's
+/// value beside the state's own slots, at the state's chance.
+struct LetKinds<'r> {
+    slot: usize,
+    reads: &'r [usize],
+    /// Each kind of state met: a state of it, its outcomes (merged by the new variable) and
+    /// the chance its replays cut off; found by a hash of the world and the slots read.
+    kinds: Kept<(St, Vec<(St, Flow)>, Chance)>,
+}
+
+impl<'r> LetKinds<'r> {
+    fn new(slot: usize, reads: &'r [usize]) -> Self {
+        LetKinds { slot, reads, kinds: Kept::with_capacity(4) }
+    }
+
+    fn outcomes(
+        &mut self,
+        engine: &Engine,
+        st: St,
+        step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>,
+    ) -> R<Vec<(St, Flow)>> {
+        let mut hasher = ahash::AHasher::default();
+        hasher.write_usize(Rc::as_ptr(&st.world) as usize);
+        let hashed = self.reads.iter().all(|&i| hash_value(&st.slots[i], &mut hasher));
+        let reads = self.reads;
+        let hash = hashed.then(|| hasher.finish());
+        let alike = |kind: &(St, Vec<(St, Flow)>, Chance)| {
+            Rc::ptr_eq(&kind.0.world, &st.world) && reads.iter().all(|&i| same_value(&kind.0.slots[i], &st.slots[i]))
+        };
+        let at = match self.kinds.find(hash, alike) {
+            Some(at) => at,
+            None => {
+                // Replayed from a chance of 1: what it cuts off is kept aside, then weighed by each state.
+                let first = St { weight: Chance::one(), value: Dynamic::UNIT, ..st.clone() };
+                let residual = std::mem::replace(&mut *engine.residual.borrow_mut(), Chance::zero());
+                let replayed = engine.replay(first.clone(), true, step);
+                let cut = std::mem::replace(&mut *engine.residual.borrow_mut(), residual);
+                let mut outcomes = replayed?;
+                if outcomes.len() > 1 {
+                    outcomes = merge_by_slot(outcomes, self.slot);
+                }
+                self.kinds.keep(hash, (first, outcomes, cut));
+                self.kinds.items.len() - 1
+            }
+        };
+        let (_, outcomes, cut) = &self.kinds.items[at];
+        if *cut != Chance::zero() {
+            engine.residual.borrow_mut().add(&st.weight.times(cut));
+        }
+        Ok(outcomes
+            .iter()
+            .map(|(next, flow)| {
+                let mut slots = st.slots.clone();
+                slots[self.slot] = next.slots[self.slot].clone();
+                let value = next.value.clone();
+                let weight = st.weight.times(&next.weight);
+                (St { slots, world: next.world.clone(), weight, value }, flow.clone())
+            })
+            .collect())
+    }
+}
+
 /// `st` with the slots nobody reads again cleared.
 fn cleared(mut st: St, live: Option<&LiveSlots>) -> St {
     if let Some(live) = live {
@@ -440,28 +528,44 @@ impl<T> Kept<T> {
     /// The index of the item kept already that `same` finds equal to `item`, with `item`
     /// given back; else `item` is kept (one without a hash is never found again).
     fn find_or_keep(&mut self, hash: Option<u64>, item: T, same: impl Fn(&T, &T) -> bool) -> Option<(usize, T)> {
-        let Some(hash) = hash else {
-            self.items.push(item);
-            self.next.push(None);
-            return None;
-        };
-        let (mut at, mut last) = (self.first.get(&hash).copied(), None);
-        while let Some(i) = at {
-            if same(&self.items[i], &item) {
-                return Some((i, item));
+        match self.find(hash, |kept| same(kept, &item)) {
+            Some(i) => Some((i, item)),
+            None => {
+                self.keep(hash, item);
+                None
             }
-            last = Some(i);
+        }
+    }
+
+    /// The index of the item kept with `hash` that `same` holds for.
+    fn find(&self, hash: Option<u64>, same: impl Fn(&T) -> bool) -> Option<usize> {
+        let mut at = self.first.get(&hash?).copied();
+        while let Some(i) = at {
+            if same(&self.items[i]) {
+                return Some(i);
+            }
             at = self.next[i];
         }
-        match last {
-            Some(last) => self.next[last] = Some(self.items.len()),
-            None => {
-                self.first.insert(hash, self.items.len());
-            }
-        }
+        None
+    }
+
+    /// Keeps `item`, one not found already.
+    fn keep(&mut self, hash: Option<u64>, item: T) {
+        let at = self.items.len();
         self.items.push(item);
         self.next.push(None);
-        None
+        let Some(hash) = hash else { return };
+        match self.first.get(&hash).copied() {
+            None => {
+                self.first.insert(hash, at);
+            }
+            Some(mut last) => {
+                while let Some(next) = self.next[last] {
+                    last = next;
+                }
+                self.next[last] = Some(at);
+            }
+        }
     }
 }
 
@@ -476,6 +580,30 @@ fn clear_and_merge(mut states: Vec<St>, live: Option<&LiveSlots>) -> Vec<St> {
         states = merge(states, Some(live));
     }
     states
+}
+
+/// The states with dead slots cleared, and merged when they are several: states that differ
+/// only in the `varying` slots (and the value of the statement just run) are compared there.
+fn clear_and_merge_among(states: Vec<St>, live: Option<&LiveSlots>, varying: &LiveSlots, joined: bool) -> Vec<St> {
+    // States that differ in a live slot stay apart, unless a statement's outcomes may have met.
+    let dying = |st: &St| live.is_some_and(|live| varying.iter().any(|i| !live.contains(i) && !st.slots[i].is_unit()));
+    if states.len() < 2 || !joined && !states.iter().any(dying) {
+        return states.into_iter().map(|st| cleared(st, live)).collect();
+    }
+    let mut kept = Kept::with_capacity(states.len());
+    for st in states {
+        let st = cleared(st, live);
+        let mut hasher = ahash::AHasher::default();
+        let hashed =
+            varying.iter().all(|i| hash_value(&st.slots[i], &mut hasher)) && hash_value(&st.value, &mut hasher);
+        let same = |a: &St, b: &St| {
+            same_value(&a.value, &b.value) && varying.iter().all(|i| same_value(&a.slots[i], &b.slots[i]))
+        };
+        if let Some((i, st)) = kept.find_or_keep(hashed.then(|| hasher.finish()), st, same) {
+            kept.items[i].weight.add(&st.weight);
+        }
+    }
+    kept.items
 }
 
 /// The states with dead slots cleared, the same ones merged (their chances added), in first-seen order.

@@ -14,7 +14,7 @@ use crate::script::compiled::code::{Code, Ex, Function, WordCompare};
 pub struct Slots(Vec<u64>);
 
 impl Slots {
-    fn insert(&mut self, slot: usize) {
+    pub fn insert(&mut self, slot: usize) {
         let (word, bit) = (slot / 64, slot % 64);
         if self.0.len() <= word {
             self.0.resize(word + 1, 0);
@@ -41,6 +41,11 @@ impl Slots {
     pub fn contains(&self, slot: usize) -> bool {
         self.0.get(slot / 64).is_some_and(|w| w & (1 << (slot % 64)) != 0)
     }
+
+    /// The slots in the set, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, w)| (0..64).filter(move |b| w & (1 << b) != 0).map(move |b| i * 64 + b))
+    }
 }
 
 /// The live slots after each statement of one function, by the statement's address.
@@ -48,6 +53,8 @@ impl Slots {
 pub struct Liveness {
     after: HashMap<usize, Slots>,
     loop_head: HashMap<usize, Slots>,
+    /// The slots each `let` mentions in its value.
+    let_reads: HashMap<usize, Vec<usize>>,
 }
 
 /// Where `break` and `continue` lead in the loop being analysed.
@@ -66,6 +73,12 @@ impl Liveness {
     /// The slots read after `stmt` (all of them, conservatively, for a statement not analysed).
     pub fn after(&self, stmt: &Code) -> Option<&Slots> {
         self.after.get(&address(stmt))
+    }
+
+    /// The slots the value of the `let` statement `stmt` reads, when working it out writes
+    /// none (beside taking a value read for the last time); none for another statement.
+    pub fn let_reads(&self, stmt: &Code) -> Option<&[usize]> {
+        self.let_reads.get(&address(stmt)).map(Vec::as_slice)
     }
 
     /// The slots live at the head of the loop `stmt`.
@@ -98,6 +111,11 @@ impl Liveness {
         match stmt {
             Code::Expr(ex) => with_uses(after, ex),
             Code::Let(slot, ex) | Code::Set(slot, None, ex, _) => {
+                if let Code::Let(..) = stmt
+                    && writes_no_slot(ex)
+                {
+                    self.let_reads.insert(address(stmt), with_uses(Slots::default(), ex).iter().collect());
+                }
                 let mut live = after;
                 live.remove(*slot);
                 with_uses(live, ex)
@@ -196,6 +214,45 @@ fn ex_nests_a_block(ex: &Ex) -> bool {
         Ex::Binary(_, a, b, _) => ex_nests_a_block(a) || ex_nests_a_block(b),
         Ex::WordCompare(compare) => ex_nests_a_block(&compare.written),
         Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| ex_nests_a_block(e)),
+    }
+}
+
+/// What running a statement may write among the slots.
+pub enum Writes {
+    Nothing,
+    Slot(usize),
+    /// Any slot (a compound statement, or one whose value may assign).
+    Any,
+}
+
+/// What `stmt` may write among the slots (the world aside).
+pub fn writes(stmt: &Code) -> Writes {
+    match stmt {
+        Code::Expr(ex) if writes_no_slot(ex) => Writes::Nothing,
+        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) | Code::SetProperty(slot, _, _, ex, _)
+            if writes_no_slot(ex) =>
+        {
+            Writes::Slot(*slot)
+        }
+        _ => Writes::Any,
+    }
+}
+
+/// Whether working out `ex` writes no slot: it holds no block (which may assign) and no
+/// method call (which may change its receiver). A last read (`Move`) takes the value, but
+/// the slot is dead after it.
+fn writes_no_slot(ex: &Ex) -> bool {
+    match ex {
+        Ex::Block(_) | Ex::Method(..) => false,
+        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => true,
+        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(writes_no_slot),
+        Ex::Map(entries) => entries.iter().all(|(_, e)| writes_no_slot(e)),
+        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => writes_no_slot(base),
+        Ex::Index(base, index, _) => writes_no_slot(base) && writes_no_slot(index),
+        Ex::Call(_, args, _) => args.iter().all(writes_no_slot),
+        Ex::Binary(_, a, b, _) => writes_no_slot(a) && writes_no_slot(b),
+        Ex::WordCompare(compare) => writes_no_slot(&compare.written),
+        Ex::And(terms) | Ex::Or(terms) => terms.iter().all(|(e, _)| writes_no_slot(e)),
     }
 }
 
