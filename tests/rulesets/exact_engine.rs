@@ -153,3 +153,67 @@ fn units_made_again_in_every_replay_start_as_written() {
     let bad = r#"let a = unit(#{name: "X", arm: "infantry", stands: 6, formation: "lnie"}); roll("1d2").total"#;
     assert!(host.odds(&Scope::new(), bad, EnumLimits::default(), (100, 1)).is_err());
 }
+
+/// The fixture ruleset whose procedures' calls a walk may keep, or must make afresh.
+fn kept_calls() -> Host {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/kept-calls");
+    host(&[dir.to_str().unwrap()])
+}
+
+fn chances(odds: &ProcedureOdds) -> Vec<(String, num_rational::BigRational)> {
+    odds.distribution.iter().map(|(o, p)| (o.to_string(), p)).collect()
+}
+
+#[test]
+fn a_kept_call_gives_what_the_call_gives_and_one_handed_a_unit_is_made_afresh() {
+    // `losses` calls `doubled` (pure: kept by its argument) and `stands_of` and
+    // `first_stands` (handed the unit, alone or in a list, whose stands fall between calls).
+    let host = kept_calls();
+    let compiled = host.compiled_procedures();
+    for name in ["losses", "doubled", "stands_of", "first_stands"] {
+        assert!(compiled.iter().any(|n| n == name), "{name} is not compiled: {compiled:?}");
+    }
+    let code = r#"losses(unit(#{name: "U", arm: "infantry", stands: 6, formation: "line"}))"#;
+    let (engine, replayed) = both_ways(&host, code);
+    assert_eq!(chances(&engine), chances(&replayed));
+    // Counted here: each of the 2 x 2 x 2 ways the losses fall, the stands left after each.
+    let mut expected = std::collections::BTreeMap::new();
+    for ways in 0..8u32 {
+        let (mut stands, mut total) = (6i64, 0i64);
+        for k in 0..3 {
+            let lost = 1 + i64::from((ways >> k) & 1);
+            stands -= lost;
+            total += stands * 110 + lost * 2;
+        }
+        *expected.entry(total).or_insert(0u32) += 1;
+    }
+    let expected: Vec<(String, num_rational::BigRational)> = expected
+        .into_iter()
+        .map(|(total, n)| (total.to_string(), num_rational::BigRational::new(n.into(), 8.into())))
+        .collect();
+    let mut got = chances(&engine);
+    got.sort_by_key(|(o, _)| o.parse::<i64>().unwrap());
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn a_call_read_for_one_field_branches_over_that_field_alone() {
+    let host = kept_calls();
+    let third = |n: i64| num_rational::BigRational::new(n.into(), 36.into());
+    // `skirmish().result` reads one field: the walk branches over its two values, not over
+    // the 66 ways the returned map can differ (margin and spare die).
+    let (projected, replayed) = both_ways(&host, "skirmish().result");
+    assert_eq!(chances(&projected), chances(&replayed));
+    let mut got = chances(&projected);
+    got.sort();
+    assert_eq!(got, [("held".to_string(), third(21)), ("won".to_string(), third(15))]);
+    assert_eq!(projected.runs, 2);
+    // The same read in two statements is walked over every outcome of the call, alike.
+    let whole = host.odds(&Scope::new(), "let r = skirmish(); r.result", EnumLimits::default(), (100, 1)).unwrap();
+    assert_eq!(chances(&whole), chances(&projected));
+    assert_eq!(whole.runs, 66);
+    // A field the map lacks reads as nothing, as Rhai reads it.
+    let (missing, replayed) = both_ways(&host, "skirmish().missing");
+    assert_eq!(chances(&missing), chances(&replayed));
+    assert_eq!(chances(&missing), [("(nothing)".to_string(), third(36))]);
+}

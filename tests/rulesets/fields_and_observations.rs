@@ -255,3 +255,25 @@ fn a_field_that_is_not_a_whole_number_orders_as_a_number() {
     );
     assert_eq!(chances(field(&odds, "x"))[0].0, Outcome::Decimal(half));
 }
+
+#[test]
+fn a_call_read_for_one_field_still_counts_what_it_tallies() {
+    // `volley().result` has the call's outcomes merged by the result, but only those that
+    // counted the same: the tallies and records are those of the whole call.
+    let host = tallies();
+    let (projected, replayed) = both_ways(&host, "volley().result", &[]);
+    let whole = odds(&host, "let r = volley(); r.result", &[]);
+    for other in [&replayed, &whole] {
+        assert_eq!(chances(&projected.distribution), chances(&other.distribution));
+        assert_eq!(tallied(&projected, "volley"), tallied(other, "volley"));
+        assert_eq!(recorded(&projected, "hits"), recorded(other, "hits"));
+    }
+    let one = one_volley();
+    let telling: BigRational = one.iter().filter(|(h, _)| **h >= 2).map(|(_, p)| p.clone()).sum();
+    let mut got = chances(&projected.distribution);
+    got.sort_by_key(|(o, _)| o.to_string());
+    assert_eq!(
+        got,
+        [(Outcome::Word("light".into()), BigRational::one() - &telling), (Outcome::Word("telling".into()), telling)]
+    );
+}
