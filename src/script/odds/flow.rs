@@ -409,9 +409,16 @@ impl<'a, 'c> Engine<'a, 'c> {
 struct LetKinds<'r> {
     slot: usize,
     reads: &'r [usize],
-    /// Each kind of state met: a state of it, its outcomes (merged by the new variable) and
-    /// the chance its replays cut off; found by a hash of the world and the slots read.
-    kinds: Kept<(St, Vec<(St, Flow)>, Chance)>,
+    /// Each kind of state met, found by a hash of the world and the slots read.
+    kinds: Kept<Kind>,
+}
+
+/// A kind of state for a `let`: a state of it, the `let`'s outcomes from it (merged by the new
+/// variable, from a chance of 1), and the chance its replays cut off.
+struct Kind {
+    state: St,
+    outcomes: Vec<(St, Flow)>,
+    cut: Chance,
 }
 
 impl<'r> LetKinds<'r> {
@@ -430,26 +437,27 @@ impl<'r> LetKinds<'r> {
         let hashed = self.reads.iter().all(|&i| hash_value(&st.slots[i], &mut hasher));
         let reads = self.reads;
         let hash = hashed.then(|| hasher.finish());
-        let alike = |kind: &(St, Vec<(St, Flow)>, Chance)| {
-            Rc::ptr_eq(&kind.0.world, &st.world) && reads.iter().all(|&i| same_value(&kind.0.slots[i], &st.slots[i]))
+        let alike = |kind: &Kind| {
+            Rc::ptr_eq(&kind.state.world, &st.world)
+                && reads.iter().all(|&i| same_value(&kind.state.slots[i], &st.slots[i]))
         };
         let at = match self.kinds.find(hash, alike) {
             Some(at) => at,
             None => {
                 // Replayed from a chance of 1: what it cuts off is kept aside, then weighed by each state.
                 let first = St { weight: Chance::one(), value: Dynamic::UNIT, ..st.clone() };
-                let residual = std::mem::replace(&mut *engine.residual.borrow_mut(), Chance::zero());
+                let residual = std::mem::take(&mut *engine.residual.borrow_mut());
                 let replayed = engine.replay(first.clone(), true, step);
                 let cut = std::mem::replace(&mut *engine.residual.borrow_mut(), residual);
                 let mut outcomes = replayed?;
                 if outcomes.len() > 1 {
                     outcomes = merge_by_slot(outcomes, self.slot);
                 }
-                self.kinds.keep(hash, (first, outcomes, cut));
+                self.kinds.keep(hash, Kind { state: first, outcomes, cut });
                 self.kinds.items.len() - 1
             }
         };
-        let (_, outcomes, cut) = &self.kinds.items[at];
+        let Kind { outcomes, cut, .. } = &self.kinds.items[at];
         if *cut != Chance::zero() {
             engine.residual.borrow_mut().add(&st.weight.times(cut));
         }
