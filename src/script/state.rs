@@ -86,10 +86,11 @@ pub struct State {
     pub meter: Rc<super::budget::Meter>,
     /// An exact walk under way (see `script::odds`): compiled procedure calls are worked out whole.
     pub walk: Option<Rc<super::odds::Walk>>,
-    /// During one `odds` command, the units made so far by the text of their specification:
-    /// every replay of the code makes the same units again, with the same vocabulary.
-    /// (Boxed: a table of whole units is a large allocation, which costs glibc a consolidation.)
-    pub units_made: Option<HashMap<String, Box<crate::unit::Unit>>>,
+    /// During one `odds` command, the units made so far, by a hash of their specification
+    /// with the specification itself: every replay of the code makes the same units again,
+    /// with the same vocabulary. (Boxed: a table of whole units is a large allocation, which
+    /// costs glibc a consolidation.)
+    pub units_made: Option<HashMap<u64, Vec<(rhai::Map, Box<crate::unit::Unit>)>>>,
 }
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.

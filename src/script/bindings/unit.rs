@@ -15,14 +15,18 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     engine.register_fn("unit", move |spec: Map| -> Result<UnitRef, Box<EvalAltResult>> {
         let mut st = st.borrow_mut();
         // An `odds` walk makes the same units once a replay: read from the spec once.
-        let key = st.units_made.as_ref().and_then(|_| plain_text(&spec));
-        let known = key.as_ref().and_then(|k| st.units_made.as_ref()?.get(k).map(|u| (**u).clone()));
+        let key = st.units_made.as_ref().and_then(|_| plain_hash(&spec));
+        let known = key.and_then(|k| {
+            let made = st.units_made.as_ref()?.get(&k)?;
+            made.iter().find(|(s, _)| same_plain_map(s, &spec)).map(|(_, u)| (**u).clone())
+        });
         let unit = match known {
             Some(unit) => unit,
             None => {
+                let kept = key.map(|_| spec.clone());
                 let unit = unit_from(spec, &st.ruleset.vocabulary)?;
-                if let (Some(key), Some(made)) = (key, st.units_made.as_mut()) {
-                    made.insert(key, Box::new(unit.clone()));
+                if let (Some(key), Some(spec), Some(made)) = (key, kept, st.units_made.as_mut()) {
+                    made.entry(key).or_default().push((spec, Box::new(unit.clone())));
                 }
                 unit
             }
@@ -40,19 +44,77 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     });
 }
 
-/// `spec` as text that tells it apart from any other spec, when it holds only plain values
-/// (numbers, words, flags, lists and maps of them); none otherwise.
-fn plain_text(spec: &Map) -> Option<String> {
-    fn plain(value: &Dynamic) -> bool {
-        if let Some(list) = value.read_lock::<rhai::Array>() {
-            return list.iter().all(plain);
+/// A hash of `spec` when it holds only plain values (numbers, words, flags, lists and maps
+/// of them); none otherwise.
+fn plain_hash(spec: &Map) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    fn feed(value: &Dynamic, h: &mut ahash::AHasher) -> bool {
+        if value.is_unit() {
+            0u8.hash(h);
+        } else if let Ok(b) = value.as_bool() {
+            (1u8, b).hash(h);
+        } else if let Ok(i) = value.as_int() {
+            (2u8, i).hash(h);
+        } else if let Ok(f) = value.as_float() {
+            (3u8, f.to_bits()).hash(h);
+        } else if let Ok(c) = value.as_char() {
+            (4u8, c).hash(h);
+        } else if let Some(s) = value.read_lock::<ImmutableString>() {
+            (5u8, s.as_str()).hash(h);
+        } else if let Some(list) = value.read_lock::<Array>() {
+            (6u8, list.len()).hash(h);
+            return list.iter().all(|v| feed(v, h));
+        } else if let Some(map) = value.read_lock::<Map>() {
+            return feed_map(&map, h);
+        } else {
+            return false;
         }
-        if let Some(map) = value.read_lock::<Map>() {
-            return map.values().all(plain);
-        }
-        value.is_unit() || value.is_bool() || value.is_int() || value.is_float() || value.is_char() || value.is_string()
+        true
     }
-    spec.values().all(plain).then(|| format!("{spec:?}"))
+    fn feed_map(map: &Map, h: &mut ahash::AHasher) -> bool {
+        (7u8, map.len()).hash(h);
+        map.iter().all(|(k, v)| {
+            k.as_str().hash(h);
+            feed(v, h)
+        })
+    }
+    let mut h = ahash::AHasher::default();
+    feed_map(spec, &mut h).then(|| h.finish())
+}
+
+/// Whether two plain specifications (see `plain_hash`) hold the same values, of the same kinds.
+fn same_plain_map(a: &Map, b: &Map) -> bool {
+    fn same(a: &Dynamic, b: &Dynamic) -> bool {
+        if a.type_id() != b.type_id() {
+            return false;
+        }
+        if a.is_unit() {
+            return true;
+        }
+        if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+            return x == y;
+        }
+        if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+            return x == y;
+        }
+        if let (Ok(x), Ok(y)) = (a.as_float(), b.as_float()) {
+            return x.to_bits() == y.to_bits();
+        }
+        if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
+            return x == y;
+        }
+        if let (Some(x), Some(y)) = (a.read_lock::<ImmutableString>(), b.read_lock::<ImmutableString>()) {
+            return *x == *y;
+        }
+        if let (Some(x), Some(y)) = (a.read_lock::<Array>(), b.read_lock::<Array>()) {
+            return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q));
+        }
+        if let (Some(x), Some(y)) = (a.read_lock::<Map>(), b.read_lock::<Map>()) {
+            return same_plain_map(&x, &y);
+        }
+        false
+    }
+    a.len() == b.len() && a.iter().zip(b.iter()).all(|((k, v), (l, w))| k == l && same(v, w))
 }
 
 /// A unit from a Rhai map, with the conveniences a player at the REPL expects:
