@@ -278,7 +278,7 @@ impl Runner<'_, '_> {
                     && !self.state.borrow().tracing
                     && !self.redefined(*script) =>
             {
-                self.unworded(parts, slots)?;
+                self.unread(parts, slots)?;
                 Dynamic::UNIT
             }
             // `roll("1d10", `...`)` with tracing off and dice that do not show what they are for.
@@ -435,6 +435,17 @@ impl Runner<'_, '_> {
             values.push(self.expr(part, slots)?);
         }
         Ok(values)
+    }
+
+    /// An interpolated string's parts worked out for what they may do or fail at, when
+    /// nobody reads the words: a constant or a variable read can do neither, and is skipped.
+    fn unread(&mut self, parts: &[Ex], slots: &mut [Dynamic]) -> R<()> {
+        for part in parts {
+            if !matches!(part, Ex::Const(_) | Ex::Var(_)) {
+                let _ = self.expr(part, slots)?;
+            }
+        }
+        Ok(())
     }
 
     /// Parts made text and joined, as Rhai's interpolation makes them.
