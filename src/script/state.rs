@@ -90,8 +90,11 @@ pub struct State {
     /// with the specification itself: every replay of the code makes the same units again,
     /// with the same vocabulary. (Boxed: a table of whole units is a large allocation, which
     /// costs glibc a consolidation.)
-    pub units_made: Option<HashMap<u64, Vec<(rhai::Map, Box<crate::unit::Unit>)>>>,
+    pub units_made: Option<HashMap<u64, Vec<UnitMade>>>,
 }
+
+/// A unit an `odds` walk made, with the specification it was made from.
+pub type UnitMade = (rhai::Map, Box<crate::unit::Unit>);
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.
 pub struct CompiledList {

@@ -217,3 +217,31 @@ fn a_call_read_for_one_field_branches_over_that_field_alone() {
     assert_eq!(chances(&missing), chances(&replayed));
     assert_eq!(chances(&missing), [("(nothing)".to_string(), third(36))]);
 }
+
+#[test]
+fn a_note_nobody_reads_is_skipped_only_where_its_words_cannot_fail() {
+    let host = kept_calls();
+    // The note reads two totals and `sign_of(margin)`, which cannot fail: skipped, the
+    // odds are still those of every face replayed (the note's words are never read).
+    let (engine, replayed) = both_ways(&host, "noted_duel()");
+    assert_eq!(chances(&engine), chances(&replayed));
+    let of = |n: i64| num_rational::BigRational::new(n.into(), 72.into());
+    let mut got = chances(&engine);
+    got.sort();
+    // The first die wins in 15 ways of 36, and the third shows 4 or more half the time.
+    assert_eq!(got, [("held".to_string(), of(42)), ("won".to_string(), of(15)), ("won well".to_string(), of(15))]);
+    // `sign_of` typed again to fail: the note must be worked out, and fails as it does replayed.
+    let redefined = r#"fn sign_of(n) { throw "refused" } noted_duel()"#;
+    for engine in [true, false] {
+        host.set_exact_engine(engine);
+        let err = host.odds(&Scope::new(), redefined, EnumLimits::default(), (100, 1)).unwrap_err();
+        assert!(err.to_string().contains("refused"), "{engine}: {err}");
+    }
+    // A note that divides by zero on a 3 fails both ways, the engine's too.
+    for engine in [true, false] {
+        host.set_exact_engine(engine);
+        let err = host.odds(&Scope::new(), "noted_failure()", EnumLimits::default(), (100, 1)).unwrap_err();
+        assert!(err.to_string().to_lowercase().contains("zero"), "{engine}: {err}");
+    }
+    host.set_exact_engine(true);
+}

@@ -96,7 +96,8 @@ impl<'a, 'c> Engine<'a, 'c> {
 
     /// The exact distribution of what `f` returns on `args`, and of the world it leaves.
     pub fn distribution(&self, f: &Function, args: Slots) -> R<CallOdds> {
-        let live = self.walk.liveness(f);
+        let tracing = self.state.borrow().tracing;
+        let live = self.walk.liveness(f, self.table, self.ctx, tracing);
         let mut slots = args;
         slots.resize(f.slots, Dynamic::UNIT);
         let world = World::current(self.state, slots.iter());
@@ -133,7 +134,15 @@ impl<'a, 'c> Engine<'a, 'c> {
                 break;
             }
             let world = current[0].world.clone();
-            let mut out = self.stmt(live, stmt, current)?;
+            // A quiet note is skipped: its value is nothing, as a note's.
+            let mut out = if live.is_quiet(stmt) {
+                for st in &mut current {
+                    st.value = Dynamic::UNIT;
+                }
+                Flows { normal: current, ..Flows::default() }
+            } else {
+                self.stmt(live, stmt, current)?
+            };
             current = std::mem::take(&mut out.normal);
             let joined = std::mem::take(&mut out.joined);
             flows.absorb(out);

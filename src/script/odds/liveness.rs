@@ -55,6 +55,11 @@ pub struct Liveness {
     loop_head: HashMap<usize, Slots>,
     /// The slots each `let` mentions in its value.
     let_reads: HashMap<usize, Vec<usize>>,
+    /// The quiet notes the walk skips (see `quiet`), by address: they read nothing.
+    quiet: ahash::AHashSet<usize>,
+    /// While analysing code a compiled run works out whole (a `for` loop's body), where
+    /// a quiet note is run as written, so reads what it mentions.
+    in_run: bool,
 }
 
 /// Where `break` and `continue` lead in the loop being analysed.
@@ -64,10 +69,35 @@ struct Loop<'a> {
 }
 
 impl Liveness {
-    pub fn of(f: &Function) -> Liveness {
+    /// The liveness of `f`'s slots, where the statements `quiet` holds for are skipped by the walk.
+    pub fn of(f: &Function, quiet: &dyn Fn(&Code) -> bool) -> Liveness {
         let mut live = Liveness::default();
+        live.mark_quiet(&f.body, quiet);
         live.block(&f.body, Slots::default(), None);
         live
+    }
+
+    /// Notes the quiet statements among those the walk runs itself: a block's, an `if`'s
+    /// arms', a loop's body's (not a `for` body's, which runs whole).
+    fn mark_quiet(&mut self, code: &[Code], quiet: &dyn Fn(&Code) -> bool) {
+        for stmt in code {
+            match stmt {
+                Code::If(_, then, otherwise, _) => {
+                    self.mark_quiet(then, quiet);
+                    self.mark_quiet(otherwise, quiet);
+                }
+                Code::While(_, body, _) | Code::Block(body) => self.mark_quiet(body, quiet),
+                _ if quiet(stmt) => {
+                    self.quiet.insert(address(stmt));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the walk skips `stmt`, a quiet note.
+    pub fn is_quiet(&self, stmt: &Code) -> bool {
+        !self.quiet.is_empty() && self.quiet.contains(&address(stmt))
     }
 
     /// The slots read after `stmt` (all of them, conservatively, for a statement not analysed).
@@ -109,6 +139,7 @@ impl Liveness {
 
     fn stmt_alone(&mut self, stmt: &Code, after: Slots, in_loop: Option<&Loop>) -> Slots {
         match stmt {
+            Code::Expr(_) if !self.in_run && self.is_quiet(stmt) => after,
             Code::Expr(ex) => with_uses(after, ex),
             Code::Let(slot, ex) | Code::Set(slot, None, ex, _) => {
                 if let Code::Let(..) = stmt
@@ -163,6 +194,7 @@ impl Liveness {
             }
             Code::For(each) => {
                 let mut head = after.clone();
+                let in_run = std::mem::replace(&mut self.in_run, true);
                 loop {
                     let context = Loop { after: &after, head: &head };
                     let mut next = self.block(&each.body, head.clone(), Some(&context));
@@ -177,6 +209,7 @@ impl Liveness {
                     }
                     head = next;
                 }
+                self.in_run = in_run;
                 with_uses(head, &each.items)
             }
             Code::Break => in_loop.map_or(after, |l| l.after.clone()),

@@ -20,6 +20,7 @@ mod liveness;
 mod markov;
 pub mod projection;
 pub mod pure;
+mod quiet;
 mod world;
 
 use ahash::AHashMap as HashMap;
@@ -180,9 +181,18 @@ impl Walk {
         answer
     }
 
-    fn liveness(&self, f: &Function) -> Rc<Liveness> {
+    /// The liveness of `f`'s slots in this walk, with the quiet notes it skips (none while tracing).
+    fn liveness(&self, f: &Function, table: &Table, ctx: &rhai::NativeCallContext, tracing: bool) -> Rc<Liveness> {
         let key = f as *const Function as usize;
-        self.liveness.borrow_mut().entry(key).or_insert_with(|| Rc::new(Liveness::of(f))).clone()
+        if let Some(known) = self.liveness.borrow().get(&key) {
+            return known.clone();
+        }
+        let redefined = |script: u64| ctx.namespaces().iter().any(|m| m.contains_fn(script));
+        let quiet =
+            |stmt: &crate::script::compiled::code::Code| !tracing && quiet::is_quiet(stmt, f, table, &redefined);
+        let live = Rc::new(Liveness::of(f, &quiet));
+        self.liveness.borrow_mut().insert(key, live.clone());
+        live
     }
 }
 
