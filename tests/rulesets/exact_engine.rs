@@ -245,3 +245,26 @@ fn a_note_nobody_reads_is_skipped_only_where_its_words_cannot_fail() {
     }
     host.set_exact_engine(true);
 }
+
+#[test]
+fn opposed_dice_read_only_for_their_difference_agree_with_every_face() {
+    let host = kept_calls();
+    let (engine, replayed) = both_ways(&host, "opposed()");
+    assert_eq!(chances(&engine), chances(&replayed));
+    // Counted here over the 6 x 6 x 6 ways the three dice fall.
+    let pressed = (1..=6i64)
+        .flat_map(|a| (1..=6i64).flat_map(move |b| (1..=6i64).map(move |c| a - b + c)))
+        .filter(|&sum| sum > 3)
+        .count() as i64;
+    let of = |n: i64| num_rational::BigRational::new(n.into(), 216.into());
+    let mut got = chances(&engine);
+    got.sort();
+    assert_eq!(got, [("held".to_string(), of(216 - pressed)), ("pressed".to_string(), of(pressed))]);
+    // The difference divides by zero on a 3: the engine fails as every face replayed does.
+    for engine in [true, false] {
+        host.set_exact_engine(engine);
+        let err = host.odds(&Scope::new(), "opposed_failure()", EnumLimits::default(), (100, 1)).unwrap_err();
+        assert!(err.to_string().to_lowercase().contains("zero"), "{engine}: {err}");
+    }
+    host.set_exact_engine(true);
+}

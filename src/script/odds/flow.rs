@@ -129,10 +129,24 @@ impl<'a, 'c> Engine<'a, 'c> {
         // While the states all come from one state in one world, through statements that kept
         // the world and wrote only these slots, they can differ only there: merging compares those.
         let mut varying = (current.len() == 1).then(LiveSlots::default);
-        for (i, stmt) in code.iter().enumerate() {
+        let mut i = 0;
+        while let Some(stmt) = code.get(i) {
             if current.is_empty() {
                 break;
             }
+            if let (Some(v), Some(second)) = (&varying, code.get(i + 1))
+                && let Some(states) = self.fused(live, stmt, second, &current, v)?
+            {
+                current = states;
+                let (Code::Let(first, _), Code::Let(second, _)) = (stmt, second) else { unreachable!("fused lets") };
+                if let Some(v) = &mut varying {
+                    v.insert(*first);
+                    v.insert(*second);
+                }
+                i += 2;
+                continue;
+            }
+            i += 1;
             let world = current[0].world.clone();
             // A quiet note is skipped: its value is nothing, as a note's.
             let mut out = if live.is_quiet(stmt) {
@@ -146,7 +160,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             current = std::mem::take(&mut out.normal);
             let joined = std::mem::take(&mut out.joined);
             flows.absorb(out);
-            if i + 1 < code.len() {
+            if i < code.len() {
                 for st in &mut current {
                     st.value = Dynamic::UNIT;
                 }
@@ -234,6 +248,92 @@ impl<'a, 'c> Engine<'a, 'c> {
             }
         }
         Ok(flows)
+    }
+
+    /// `let a = roll(..); let b = f(a, ..)` where `a` (or another variable that differs from
+    /// state to state) dies after `b`: the states after both, merged, without making a state for
+    /// each way the roll falls. The roll's outcomes are worked out once for each kind of state
+    /// (`LetKinds`); `b` is worked out for each of them in one scratch copy of the state, and a
+    /// state is made only for each distinct set of values still read. None where this does not
+    /// apply (the second `let` may branch, call, change the world or a slot beside its own, or
+    /// nothing that differs dies), and the two run one after the other.
+    fn fused(
+        &self,
+        live: &Liveness,
+        first: &Code,
+        second: &Code,
+        states: &[St],
+        varying: &LiveSlots,
+    ) -> R<Option<Vec<St>>> {
+        let (Code::Let(s1, _), Code::Let(s2, value)) = (first, second) else { return Ok(None) };
+        let (Some(reads), Some(after)) = (live.let_reads(first), live.after(second)) else { return Ok(None) };
+        if !self.walk.may_branch(self.table, first)
+            || self.walk.may_branch(self.table, second)
+            || !world_blind(value)
+            || !varying.iter().chain([*s1]).any(|slot| !after.contains(slot))
+        {
+            return Ok(None);
+        }
+        let world = states[0].world.clone();
+        let mut kinds = LetKinds::new(*s1, reads);
+        let mut at = Vec::with_capacity(states.len());
+        for st in states {
+            at.push(kinds.kind_of(self, st, |r, slots| r.stmt(first, slots))?);
+        }
+        let kept_world = kinds.kinds.items.iter().all(|k| {
+            k.outcomes.iter().all(|(next, flow)| Rc::ptr_eq(&next.world, &world) && matches!(flow, Flow::Value(_)))
+        });
+        if !kept_world {
+            return Ok(None);
+        }
+        let mut keys = varying.clone();
+        keys.insert(*s1);
+        keys.insert(*s2);
+        let keys: Vec<usize> = keys.iter().filter(|&slot| after.contains(slot)).collect();
+        let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(STEP_DEPTH)));
+        world.install(self.state);
+        let mut runner = Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };
+        let mut out: Kept<St> = Kept::with_capacity(states.len());
+        let mut result = Ok(());
+        'states: for (st, &at) in states.iter().zip(&at) {
+            let kind = &kinds.kinds.items[at];
+            if kind.cut != Chance::zero() {
+                self.residual.borrow_mut().add(&st.weight.times(&kind.cut));
+            }
+            let mut scratch = st.slots.clone();
+            for (next, _) in &kind.outcomes {
+                scratch[*s1] = next.slots[*s1].clone();
+                if let Err(err) = runner.stmt(second, &mut scratch) {
+                    result = Err(err);
+                    break 'states;
+                }
+                let mut hasher = ahash::AHasher::default();
+                let hashed = keys.iter().all(|&i| hash_value(&scratch[i], &mut hasher));
+                let weight = st.weight.times(&next.weight);
+                let same = |kept: &St| keys.iter().all(|&i| same_value(&kept.slots[i], &scratch[i]));
+                let hash = hashed.then(|| hasher.finish());
+                match out.find(hash, same) {
+                    Some(i) => out.items[i].weight.add(&weight),
+                    None => {
+                        let made = St { slots: scratch.clone(), world: world.clone(), weight, value: Dynamic::UNIT };
+                        out.keep(hash, cleared(made, Some(after)));
+                    }
+                }
+            }
+        }
+        let branched = match &mut self.state.borrow_mut().dice {
+            DiceMode::Walk(e) => e.branched(),
+            DiceMode::Source(_) => false,
+        };
+        self.state.borrow_mut().dice = saved;
+        result?;
+        if branched {
+            return Err(super::unsupported("a step thought not to roll rolled".to_string()));
+        }
+        if !Rc::ptr_eq(&World::capture(self.state, std::iter::empty(), Some(&world)), &world) {
+            return Err(super::unsupported("a step thought not to change the world changed it".to_string()));
+        }
+        Ok(Some(out.items))
     }
 
     /// The states after working out `guard` for each of `states`: those where it held, and the others.
@@ -435,12 +535,13 @@ impl<'r> LetKinds<'r> {
         LetKinds { slot, reads, kinds: Kept::with_capacity(4) }
     }
 
-    fn outcomes(
+    /// The kind of `st`, its `let` worked out when it is the first of its kind.
+    fn kind_of(
         &mut self,
         engine: &Engine,
-        st: St,
+        st: &St,
         step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>,
-    ) -> R<Vec<(St, Flow)>> {
+    ) -> R<usize> {
         let mut hasher = ahash::AHasher::default();
         hasher.write_usize(Rc::as_ptr(&st.world) as usize);
         let hashed = self.reads.iter().all(|&i| hash_value(&st.slots[i], &mut hasher));
@@ -450,22 +551,29 @@ impl<'r> LetKinds<'r> {
             Rc::ptr_eq(&kind.state.world, &st.world)
                 && reads.iter().all(|&i| same_value(&kind.state.slots[i], &st.slots[i]))
         };
-        let at = match self.kinds.find(hash, alike) {
-            Some(at) => at,
-            None => {
-                // Replayed from a chance of 1: what it cuts off is kept aside, then weighed by each state.
-                let first = St { weight: Chance::one(), value: Dynamic::UNIT, ..st.clone() };
-                let residual = std::mem::take(&mut *engine.residual.borrow_mut());
-                let replayed = engine.replay(first.clone(), true, step);
-                let cut = std::mem::replace(&mut *engine.residual.borrow_mut(), residual);
-                let mut outcomes = replayed?;
-                if outcomes.len() > 1 {
-                    outcomes = merge_by_slot(outcomes, self.slot);
-                }
-                self.kinds.keep(hash, Kind { state: first, outcomes, cut });
-                self.kinds.items.len() - 1
-            }
-        };
+        if let Some(at) = self.kinds.find(hash, alike) {
+            return Ok(at);
+        }
+        // Replayed from a chance of 1: what it cuts off is kept aside, then weighed by each state.
+        let first = St { weight: Chance::one(), value: Dynamic::UNIT, ..st.clone() };
+        let residual = std::mem::take(&mut *engine.residual.borrow_mut());
+        let replayed = engine.replay(first.clone(), true, step);
+        let cut = std::mem::replace(&mut *engine.residual.borrow_mut(), residual);
+        let mut outcomes = replayed?;
+        if outcomes.len() > 1 {
+            outcomes = merge_by_slot(outcomes, self.slot);
+        }
+        self.kinds.keep(hash, Kind { state: first, outcomes, cut });
+        Ok(self.kinds.items.len() - 1)
+    }
+
+    fn outcomes(
+        &mut self,
+        engine: &Engine,
+        st: St,
+        step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>,
+    ) -> R<Vec<(St, Flow)>> {
+        let at = self.kind_of(engine, &st, step)?;
         let Kind { outcomes, cut, .. } = &self.kinds.items[at];
         if *cut != Chance::zero() {
             engine.residual.borrow_mut().add(&st.weight.times(cut));
@@ -480,6 +588,28 @@ impl<'r> LetKinds<'r> {
                 (St { slots, world: next.world.clone(), weight, value }, flow.clone())
             })
             .collect())
+    }
+}
+
+/// Whether working out `ex` can neither change the world nor any slot, nor branch: constants,
+/// variables, properties, operators (which no script can define again) and the like; no call
+/// of a procedure or a function by name.
+fn world_blind(ex: &Ex) -> bool {
+    let blind = |e: &Ex| world_blind(e);
+    match ex {
+        Ex::Const(_) | Ex::Var(_) => true,
+        Ex::Move(_) | Ex::Block(_) | Ex::Method(..) => false,
+        Ex::Call(crate::script::compiled::code::Callee::Other(name, None), args, _) => {
+            !name.starts_with(|c: char| c.is_alphabetic() || c == '_') && args.iter().all(blind)
+        }
+        Ex::Call(..) => false,
+        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(blind),
+        Ex::Map(entries) => entries.iter().all(|(_, e)| blind(e)),
+        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => blind(base),
+        Ex::Index(base, index, _) => blind(base) && blind(index),
+        Ex::Binary(_, a, b, _) => blind(a) && blind(b),
+        Ex::WordCompare(compare) => blind(&compare.written),
+        Ex::And(terms) | Ex::Or(terms) => terms.iter().all(|(e, _)| blind(e)),
     }
 }
 
