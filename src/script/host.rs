@@ -561,11 +561,7 @@ impl Host {
         let engine = self.exact_engine.get() && self.native.is_some();
         // A walk of a few outcomes (one fire) costs less replayed face by face than worked
         // out by the engine: tried first, within a small budget, then the engine.
-        let small = if engine && std::env::var("NOSMALL").is_err() {
-            self.small_walk(scope, &ast, code, &fields)
-        } else {
-            None
-        };
+        let small = if engine { self.small_walk(scope, &ast, code, &fields) } else { None };
         let result = if let Some(small) = small {
             Ok(Some(small))
         } else if engine {
