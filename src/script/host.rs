@@ -58,6 +58,9 @@ pub struct Host {
     native: Option<Compiled>,
     /// Whether `odds` works compiled procedure calls out whole (`script::odds`), or replays every face.
     exact_engine: Cell<bool>,
+    /// The code last given to `odds` with no constant in scope, compiled alone: asked again
+    /// (`:odds` after a unit changed), it is not compiled again.
+    odds_code: RefCell<Option<(String, Rc<AST>)>>,
 }
 
 /// The host, or every problem when any is an error (warnings alone do not stop it).
@@ -131,6 +134,7 @@ impl Host {
             limits: Cell::new(limits),
             walk_limits: Cell::new(Limits { max_call_levels: limits.max_call_levels, ..Limits::for_walk() }),
             exact_engine: Cell::new(true),
+            odds_code: RefCell::new(None),
             meter,
             code_name: RefCell::new("expression".into()),
             native: None,
@@ -446,6 +450,23 @@ impl Host {
         Ok(self.procedures.borrow().merge(&self.compile_alone(scope, code)?))
     }
 
+    /// `code` compiled alone for `odds`: the code asked last is not compiled again, unless
+    /// the scope holds a constant (the optimizer may have folded its value in).
+    fn compile_for_odds(&self, scope: &Scope, code: &str) -> Result<Rc<AST>, ScriptError> {
+        let constants = scope.iter().any(|(_, constant, _)| constant);
+        if !constants
+            && let Some((known, ast)) = &*self.odds_code.borrow()
+            && known == code
+        {
+            return Ok(ast.clone());
+        }
+        let ast = Rc::new(self.compile_alone(scope, code)?);
+        if !constants {
+            *self.odds_code.borrow_mut() = Some((code.to_string(), ast.clone()));
+        }
+        Ok(ast)
+    }
+
     /// `code` compiled without the functions it may call.
     fn compile_alone(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
         self.engine
@@ -549,7 +570,7 @@ impl Host {
         fields: &[String],
     ) -> Result<ProcedureOdds, ScriptError> {
         let fields = fields.iter().map(|f| FieldOdds::new(f)).collect::<Result<Vec<_>, _>>()?;
-        let alone = self.compile_alone(scope, code)?;
+        let alone = self.compile_for_odds(scope, code)?;
         let ast = self.procedures.borrow().merge(&alone);
         // Fields read more of the call's value than the code does.
         let projection = if fields.is_empty() { super::odds::projection::Projection::of(&alone, &ast) } else { None };

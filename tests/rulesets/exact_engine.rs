@@ -268,3 +268,22 @@ fn opposed_dice_read_only_for_their_difference_agree_with_every_face() {
     }
     host.set_exact_engine(true);
 }
+
+#[test]
+fn code_asked_again_is_run_again_with_what_its_scope_holds_now() {
+    // `odds` keeps the code it compiled last: asked again, the answer is the same, and a
+    // variable or a constant in scope is read as it stands now.
+    let host = kept_calls();
+    let odds = |scope: &Scope, code: &str| chances(&host.odds(scope, code, EnumLimits::default(), (100, 1)).unwrap());
+    let first = odds(&Scope::new(), "skirmish().result");
+    assert_eq!(odds(&Scope::new(), "skirmish().result"), first);
+    let one = num_rational::BigRational::from_integer(1.into());
+    for n in [3i64, 4] {
+        let mut scope = Scope::new();
+        scope.push("n", n);
+        assert_eq!(odds(&scope, "doubled(n)"), [((2 * n).to_string(), one.clone())]);
+        let mut scope = Scope::new();
+        scope.push_constant("N", n);
+        assert_eq!(odds(&scope, "doubled(N)"), [((2 * n).to_string(), one.clone())]);
+    }
+}
