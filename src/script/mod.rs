@@ -19,6 +19,7 @@ mod host;
 mod observed;
 mod odds;
 mod outcome;
+mod plain;
 mod roll_readings;
 mod sandbox;
 mod state;

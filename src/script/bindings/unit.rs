@@ -47,74 +47,14 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 /// A hash of `spec` when it holds only plain values (numbers, words, flags, lists and maps
 /// of them); none otherwise.
 fn plain_hash(spec: &Map) -> Option<u64> {
-    use std::hash::{Hash, Hasher};
-    fn feed(value: &Dynamic, h: &mut ahash::AHasher) -> bool {
-        if value.is_unit() {
-            0u8.hash(h);
-        } else if let Ok(b) = value.as_bool() {
-            (1u8, b).hash(h);
-        } else if let Ok(i) = value.as_int() {
-            (2u8, i).hash(h);
-        } else if let Ok(f) = value.as_float() {
-            (3u8, f.to_bits()).hash(h);
-        } else if let Ok(c) = value.as_char() {
-            (4u8, c).hash(h);
-        } else if let Some(s) = value.read_lock::<ImmutableString>() {
-            (5u8, s.as_str()).hash(h);
-        } else if let Some(list) = value.read_lock::<Array>() {
-            (6u8, list.len()).hash(h);
-            return list.iter().all(|v| feed(v, h));
-        } else if let Some(map) = value.read_lock::<Map>() {
-            return feed_map(&map, h);
-        } else {
-            return false;
-        }
-        true
-    }
-    fn feed_map(map: &Map, h: &mut ahash::AHasher) -> bool {
-        (7u8, map.len()).hash(h);
-        map.iter().all(|(k, v)| {
-            k.as_str().hash(h);
-            feed(v, h)
-        })
-    }
-    let mut h = ahash::AHasher::default();
-    feed_map(spec, &mut h).then(|| h.finish())
+    use std::hash::Hasher;
+    let mut hasher = ahash::AHasher::default();
+    crate::script::plain::hash_map(spec, &mut hasher, &|_, _| false).then(|| hasher.finish())
 }
 
 /// Whether two plain specifications (see `plain_hash`) hold the same values, of the same kinds.
 fn same_plain_map(a: &Map, b: &Map) -> bool {
-    fn same(a: &Dynamic, b: &Dynamic) -> bool {
-        if a.type_id() != b.type_id() {
-            return false;
-        }
-        if a.is_unit() {
-            return true;
-        }
-        if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
-            return x == y;
-        }
-        if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
-            return x == y;
-        }
-        if let (Ok(x), Ok(y)) = (a.as_float(), b.as_float()) {
-            return x.to_bits() == y.to_bits();
-        }
-        if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
-            return x == y;
-        }
-        if let (Some(x), Some(y)) = (a.read_lock::<ImmutableString>(), b.read_lock::<ImmutableString>()) {
-            return *x == *y;
-        }
-        if let (Some(x), Some(y)) = (a.read_lock::<Array>(), b.read_lock::<Array>()) {
-            return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q));
-        }
-        if let (Some(x), Some(y)) = (a.read_lock::<Map>(), b.read_lock::<Map>()) {
-            return same_plain_map(&x, &y);
-        }
-        false
-    }
-    a.len() == b.len() && a.iter().zip(b.iter()).all(|((k, v), (l, w))| k == l && same(v, w))
+    crate::script::plain::same_map(a, b, &|_, _| false)
 }
 
 /// A unit from a Rhai map, with the conveniences a player at the REPL expects:

@@ -10,8 +10,9 @@
 
 use crate::script::compiled::code::{Callee, Code, Ex};
 
-/// Calls of grognard's and Rhai's that never roll nor draw.
-const STEADY: [&str; 44] = [
+/// Calls of grognard's and Rhai's that never roll nor draw, beside those whose value
+/// follows from their arguments alone (`pure::OF_ARGUMENTS`).
+const STEADY: [&str; 25] = [
     "note",
     "lookup",
     "table_result",
@@ -19,31 +20,12 @@ const STEADY: [&str; 44] = [
     "option",
     "interpretation",
     "apply",
-    "max",
-    "min",
-    "abs",
-    "to_int",
-    "to_float",
-    "ceiling",
-    "floor",
-    "round",
-    "len",
-    "contains",
-    "parse_int",
-    "sub_string",
-    "to_string",
-    "to_upper",
-    "to_lower",
-    "trim",
     "split",
     "keys",
     "values",
     "push",
     "append",
     "remove",
-    "is_empty",
-    "sign",
-    "type_of",
     "tally",
     "record",
     "has_any",
@@ -92,7 +74,8 @@ pub fn ex_may_branch(ex: &Ex, procedure: &dyn Fn(usize) -> bool) -> bool {
         Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => false,
         Ex::Call(Callee::Procedure(index, ..), args, _) => procedure(*index) || args.iter().any(ex_may_branch),
         Ex::Call(Callee::Other(name, _), args, _) => {
-            !STEADY.contains(&name.as_str()) && !is_operator(name) || args.iter().any(ex_may_branch)
+            let steady = STEADY.contains(&name.as_str()) || super::pure::OF_ARGUMENTS.contains(&name.as_str());
+            !steady && !is_operator(name) || args.iter().any(ex_may_branch)
         }
         Ex::Method(receiver, _, args, ..) => ex_may_branch(receiver) || args.iter().any(ex_may_branch),
         Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_may_branch),

@@ -3,7 +3,9 @@
 //! A value of a kind this does not know is never the same as another: the
 //! states holding it are followed apart, which is slower but never wrong.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
+
+use ahash::AHasher;
 
 use rhai::Dynamic;
 
@@ -12,34 +14,19 @@ use crate::rules::Reading;
 use crate::script::bindings::cards::DeckRef;
 use crate::script::bindings::rules::Mods;
 use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::plain;
 
 /// Feeds `value` to `hasher`; false for a value of a kind that cannot be compared.
-pub fn hash_value(value: &Dynamic, hasher: &mut impl Hasher) -> bool {
+pub fn hash_value(value: &Dynamic, hasher: &mut AHasher) -> bool {
+    plain::hash(value, hasher, &hash_other)
+}
+
+/// The kinds beside the plain ones that a state may hold, hashed.
+fn hash_other(value: &Dynamic, hasher: &mut AHasher) -> bool {
     if value.is_shared() {
         return false;
     }
-    if value.is_unit() {
-        0u8.hash(hasher);
-    } else if let Ok(b) = value.as_bool() {
-        (1u8, b).hash(hasher);
-    } else if let Ok(i) = value.as_int() {
-        (2u8, i).hash(hasher);
-    } else if let Ok(f) = value.as_float() {
-        (3u8, f.to_bits()).hash(hasher);
-    } else if let Ok(c) = value.as_char() {
-        (4u8, c).hash(hasher);
-    } else if let Some(s) = value.read_lock::<rhai::ImmutableString>() {
-        (5u8, s.as_str()).hash(hasher);
-    } else if let Some(array) = value.read_lock::<rhai::Array>() {
-        (6u8, array.len()).hash(hasher);
-        return array.iter().all(|v| hash_value(v, hasher));
-    } else if let Some(map) = value.read_lock::<rhai::Map>() {
-        (7u8, map.len()).hash(hasher);
-        return map.iter().all(|(k, v)| {
-            k.as_str().hash(hasher);
-            hash_value(v, hasher)
-        });
-    } else if let Some(unit) = value.read_lock::<UnitRef>() {
+    if let Some(unit) = value.read_lock::<UnitRef>() {
         // A unit is its id: its values are the world's.
         (8u8, unit.0.borrow().id.as_str()).hash(hasher);
     } else if let Some(leader) = value.read_lock::<LeaderRef>() {
@@ -83,33 +70,11 @@ pub fn same_with_handles(a: &Dynamic, b: &Dynamic) -> bool {
 
 /// Whether two values are the same, for the kinds `hash_value` knows.
 pub fn same_value(a: &Dynamic, b: &Dynamic) -> bool {
-    if a.is_shared() || b.is_shared() || a.type_id() != b.type_id() {
-        return false;
-    }
-    if a.is_unit() {
-        return true;
-    }
-    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
-        return x == y;
-    }
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
-        return x == y;
-    }
-    if let (Ok(x), Ok(y)) = (a.as_float(), b.as_float()) {
-        return x.to_bits() == y.to_bits();
-    }
-    if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
-        return x == y;
-    }
-    if let (Some(x), Some(y)) = (a.read_lock::<rhai::ImmutableString>(), b.read_lock::<rhai::ImmutableString>()) {
-        return *x == *y;
-    }
-    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Array>(), b.read_lock::<rhai::Array>()) {
-        return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_value(p, q));
-    }
-    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Map>(), b.read_lock::<rhai::Map>()) {
-        return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.0 == q.0 && same_value(p.1, q.1));
-    }
+    plain::same(a, b, &same_other)
+}
+
+/// The kinds beside the plain ones that a state may hold, compared (the same type each).
+fn same_other(a: &Dynamic, b: &Dynamic) -> bool {
     if let (Some(x), Some(y)) = (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
         return x.0.borrow().id == y.0.borrow().id;
     }

@@ -21,7 +21,7 @@ use crate::script::compiled::run::{Runner, Slots};
 use crate::script::handles::{LeaderRef, UnitRef};
 
 /// Functions whose value follows from their arguments alone (called or as methods), whatever those hold.
-const OF_ARGUMENTS: [&str; 19] = [
+pub const OF_ARGUMENTS: [&str; 19] = [
     "max",
     "min",
     "abs",
