@@ -232,18 +232,9 @@ fn a_note_nobody_reads_is_skipped_only_where_its_words_cannot_fail() {
     assert_eq!(got, [("held".to_string(), of(42)), ("won".to_string(), of(15)), ("won well".to_string(), of(15))]);
     // `sign_of` typed again to fail: the note must be worked out, and fails as it does replayed.
     let redefined = r#"fn sign_of(n) { throw "refused" } noted_duel()"#;
-    for engine in [true, false] {
-        host.set_exact_engine(engine);
-        let err = host.odds(&Scope::new(), redefined, EnumLimits::default(), (100, 1)).unwrap_err();
-        assert!(err.to_string().contains("refused"), "{engine}: {err}");
-    }
+    fails_both_ways(&host, redefined, "refused");
     // A note that divides by zero on a 3 fails both ways, the engine's too.
-    for engine in [true, false] {
-        host.set_exact_engine(engine);
-        let err = host.odds(&Scope::new(), "noted_failure()", EnumLimits::default(), (100, 1)).unwrap_err();
-        assert!(err.to_string().to_lowercase().contains("zero"), "{engine}: {err}");
-    }
-    host.set_exact_engine(true);
+    fails_both_ways(&host, "noted_failure()", "zero");
 }
 
 #[test]
@@ -261,10 +252,15 @@ fn opposed_dice_read_only_for_their_difference_agree_with_every_face() {
     got.sort();
     assert_eq!(got, [("held".to_string(), of(216 - pressed)), ("pressed".to_string(), of(pressed))]);
     // The difference divides by zero on a 3: the engine fails as every face replayed does.
+    fails_both_ways(&host, "opposed_failure()", "zero");
+}
+
+/// `code`'s odds fail through the engine and replayed face by face, each error saying `word`.
+fn fails_both_ways(host: &Host, code: &str, word: &str) {
     for engine in [true, false] {
         host.set_exact_engine(engine);
-        let err = host.odds(&Scope::new(), "opposed_failure()", EnumLimits::default(), (100, 1)).unwrap_err();
-        assert!(err.to_string().to_lowercase().contains("zero"), "{engine}: {err}");
+        let err = host.odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap_err();
+        assert!(err.to_string().to_lowercase().contains(word), "{code}, engine {engine}: {err}");
     }
     host.set_exact_engine(true);
 }
@@ -278,10 +274,13 @@ fn code_asked_again_is_run_again_with_what_its_scope_holds_now() {
     let first = odds(&Scope::new(), "skirmish().result");
     assert_eq!(odds(&Scope::new(), "skirmish().result"), first);
     let one = num_rational::BigRational::from_integer(1.into());
+    // The same code one after the other, with another value each time.
     for n in [3i64, 4] {
         let mut scope = Scope::new();
         scope.push("n", n);
         assert_eq!(odds(&scope, "doubled(n)"), [((2 * n).to_string(), one.clone())]);
+    }
+    for n in [3i64, 4] {
         let mut scope = Scope::new();
         scope.push_constant("N", n);
         assert_eq!(odds(&scope, "doubled(N)"), [((2 * n).to_string(), one.clone())]);

@@ -134,15 +134,10 @@ impl<'a, 'c> Engine<'a, 'c> {
             if current.is_empty() {
                 break;
             }
-            if let (Some(v), Some(second)) = (&varying, code.get(i + 1))
+            if let (Some(v), Some(second)) = (&mut varying, code.get(i + 1))
                 && let Some(states) = self.fused(live, stmt, second, &current, v)?
             {
                 current = states;
-                let (Code::Let(first, _), Code::Let(second, _)) = (stmt, second) else { unreachable!("fused lets") };
-                if let Some(v) = &mut varying {
-                    v.insert(*first);
-                    v.insert(*second);
-                }
                 i += 2;
                 continue;
             }
@@ -256,14 +251,15 @@ impl<'a, 'c> Engine<'a, 'c> {
     /// (`LetKinds`); `b` is worked out for each of them in one scratch copy of the state, and a
     /// state is made only for each distinct set of values still read. None where this does not
     /// apply (the second `let` may branch, call, change the world or a slot beside its own, or
-    /// nothing that differs dies), and the two run one after the other.
+    /// nothing that differs dies), and the two run one after the other. The two variables
+    /// join `varying` when it applies.
     fn fused(
         &self,
         live: &Liveness,
         first: &Code,
         second: &Code,
         states: &[St],
-        varying: &LiveSlots,
+        varying: &mut LiveSlots,
     ) -> R<Option<Vec<St>>> {
         let (Code::Let(s1, _), Code::Let(s2, value)) = (first, second) else { return Ok(None) };
         let (Some(reads), Some(after)) = (live.let_reads(first), live.after(second)) else { return Ok(None) };
@@ -286,10 +282,9 @@ impl<'a, 'c> Engine<'a, 'c> {
         if !kept_world {
             return Ok(None);
         }
-        let mut keys = varying.clone();
-        keys.insert(*s1);
-        keys.insert(*s2);
-        let keys: Vec<usize> = keys.iter().filter(|&slot| after.contains(slot)).collect();
+        varying.insert(*s1);
+        varying.insert(*s2);
+        let keys: Vec<usize> = varying.iter().filter(|&slot| after.contains(slot)).collect();
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(STEP_DEPTH)));
         world.install(self.state);
         let mut runner = Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };

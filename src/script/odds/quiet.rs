@@ -50,8 +50,7 @@ fn holds_a_roll(f: &Function, slot: usize, redefined: &dyn Fn(u64) -> bool) -> b
         Code::For(each) if each.item == slot || each.counter == Some(slot) => other_writes = true,
         _ => {}
     });
-    // A method on the variable may change what it holds; so may a block used as a value.
-    // One `let` of the slot: no parameter, whose slot has none.
+    // One `let` (a parameter's slot has none), and no method called on it, which may change it.
     lets == 1 && !other_writes && !f.body.iter().any(|s| mentions_as_receiver(s, slot))
 }
 
