@@ -16,7 +16,7 @@ use super::handles::{LeaderRef, UnitRef};
 use super::observed::{ExactObservations, ObservedOdds};
 use super::outcome::{Outcome, ProcedureOdds, display_order};
 use super::sandbox::{self, Limits};
-use super::state::{CompiledList, DiceMode, Observations, Shared, State};
+use super::state::{CardWalk, CompiledList, DiceMode, Observations, Shared, State};
 use super::trace::{Step, Trace};
 use crate::dice::{DiceError, Distribution, EnumLimits, Enumerator, RollSource, Seeded};
 use crate::rules::{Problem, Ruleset, SourceFile};
@@ -572,33 +572,24 @@ impl Host {
         let fields = fields.iter().map(|f| FieldOdds::new(f)).collect::<Result<Vec<_>, _>>()?;
         let alone = self.compile_for_odds(scope, code)?;
         let ast = self.procedures.borrow().merge(&alone);
-        // Fields read more of the call's value than the code does.
-        let projection = if fields.is_empty() { super::odds::projection::Projection::of(&alone, &ast) } else { None };
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
         self.state.borrow_mut().units_made = Some(Default::default());
         // The whole walk is one command: its operations are counted across every outcome.
         self.begin(self.walk_limits.get());
-        let engine = self.exact_engine.get() && self.native.is_some();
-        // A walk of a few outcomes (one fire) costs less replayed face by face than worked
-        // out by the engine: tried first, within a small budget, then the engine.
-        let small = if engine { self.small_walk(scope, &ast, code, &fields) } else { None };
-        let result = if let Some(small) = small {
-            Ok(Some(small))
-        } else if engine {
-            self.state.borrow_mut().walk = Some(Rc::new(super::odds::Walk::reading(projection)));
-            let result = self.deepen(scope, &ast, code, limits, &fields);
-            self.state.borrow_mut().walk = None;
-            match result {
-                // The engine could not walk it: every face is replayed instead.
-                Err(err) if err.to_string().contains(super::odds::UNSUPPORTED) => {
-                    self.deepen(scope, &ast, code, limits, &fields)
-                }
-                other => other,
-            }
-        } else {
-            self.deepen(scope, &ast, code, limits, &fields)
-        };
+        // Cards are drawn by kind first, unless Rhai runs code that could look at a card's name
+        // without the walk hearing of it (see `bindings::unseen`).
+        let by_kind = !super::bindings::unseen::rhai_may_tell_apart(&ast);
+        self.state.borrow_mut().cards = CardWalk { by_kind, ..CardWalk::default() };
+        let mut result = self.walk_exactly(scope, &alone, &ast, code, limits, &fields);
+        let cards = self.state.borrow().cards;
+        if cards.by_kind && cards.unseen && (cards.told_apart || result.is_err()) {
+            // A card drawn by kind was told apart from the others of its kind (or the walk
+            // failed with one in hand): walked again, card by card, on what the command has left.
+            self.state.borrow_mut().cards = CardWalk::default();
+            result = self.walk_exactly(scope, &alone, &ast, code, limits, &fields);
+        }
+        self.state.borrow_mut().cards = CardWalk::default();
         // A walk that cut off half the chance or more says too little: sample instead.
         let half = num_rational::BigRational::new(1.into(), 2.into());
         let result = match result {
@@ -626,6 +617,41 @@ impl Host {
         }
         odds.order = display_order(&st.ruleset, odds.distribution.iter().map(|(o, _)| o));
         Ok(odds)
+    }
+
+    /// The exact walk of `code` (the merged `ast`, `alone` its own part): replayed face by face
+    /// when small, else worked out by the engine, else (the engine could not) replayed.
+    fn walk_exactly(
+        &self,
+        scope: &Scope,
+        alone: &AST,
+        ast: &AST,
+        code: &str,
+        limits: EnumLimits,
+        fields: &[FieldOdds],
+    ) -> Result<Option<ProcedureOdds>, ScriptError> {
+        let engine = self.exact_engine.get() && self.native.is_some();
+        // A walk of a few outcomes (one fire) costs less replayed face by face than worked
+        // out by the engine: tried first, within a small budget, then the engine.
+        let small = if engine { self.small_walk(scope, ast, code, fields) } else { None };
+        if let Some(small) = small {
+            return Ok(Some(small));
+        }
+        if !engine {
+            return self.deepen(scope, ast, code, limits, fields);
+        }
+        // Fields read more of the call's value than the code does.
+        let projection = if fields.is_empty() { super::odds::projection::Projection::of(alone, ast) } else { None };
+        self.state.borrow_mut().walk = Some(Rc::new(super::odds::Walk::reading(projection)));
+        let result = self.deepen(scope, ast, code, limits, fields);
+        self.state.borrow_mut().walk = None;
+        match result {
+            // The engine could not walk it: every face is replayed instead.
+            Err(err) if err.to_string().contains(super::odds::UNSUPPORTED) => {
+                self.deepen(scope, ast, code, limits, fields)
+            }
+            other => other,
+        }
     }
 
     /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes of
@@ -731,6 +757,10 @@ impl Host {
                     }
                 }
                 (false, Ok(eval)) => {
+                    if super::bindings::unseen::holds_unseen(&eval.value) {
+                        // The name of a card drawn by kind is part of the result: told apart.
+                        self.state.borrow_mut().cards.told_apart = true;
+                    }
                     dist.add_fraction(Outcome::of(&eval.value), num, den);
                     for field in &mut fields {
                         field.add(&eval.value, num, den)?;

@@ -91,6 +91,20 @@ pub struct State {
     /// with the same vocabulary. (Boxed: a table of whole units is a large allocation, which
     /// costs glibc a consolidation.)
     pub units_made: Option<HashMap<u64, Vec<UnitMade>>>,
+    /// During an exact walk, whether a draw branches over the kinds of card left, not each
+    /// card (see `bindings::unseen`), and what the walk's script then did with a card drawn.
+    pub cards: CardWalk,
+}
+
+/// How an exact walk draws cards, and what its script did with them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CardWalk {
+    /// Draws branch over the kinds of card left (a walk's first try).
+    pub by_kind: bool,
+    /// An `Unseen` value was handed out (a card drawn so, the names of the cards drawn).
+    pub unseen: bool,
+    /// The script read what such a card is beyond its kind: the walk must be done again card by card.
+    pub told_apart: bool,
 }
 
 /// A unit an `odds` walk made, with the specification it was made from.
@@ -147,6 +161,7 @@ impl State {
             meter: Rc::default(),
             walk: None,
             units_made: None,
+            cards: CardWalk::default(),
         }
     }
 

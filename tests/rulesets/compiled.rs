@@ -349,3 +349,57 @@ fn for_loops_and_indexing_run_as_rhai_runs_them() {
         assert_eq!(run(&compiled), run(&interpreted), "{call}");
     }
 }
+
+#[test]
+fn places_and_methods_run_as_rhai_runs_them() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/loops-and-indexing");
+    let rs = ruleset(&[dir.to_str().unwrap()]);
+    let [compiled, interpreted] = [Host::new(rs.clone()).unwrap(), Host::interpreted(rs).unwrap()];
+    let names = compiled.compiled_procedures();
+    for name in
+        ["counted_in", "read_through", "set_far", "new_keys", "text_item", "grows", "bump", "bump_twice", "hooked"]
+    {
+        assert!(names.iter().any(|n| n == name), "{name} is not compiled: {names:?}");
+    }
+    let m = r#"#{counts: #{a: 1}, list: [#{n: 2, tags: []}, #{n: 3, tags: ["t"]}]}"#;
+    let this = r#"#{n: 1, inner: #{list: [5]}}"#;
+    for call in [
+        format!(r#"counted_in({m}, "a")"#),
+        format!(r#"counted_in({m}, "b")"#),
+        format!("read_through({m})"),
+        format!("set_far({m}, 1)"),
+        format!("set_far({m}, -2)"),
+        format!("set_far({m}, 5)"),
+        format!(r#"set_far({m}, "x")"#),
+        format!("set_missing({m})"),
+        format!("new_keys({m})"),
+        format!("grows({m})"),
+        r#"text_item(#{word: "abc"}, 1, 'x')"#.to_string(),
+        r#"text_item(#{word: "abc"}, -1, 'x')"#.to_string(),
+        r#"text_item(#{word: "abc"}, 3, 'x')"#.to_string(),
+        r#"text_item(#{word: "abc"}, 0, "x")"#.to_string(),
+        r#"text_item(#{word: 5}, 0, 'x')"#.to_string(),
+        r#"text_item(#{word: 5}, 1, true)"#.to_string(),
+        r#"text_item(#{word: 5}, -1, true)"#.to_string(),
+        r#"text_item(#{word: 5}, 0, false)"#.to_string(),
+        r#"text_item(#{word: 5}, 64, true)"#.to_string(),
+        r#"text_item(#{word: "abc"}, -3, 'x')"#.to_string(),
+        r#"text_item(#{word: "abc"}, -4, 'x')"#.to_string(),
+        r#"let b = blob(3); text_item(#{word: b}, 1, 300)"#.to_string(),
+        r#"let b = blob(3); text_item(#{word: b}, 3, 1)"#.to_string(),
+        r#"let b = blob(3); text_item(#{word: b}, 0, 'x')"#.to_string(),
+        r#"text_item(#{word: 1.5}, 0, 'x')"#.to_string(),
+        format!("let m = {this}; let r = m.bump(2); [r, m]"),
+        format!("let m = {this}; [m.bump_twice(), m]"),
+        format!("let m = {this}; let r = m.bump(2); let n = m.bump(3); [r, n, m]"),
+        // Changes made before the error stay, as on Rhai's `this`.
+        format!("let m = {this}; try {{ m.failing_method(); }} catch {{ m.failed = true; }} m"),
+        format!("let m = {this}; m.failing_method()"),
+        r#"let m = #{n: 4, hook: Fn("doubled")}; m.hooked()"#.to_string(),
+        "let m = #{n: 4}; m.hooked()".to_string(),
+        "bump(1)".to_string(),
+    ] {
+        let run = |host: &Host| shown(host.eval(&mut Scope::new(), &call));
+        assert_eq!(run(&compiled), run(&interpreted), "{call}");
+    }
+}

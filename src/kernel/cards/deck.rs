@@ -1,5 +1,7 @@
 //! `Deck`: cards face down on top, cards drawn and in play, cards put to the bottom face up; one run through it at a time.
 
+use std::collections::BTreeSet;
+
 use thiserror::Error;
 
 use crate::dice::{DiceError, Die, RollSource};
@@ -57,6 +59,8 @@ pub struct Deck {
     face_up: Vec<Card>,
     size: usize,
     run: u32,
+    /// The names of the cards drawn at least once: a script may hold one of them.
+    seen: BTreeSet<String>,
 }
 
 impl Deck {
@@ -65,7 +69,14 @@ impl Deck {
         if cards.is_empty() {
             return Err(CardError::Empty);
         }
-        Ok(Deck { size: cards.len(), face_down: cards, in_play: Vec::new(), face_up: Vec::new(), run: 1 })
+        Ok(Deck {
+            size: cards.len(),
+            face_down: cards,
+            in_play: Vec::new(),
+            face_up: Vec::new(),
+            run: 1,
+            seen: BTreeSet::new(),
+        })
     }
 
     /// Draws one face-down card, chosen by `source` (the face of an n-sided
@@ -90,7 +101,40 @@ impl Deck {
             let face = source.face_for(die, what)?;
             usize::try_from(face - die.first).unwrap_or(0).min(n - 1)
         };
+        self.take(index)
+    }
+
+    /// The face-down cards a draw cannot tell apart, as the index of the first of them and
+    /// how many they are, in the order of the face-down cards: those of one colour never
+    /// drawn yet are alike (no script has held one); a card drawn before is alone.
+    pub fn kinds(&self) -> Vec<(usize, usize)> {
+        let mut kinds: Vec<(usize, usize)> = Vec::new();
+        let mut unseen: Vec<(&str, usize)> = Vec::new();
+        for (i, card) in self.face_down.iter().enumerate() {
+            if self.seen.contains(&card.name) {
+                kinds.push((i, 1));
+            } else if let Some(&(_, at)) = unseen.iter().find(|(colour, _)| *colour == card.colour) {
+                kinds[at].1 += 1;
+            } else {
+                unseen.push((&card.colour, kinds.len()));
+                kinds.push((i, 1));
+            }
+        }
+        kinds
+    }
+
+    /// Draws the face-down card at `index` (from 0; the last one past the end); with its
+    /// place (1-based) among how many.
+    pub fn take(&mut self, index: usize) -> Result<(Card, (usize, usize)), CardError> {
+        let n = self.face_down.len();
+        if n == 0 {
+            return Err(CardError::RunOver { size: self.size });
+        }
+        let index = index.min(n - 1);
         let card = self.face_down.remove(index);
+        if !self.seen.contains(&card.name) {
+            self.seen.insert(card.name.clone());
+        }
         self.in_play.push(card.clone());
         Ok((card, (index + 1, n)))
     }

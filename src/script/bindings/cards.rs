@@ -5,9 +5,13 @@ use std::rc::Rc;
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
 
+use num_bigint::BigUint;
+
 use super::fail;
+use super::unseen::Unseen;
 use crate::cards::{Card, CardError, Deck};
-use crate::script::state::Shared;
+use crate::dice::Weights;
+use crate::script::state::{DiceMode, Shared, State};
 use crate::script::trace::Step;
 
 /// A deck shared between Rhai and the host: every copy of the handle is the
@@ -66,16 +70,32 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         .register_get("face_down", |d: &mut DeckRef| d.0.borrow().face_down() as i64)
         .register_get("run", |d: &mut DeckRef| i64::from(d.0.borrow().run()))
         .register_get("run_over", |d: &mut DeckRef| d.0.borrow().run_over())
-        .register_get("in_play", |d: &mut DeckRef| {
-            d.0.borrow().in_play().iter().map(|c| Dynamic::from(c.name.clone())).collect::<Array>()
-        })
-        .register_get("face_up", |d: &mut DeckRef| {
-            d.0.borrow().face_up().iter().map(|c| Dynamic::from(c.name.clone())).collect::<Array>()
-        })
         .register_fn("face_down_of", |d: &mut DeckRef, colour: &str| d.0.borrow().face_down_of(colour) as i64)
         .register_fn("to_string", |d: &mut DeckRef| describe(&d.0.borrow()))
         .register_fn("to_debug", |d: &mut DeckRef| describe(&d.0.borrow()));
 
+    // The names of the cards drawn: `Unseen` while a walk draws by kind (see `unseen`).
+    for (getter, in_play) in [("in_play", true), ("face_up", false)] {
+        let st = state.clone();
+        engine.register_get(getter, move |d: &mut DeckRef| {
+            let deck = d.0.borrow();
+            let cards = if in_play { deck.in_play() } else { deck.face_up() };
+            let by_kind = {
+                let mut st = st.borrow_mut();
+                let by_kind = st.cards.by_kind && matches!(st.dice, DiceMode::Walk(_));
+                st.cards.unseen |= by_kind && !cards.is_empty();
+                by_kind
+            };
+            let name = |c: &Card| {
+                if by_kind {
+                    Dynamic::from(Unseen::Name(c.name.as_str().into()))
+                } else {
+                    Dynamic::from(c.name.clone())
+                }
+            };
+            cards.iter().map(name).collect::<Array>()
+        });
+    }
     let st = state.clone();
     engine.register_fn("to_bottom", move |d: &mut DeckRef, name: &str| -> Result<(), Box<EvalAltResult>> {
         d.edit().to_bottom(name).or_else(|e| fail(e.to_string()))?;
@@ -97,6 +117,9 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let mut st = state.borrow_mut();
             let mut deck = d.edit();
             let what = label.unwrap_or("card draw");
+            if st.cards.by_kind && matches!(st.dice, DiceMode::Walk(_)) {
+                return draw_by_kind(&mut st, &mut deck);
+            }
             match deck.draw_at(&mut st.dice, what) {
                 Ok((card, (position, of))) => {
                     let run = deck.run();
@@ -121,6 +144,41 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             registration.register_into_engine(engine, move |d: &mut DeckRef| draw(d, None));
         }
     }
+}
+
+/// A draw during an exact walk that draws by kind (see `unseen`): a branch over the kinds
+/// of card left, each as likely as it has cards; the first card of the kind is taken, and
+/// its name and place are `Unseen`.
+fn draw_by_kind(st: &mut State, deck: &mut Deck) -> Result<Map, Box<EvalAltResult>> {
+    let kinds = deck.kinds();
+    let total = deck.face_down();
+    let chosen = if kinds.len() > 1 {
+        let weights = Rc::new(Weights {
+            counts: kinds.iter().map(|(_, n)| BigUint::from(*n)).collect(),
+            total: BigUint::from(total),
+        });
+        let chosen = match &mut st.dice {
+            DiceMode::Walk(e) => e.choose(&weights),
+            DiceMode::Source(_) => unreachable!("drawn by kind only while walking"),
+        };
+        match chosen {
+            Ok(i) => i,
+            Err(err) => {
+                let message = err.to_string();
+                st.dice_error = Some(err);
+                return fail(message);
+            }
+        }
+    } else {
+        0
+    };
+    let index = kinds.get(chosen).map_or(0, |k| k.0);
+    let (card, (position, of)) = deck.take(index).or_else(|e| fail(e.to_string()))?;
+    st.cards.unseen = true;
+    let mut map = card_map(&card, position, of, deck.run());
+    map.insert("name".into(), Dynamic::from(Unseen::Name(card.name.into())));
+    map.insert("position".into(), Dynamic::from(Unseen::Place(position as i64)));
+    Ok(map)
 }
 
 /// `deck of 36: 30 face down, 2 in play, 4 face up; run 1`.

@@ -7,6 +7,7 @@ pub mod rules;
 mod scenario;
 mod study;
 pub(crate) mod unit;
+pub mod unseen;
 
 use rhai::{Engine, EvalAltResult};
 
@@ -16,6 +17,7 @@ use super::state::Shared;
 pub fn register(engine: &mut Engine, state: &Shared) {
     dice::register(engine, state);
     cards::register(engine, state);
+    unseen::register(engine, state);
     rules::register(engine, state);
     unit::register(engine, state);
     measure::register(engine, state);

@@ -34,6 +34,10 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             if key.is_empty() {
                 return fail("tally needs a key: tally(\"result\", r.result)");
             }
+            if super::unseen::holds_unseen(&value) {
+                // Counted by the name of a card drawn by kind: the walk must tell the cards apart.
+                st.borrow_mut().cards.told_apart = true;
+            }
             let value = if value.is_unit() { "(nothing)".to_string() } else { value.to_string() };
             if value.chars().count() > MAX_VALUE {
                 return fail(format!("tally(\"{key}\", ...): a value is at most {MAX_VALUE} characters as text"));

@@ -15,6 +15,9 @@ pub struct Function {
     /// Whether its first parameter is only read: a caller's variable passed by
     /// reference (`a` in `fire(a, b, c)`) is then lent to it, not copied.
     pub lends_first: bool,
+    /// Whether it is a method (it reads `this`): slot 0 holds the receiver, taken from
+    /// the caller and given back after, and the parameters follow.
+    pub method: bool,
 }
 
 /// A statement. Each yields a value, as in Rhai: a block's value is its last statement's.
@@ -25,8 +28,8 @@ pub enum Code {
     Let(usize, Ex),
     /// `x = e` and `x op= e` (the operator applied as Rhai would).
     Set(usize, Option<Op>, Ex, Position),
-    /// `x.name = e` and `x.name op= e`.
-    SetProperty(usize, ImmutableString, Option<Op>, Ex, Position),
+    /// `x.name = e`, `x[i] = e`, `x.a[i].b op= e`: a place inside the slot's value, by its steps.
+    SetAt(usize, Box<[Step]>, Option<Op>, Ex, Position),
     /// `if guard { .. } else { .. }`; the position is the guard's.
     If(Ex, Vec<Code>, Vec<Code>, Position),
     /// `switch value { .. }`: each case value's Rhai hash, the case's guards and results.
@@ -41,6 +44,30 @@ pub enum Code {
     /// `throw e`.
     Throw(Option<Ex>, Position),
     Block(Vec<Code>),
+}
+
+/// One step into a value: a property (`.name`) or an index (`[i]`, with the index's position).
+#[derive(Debug)]
+pub enum Step {
+    Property(ImmutableString, Position),
+    Index(Ex, Position),
+}
+
+impl Step {
+    /// The index worked out at this step, if it is one.
+    pub fn index(&self) -> Option<&Ex> {
+        match self {
+            Step::Index(ex, _) => Some(ex),
+            Step::Property(..) => None,
+        }
+    }
+
+    pub fn index_mut(&mut self) -> Option<&mut Ex> {
+        match self {
+            Step::Index(ex, _) => Some(ex),
+            Step::Property(..) => None,
+        }
+    }
 }
 
 /// `for x in items { .. }`: over an array's items, a range's numbers, a string's characters
@@ -83,9 +110,11 @@ pub enum Ex {
     /// `value[index]`: an array's item (from the end when negative), a map's value (`()` when
     /// missing), a string's character, a blob's byte; with the index's position.
     Index(Box<Ex>, Box<Ex>, Position),
-    /// `value.name(args)`: the receiver is passed by reference (a slot when it is a variable);
-    /// with Rhai's hash of a script function it would call (see `Callee`).
-    Method(Box<Ex>, ImmutableString, Vec<Ex>, Option<u64>, Position),
+    /// `value.name(args)`: the receiver is passed by reference (a slot when it is a variable,
+    /// a place in one when it is a variable's property or item: `this.deck.draw()`); with
+    /// Rhai's hash of a script function it would call (see `Callee`), and the index of the
+    /// compiled method it names, if any.
+    Method(Box<Ex>, ImmutableString, Vec<Ex>, Option<u64>, Option<usize>, Position),
     /// `name(args)`.
     Call(Callee, Vec<Ex>, Position),
     /// A binary operator.
@@ -106,6 +135,17 @@ pub enum Ex {
     TypeOf(Box<Ex>),
     /// A block used as a value (`if` and `switch` as expressions).
     Block(Vec<Code>),
+}
+
+impl Ex {
+    /// The slot a place lies in (`x`, `x.a`, `x[i].b`), or none for any other expression.
+    pub fn place_root(&self) -> Option<usize> {
+        match self {
+            Ex::Var(slot) | Ex::Move(slot) => Some(*slot),
+            Ex::Property(base, ..) | Ex::Index(base, ..) => base.place_root(),
+            _ => None,
+        }
+    }
 }
 
 /// A unit's word compared with a literal word.

@@ -1,16 +1,16 @@
 //! Lowering: a procedure function's Rhai AST to `Code`, or none when any part of it is not one this compiler knows.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
 
-use super::code::{Callee, Code, Ex, ForLoop, Function, Op, SwitchTable, WordCompare};
+use super::code::{Callee, Code, Ex, ForLoop, Function, Op, Step, SwitchTable, WordCompare};
 use crate::script::bindings::unit::UnitWord;
 
-/// Methods that never change their receiver: the only ones called on a
-/// property (`situation.range.to_float()`), where Rhai would write a changed receiver back.
-const PURE_METHODS: &[&str] = &[
+/// Methods that never change their receiver: called on a property
+/// (`situation.range.to_float()`), the receiver is read, not written back.
+pub const PURE_METHODS: &[&str] = &[
     "to_float",
     "to_int",
     "floor",
@@ -30,6 +30,17 @@ const PURE_METHODS: &[&str] = &[
     "to_upper",
     "to_lower",
 ];
+
+/// Methods left to Rhai whole: they read the caller's scope.
+const METHODS_LEFT: &[&str] = &["eval", "Fn", "is_def_var", "is_def_fn", "is_shared"];
+
+/// One link of a chain, before it is known to be read or written.
+enum Link {
+    Property(ImmutableString, rhai::Position),
+    Index(Ex, rhai::Position),
+    /// A method's name, arguments, script hash, compiled method's index, and position.
+    Method(ImmutableString, Vec<Ex>, Option<u64>, Option<usize>, rhai::Position),
+}
 
 /// Calls left to Rhai whole: they read the caller's scope or engine state this compiler does not keep.
 const REFUSED_CALLS: &[&str] =
@@ -71,12 +82,38 @@ pub fn switch_hashes_agree() -> bool {
     })
 }
 
-/// Lowers the function `name` of `arity` in `procedures`; `index` numbers every procedure function.
+/// The functions of `procedures` (by their index) that are methods: they read `this`. A
+/// method `name()` is registered as `name(receiver)`, so not where a function of that
+/// arity is (then it is left to Rhai).
+pub fn methods(procedures: &AST, index: &HashMap<(String, usize), usize>) -> HashSet<usize> {
+    index
+        .iter()
+        .filter(|((name, arity), _)| uses_this(procedures, name, *arity))
+        .filter(|((name, arity), _)| !index.contains_key(&(name.clone(), arity + 1)))
+        .map(|(_, &i)| i)
+        .collect()
+}
+
+/// Whether the function `name` of `arity` in `procedures` reads `this`.
+fn uses_this(procedures: &AST, name: &str, arity: usize) -> bool {
+    let mut alone = procedures.clone_functions_only();
+    alone.retain_functions(|_, _, n, a| n == name && a == arity);
+    let mut found = false;
+    alone.walk(&mut |path: &[ASTNode]| {
+        found |= matches!(path.last(), Some(ASTNode::Expr(Expr::ThisPtr(_))));
+        !found
+    });
+    found
+}
+
+/// Lowers the function `name` of `arity` in `procedures`; `index` numbers every procedure
+/// function, and `methods` holds the indices of those that are methods (see `uses_this`).
 pub fn lower(
     procedures: &AST,
     name: &str,
     arity: usize,
     index: &HashMap<(String, usize), usize>,
+    methods: &HashSet<usize>,
     switches: bool,
 ) -> Option<Function> {
     // Anonymous functions (closures) are reached through function pointers: left to Rhai.
@@ -84,11 +121,25 @@ pub fn lower(
         return None;
     }
     let def = procedures.iter_fn_def().find(|d| d.name == name && d.params.len() == arity)?;
-    // A function that uses `this` is a method: left to Rhai.
+    // A method bound to a type (`fn Type.name()`) is left to Rhai.
     if def.this_type.is_some() {
         return None;
     }
-    let mut lower = Lower { names: Vec::new(), slots: 0, loops: 0, in_value: false, procedures: index, switches };
+    let method = index.get(&(name.to_string(), arity)).is_some_and(|i| methods.contains(i));
+    let mut lower = Lower {
+        names: Vec::new(),
+        slots: 0,
+        loops: 0,
+        in_value: false,
+        procedures: index,
+        methods,
+        switches,
+        this: None,
+    };
+    if method {
+        // The receiver comes first; `this` is a keyword, so no name can reach its slot.
+        lower.this = Some(lower.declare("this".into()));
+    }
     for param in &def.params {
         lower.declare(param.clone());
     }
@@ -117,10 +168,12 @@ pub fn lower(
     if failed {
         return None;
     }
-    let mut function = Function { name: def.name.clone(), slots: lower.slots, body, lends_first: false };
-    function.lends_first = !def.params.is_empty() && super::moves::only_reads_first(&mut function);
-    let lends_first = function.lends_first;
-    super::moves::move_last_reads(&mut function, lends_first);
+    let mut function = Function { name: def.name.clone(), slots: lower.slots, body, lends_first: false, method };
+    // A method's receiver is always taken and given back; a function's first argument is lent when only read.
+    function.lends_first = !method && !def.params.is_empty() && super::moves::only_reads_first(&mut function);
+    // A receiver goes back to the caller as a lent argument does: never moved out.
+    let keep_first = function.lends_first || method;
+    super::moves::move_last_reads(&mut function, keep_first);
     Some(function)
 }
 
@@ -135,6 +188,10 @@ struct Lower<'a> {
     /// `Ex::Block` cannot carry out (its value would be `()`), so it is left to Rhai.
     in_value: bool,
     procedures: &'a HashMap<(String, usize), usize>,
+    /// The procedures that are methods: called only as `x.name()`.
+    methods: &'a HashSet<usize>,
+    /// The receiver's slot, in a method.
+    this: Option<usize>,
     /// Whether `switch` hashes agree with Rhai's (see `switch_hash`).
     switches: bool,
 }
@@ -178,14 +235,19 @@ impl Lower<'_> {
                 let value = self.expr(&target.rhs)?;
                 match &target.lhs {
                     Expr::Variable(var, _, pos) if var.2.is_empty() => Code::Set(self.slot(&var.1)?, op, value, *pos),
-                    Expr::Dot(chain, flags, pos) if !flags.contains(ASTFlags::NEGATED) => {
-                        let (Expr::Variable(var, ..), Expr::Property(prop, _)) = (&chain.lhs, &chain.rhs) else {
-                            return None;
-                        };
-                        if !var.2.is_empty() {
-                            return None;
-                        }
-                        Code::SetProperty(self.slot(&var.1)?, prop.2.clone(), op, value, *pos)
+                    Expr::ThisPtr(pos) => Code::Set(self.this?, op, value, *pos),
+                    lhs @ (Expr::Dot(..) | Expr::Index(..)) => {
+                        let (root, links) = self.chain_of(lhs)?;
+                        let Ex::Var(slot) = root else { return None };
+                        let steps = links
+                            .into_iter()
+                            .map(|link| match link {
+                                Link::Property(name, pos) => Some(Step::Property(name, pos)),
+                                Link::Index(index, pos) => Some(Step::Index(index, pos)),
+                                Link::Method(..) => None,
+                            })
+                            .collect::<Option<Box<[Step]>>>()?;
+                        Code::SetAt(slot, steps, op, value, lhs.position())
                     }
                     _ => return None,
                 }
@@ -292,14 +354,18 @@ impl Lower<'_> {
                 Ex::Block(code?)
             }
             Expr::FnCall(call, pos) => self.call(call, *pos)?,
-            Expr::Dot(chain, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
-                let base = self.expr(&chain.lhs)?;
-                let on_variable = matches!(base, Ex::Var(_));
-                self.chain(base, &chain.rhs, on_variable)?
-            }
-            // `a[i]` alone (a chain such as `a[i].name` is left to Rhai); not `a?[i]`.
-            Expr::Index(x, flags, _) if flags.contains(ASTFlags::BREAK) && !flags.contains(ASTFlags::NEGATED) => {
-                Ex::Index(Box::new(self.expr(&x.lhs)?), Box::new(self.expr(&x.rhs)?), x.rhs.start_position())
+            Expr::ThisPtr(_) => Ex::Var(self.this?),
+            Expr::Dot(..) | Expr::Index(..) => {
+                let (root, links) = self.chain_of(expr)?;
+                // A method may change its receiver: in place when the receiver is a variable
+                // or a place in one (`this.deck`, `a[i]`), else a copy, as in Rhai (see `run`).
+                links.into_iter().fold(root, |value, link| match link {
+                    Link::Property(name, pos) => Ex::Property(Box::new(value), name, pos),
+                    Link::Index(index, pos) => Ex::Index(Box::new(value), Box::new(index), pos),
+                    Link::Method(name, args, script, method, pos) => {
+                        Ex::Method(Box::new(value), name, args, script, method, pos)
+                    }
+                })
             }
             Expr::And(terms, _) => Ex::And(self.terms(terms)?),
             Expr::Or(terms, _) => Ex::Or(self.terms(terms)?),
@@ -308,25 +374,81 @@ impl Lower<'_> {
         })
     }
 
-    /// The right side of a `.` chain applied to `base`. A method may change its
-    /// receiver: only a variable's own, or a pure method on anything else.
-    fn chain(&mut self, base: Ex, rhs: &Expr, on_variable: bool) -> Option<Ex> {
-        match rhs {
-            Expr::Property(prop, pos) => Some(Ex::Property(Box::new(base), prop.2.clone(), *pos)),
+    /// A chain (`a.b[i].c(x)`, Rhai's `Dot` and `Index` nodes) as its root and its links in order.
+    fn chain_of(&mut self, expr: &Expr) -> Option<(Ex, Vec<Link>)> {
+        let mut links = Vec::new();
+        let root = match expr {
+            Expr::Dot(x, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let root = self.expr(&x.lhs)?;
+                self.dot_links(&x.rhs, &mut links)?;
+                root
+            }
+            // Not `a?[i]`.
+            Expr::Index(x, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                let root = self.expr(&x.lhs)?;
+                self.index_links(&x.rhs, flags.contains(ASTFlags::BREAK), &mut links)?;
+                root
+            }
+            _ => return None,
+        };
+        Some((root, links))
+    }
+
+    /// The links after a `.`: Rhai nests the rest of a chain in the right side of each node.
+    fn dot_links(&mut self, node: &Expr, links: &mut Vec<Link>) -> Option<()> {
+        match node {
+            Expr::Property(..) | Expr::MethodCall(..) => {
+                links.push(self.dot_link(node)?);
+                Some(())
+            }
+            Expr::Dot(x, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                links.push(self.dot_link(&x.lhs)?);
+                self.dot_links(&x.rhs, links)
+            }
+            Expr::Index(x, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                links.push(self.dot_link(&x.lhs)?);
+                self.index_links(&x.rhs, flags.contains(ASTFlags::BREAK), links)
+            }
+            _ => None,
+        }
+    }
+
+    /// The links after a `[`: the index, alone when it ends the chain (`last`), else with the rest.
+    fn index_links(&mut self, node: &Expr, last: bool, links: &mut Vec<Link>) -> Option<()> {
+        if last {
+            links.push(Link::Index(self.expr(node)?, node.start_position()));
+            return Some(());
+        }
+        match node {
+            Expr::Dot(x, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                links.push(Link::Index(self.expr(&x.lhs)?, x.lhs.start_position()));
+                self.dot_links(&x.rhs, links)
+            }
+            Expr::Index(x, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
+                links.push(Link::Index(self.expr(&x.lhs)?, x.lhs.start_position()));
+                self.index_links(&x.rhs, flags.contains(ASTFlags::BREAK), links)
+            }
+            _ => None,
+        }
+    }
+
+    /// One link after a `.`: a property or a method call.
+    fn dot_link(&mut self, node: &Expr) -> Option<Link> {
+        match node {
+            Expr::Property(prop, pos) => Some(Link::Property(prop.2.clone(), *pos)),
             Expr::MethodCall(call, pos) => {
-                if !call.namespace.is_empty() || call.capture_parent_scope {
-                    return None;
-                }
-                if !on_variable && !PURE_METHODS.contains(&call.name.as_str()) {
+                if !call.namespace.is_empty() || call.capture_parent_scope || METHODS_LEFT.contains(&call.name.as_str())
+                {
                     return None;
                 }
                 let args = call.args.iter().map(|a| self.expr(a)).collect::<Option<_>>()?;
                 let script = (!call.hashes.is_native_only()).then(|| call.hashes.script());
-                Some(Ex::Method(Box::new(base), call.name.clone(), args, script, *pos))
-            }
-            Expr::Dot(inner, flags, _) if !flags.contains(ASTFlags::NEGATED) => {
-                let middle = self.chain(base, &inner.lhs, on_variable)?;
-                self.chain(middle, &inner.rhs, false)
+                // A compiled method of that name, called with its receiver as `this`.
+                let method = script
+                    .and_then(|_| self.procedures.get(&(call.name.to_string(), call.args.len())))
+                    .copied()
+                    .filter(|i| self.methods.contains(i));
+                Some(Link::Method(call.name.clone(), args, script, method, *pos))
             }
             _ => None,
         }
@@ -357,7 +479,10 @@ impl Lower<'_> {
         }
         let script = (!call.hashes.is_native_only()).then(|| call.hashes.script());
         let callee = match (self.procedures.get(&(name.to_string(), args.len())), script) {
-            (Some(index), Some(script)) => Callee::Procedure(*index, call.name.clone(), script),
+            // A method called as a function has no receiver: Rhai's call, and Rhai's error.
+            (Some(index), Some(script)) if !self.methods.contains(index) => {
+                Callee::Procedure(*index, call.name.clone(), script)
+            }
             _ => Callee::Other(call.name.clone(), script),
         };
         Some(Ex::Call(callee, self.args(args)?, pos))
@@ -401,9 +526,10 @@ mod tests {
         let ast = rhai::Engine::new().compile(code).unwrap();
         let index: HashMap<(String, usize), usize> =
             ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
+        let methods = methods(&ast, &index);
         let mut names: Vec<String> = index
             .keys()
-            .filter(|(name, arity)| lower(&ast, name, *arity, &index, true).is_some_and(|f| keep(&f)))
+            .filter(|(name, arity)| lower(&ast, name, *arity, &index, &methods, true).is_some_and(|f| keep(&f)))
             .map(|(name, _)| name.clone())
             .collect();
         names.sort();
@@ -459,11 +585,32 @@ mod tests {
             fn arm_breaks(x) { loop { switch x { 1 => { break; }, _ => {} } } }
             fn value_returns(x) { let y = if x > 0 { return 1; } else { 2 }; y }
             fn value_loops(x) { let y = { let t = 0; loop { t += 1; if t > x { break; } } t }; y }
+            fn chains(m, k) { m.list[k].n += 1; m.list[0].tags.push(k); m["list"][-1].n }
+            fn drawing() { let card = this.deck.draw("x"); this.seen[card.colour] += 1; this.next() }
+            fn typed_method() { this.list.len() }
+            fn typed_method(x) { x }
+            fn optional(m) { m?.list }
         "#;
         // A closure that captures nothing is a constant function pointer: its body stays Rhai's.
+        // A method that would be registered where a function of its name takes one more
+        // argument (`typed_method(x)`) is left to Rhai.
         assert_eq!(
             compiled(code),
-            ["calls", "closure", "indexing", "looping_for", "loops", "plain", "switches", "value_loops"]
+            [
+                "calls",
+                "chains",
+                "closure",
+                "drawing",
+                "indexing",
+                "looping_for",
+                "loops",
+                "method",
+                "mutating_a_property",
+                "plain",
+                "switches",
+                "typed_method",
+                "value_loops"
+            ]
         );
     }
 }

@@ -29,11 +29,12 @@ pub(crate) mod code;
 mod direct;
 mod lower;
 mod moves;
+mod place;
 pub(crate) mod run;
 
 use std::any::TypeId;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine, ImmutableString, NativeCallContext};
@@ -75,6 +76,8 @@ pub struct Compiled {
     table: Rc<RefCell<Table>>,
     /// The functions registered on the engine (a function must be registered to be compiled).
     registered: Vec<bool>,
+    /// The functions that read `this`: registered with the receiver as a first argument.
+    methods: HashSet<usize>,
 }
 
 impl Compiled {
@@ -86,20 +89,26 @@ impl Compiled {
             let next = index.len();
             index.entry((def.name.to_string(), def.params.len())).or_insert(next);
         }
-        let mut compiled =
-            Compiled { registered: vec![false; index.len()], index, table: Rc::new(RefCell::new(Table::default())) };
+        let methods = lower::methods(procedures, &index);
+        let mut compiled = Compiled {
+            registered: vec![false; index.len()],
+            index,
+            table: Rc::new(RefCell::new(Table::default())),
+            methods,
+        };
         let table = compiled.lower_all(procedures);
         for (key, &i) in &compiled.index {
             if table.functions[i].is_none() {
                 continue;
             }
+            let arity = key.1 + usize::from(compiled.methods.contains(&i));
             compiled.registered[i] = true;
             let shared = compiled.table.clone();
             let state = state.clone();
             let meter = state.borrow().meter.clone();
             engine.register_raw_fn(
                 key.0.clone(),
-                vec![TypeId::of::<Dynamic>(); key.1],
+                vec![TypeId::of::<Dynamic>(); arity],
                 move |ctx: NativeCallContext, args: &mut [&mut Dynamic]| {
                     let table = shared.borrow();
                     let Some(f) = table.function(i) else {
@@ -109,18 +118,22 @@ impl Compiled {
                     // temporaries are taken, but the first may be the caller's variable
                     // (`fire(a, b, c)` passes `a` by reference): copied, or lent to a
                     // function that only reads it and given back after.
+                    // A method's receiver is taken too, and given back after, changed (even by a
+                    // call that failed half way, as Rhai's `this` is changed where it lies).
                     let mut slots: run::Slots = args
                         .iter_mut()
                         .enumerate()
-                        .map(|(i, a)| if i == 0 && !f.lends_first { (**a).clone() } else { std::mem::take(&mut **a) })
+                        .map(|(i, a)| {
+                            if i == 0 && !f.lends_first && !f.method { (**a).clone() } else { std::mem::take(&mut **a) }
+                        })
                         .collect();
                     let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
                     let result = if runner.walking() && crate::script::odds::works_out(&runner, i) {
-                        crate::script::odds::call(&mut runner, &f, &slots, ctx.call_position())
+                        crate::script::odds::call(&mut runner, &f, &mut slots, ctx.call_position())
                     } else {
                         runner.call(&f, &mut slots, ctx.call_position())
                     };
-                    if f.lends_first
+                    if (f.lends_first || f.method)
                         && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())
                     {
                         **first = std::mem::take(lent);
@@ -128,6 +141,25 @@ impl Compiled {
                     result
                 },
             );
+            if compiled.methods.contains(&i) {
+                // Called as a function (`draw_card()`), a method has no receiver: Rhai's error.
+                let name = key.0.clone();
+                engine.register_raw_fn(
+                    key.0.clone(),
+                    vec![TypeId::of::<Dynamic>(); key.1],
+                    move |ctx: NativeCallContext, _: &mut [&mut Dynamic]| -> Result<Dynamic, _> {
+                        let source = ctx.call_source().unwrap_or("").to_string();
+                        let unbound = rhai::EvalAltResult::ErrorUnboundThis(rhai::Position::NONE).into();
+                        Err(rhai::EvalAltResult::ErrorInFunctionCall(
+                            name.clone(),
+                            source,
+                            unbound,
+                            ctx.call_position(),
+                        )
+                        .into())
+                    },
+                );
+            }
         }
         let rest = compiled.install(table, procedures);
         (compiled, rest)
@@ -157,7 +189,7 @@ impl Compiled {
         let switches = lower::switch_hashes_agree();
         let mut functions = vec![None; self.index.len()];
         for ((name, arity), &i) in &self.index {
-            functions[i] = lower::lower(procedures, name, *arity, &self.index, switches).map(Rc::new);
+            functions[i] = lower::lower(procedures, name, *arity, &self.index, &self.methods, switches).map(Rc::new);
         }
         Table { functions, type_names: RefCell::default() }
     }

@@ -15,6 +15,8 @@
 //! a caller's variable passed by reference may be lent to it instead of copied.
 
 use super::code::{Code, Ex, Function, SwitchTable};
+use super::lower::PURE_METHODS;
+use super::place::place_of;
 
 /// How a slot is mentioned.
 enum Mention<'e> {
@@ -74,8 +76,16 @@ fn walk_code(code: &mut Code, looped: bool, visit: &mut Visit) {
     match code {
         Code::Expr(ex) => walk(ex, looped, visit),
         // The value first, then the slot it is stored in (`x = x + 1`, `x.n += x.m`).
-        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) | Code::SetProperty(slot, _, _, ex, _) => {
+        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) => {
             walk(ex, looped, visit);
+            visit(*slot, Mention::Written, looped);
+        }
+        // The value, then the indices of the place (see `place`), then the slot.
+        Code::SetAt(slot, steps, _, ex, _) => {
+            walk(ex, looped, visit);
+            for index in steps.iter_mut().filter_map(|s| s.index_mut()) {
+                walk(index, looped, visit);
+            }
             visit(*slot, Mention::Written, looped);
         }
         Code::If(guard, then, otherwise, _) => {
@@ -142,13 +152,18 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
             walk(index, looped, visit);
             walk_in_place(base, looped, visit);
         }
-        // The arguments are worked out first, then the receiver is lent (see `run`).
-        Ex::Method(receiver, _, args, ..) => {
+        // The arguments are worked out first, then the receiver is lent (see `run`): a
+        // variable, or a place in one (its indices worked out first) for a method that may change it.
+        Ex::Method(receiver, name, args, ..) => {
             for arg in args {
                 walk(arg, looped, visit);
             }
             match receiver.as_mut() {
                 Ex::Var(slot) => visit(*slot, Mention::Lent, looped),
+                other if !PURE_METHODS.contains(&name.as_str()) && place_of(other).is_some() => {
+                    let slot = walk_place(other, looped, visit);
+                    visit(slot, Mention::Lent, looped);
+                }
                 other => walk(other, looped, visit),
             }
         }
@@ -168,6 +183,20 @@ fn walk(ex: &mut Ex, looped: bool, visit: &mut Visit) {
             }
         }
         Ex::Block(code) => walk_block(code, looped, visit),
+    }
+}
+
+/// Walks the indices of a place in a variable, in order; its slot.
+fn walk_place(ex: &mut Ex, looped: bool, visit: &mut Visit) -> usize {
+    match ex {
+        Ex::Property(base, ..) => walk_place(base, looped, visit),
+        Ex::Index(base, index, _) => {
+            let slot = walk_place(base, looped, visit);
+            walk(index, looped, visit);
+            slot
+        }
+        Ex::Var(slot) | Ex::Move(slot) => *slot,
+        _ => unreachable!("a place is a variable's property or item"),
     }
 }
 

@@ -6,14 +6,16 @@ use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext, Posi
 use super::Table;
 use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
 use super::direct;
-use super::lower::switch_hash;
+use super::lower::{PURE_METHODS, switch_hash};
+use super::place::place_of;
 use crate::dice::RollSource;
 use crate::script::UnitRef;
 use crate::script::bindings::dice::roll;
 use crate::script::bindings::rules::{CONDITION_NAMES, ConditionValues, modifiers_of};
+use crate::script::bindings::unseen::Unseen;
 use crate::script::condition::{compare, compare_text};
 
-type R<T> = Result<T, Box<EvalAltResult>>;
+pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
 
 /// Call arguments: a few, kept on the stack.
 type Args = smallvec::SmallVec<[Dynamic; 4]>;
@@ -28,6 +30,16 @@ pub enum Flow {
     Break,
     Continue,
     Return(Dynamic),
+}
+
+impl Flow {
+    /// The value it carries, if any.
+    pub fn value(&self) -> Option<&Dynamic> {
+        match self {
+            Flow::Value(v) | Flow::Return(v) => Some(v),
+            Flow::Break | Flow::Continue => None,
+        }
+    }
 }
 
 /// One call into compiled code: the context Rhai called it in, the table of compiled functions.
@@ -110,18 +122,8 @@ impl Runner<'_, '_> {
                 };
                 Flow::Value(Dynamic::UNIT)
             }
-            Code::SetProperty(slot, name, op, ex, pos) => {
-                let value = self.expr(ex, slots)?;
-                let value = match op {
-                    None => value,
-                    Some(op) => {
-                        let old = self.property(&mut slots[*slot], name, *pos)?;
-                        self.op_assign(*op, old, value, *pos)?
-                    }
-                };
-                self.set_property(&mut slots[*slot], name, value, *pos)?;
-                let target = std::mem::take(&mut slots[*slot]);
-                slots[*slot] = self.sized(target, *pos)?;
+            Code::SetAt(slot, steps, op, ex, pos) => {
+                self.set_at(*slot, steps, *op, ex, *pos, slots)?;
                 Flow::Value(Dynamic::UNIT)
             }
             Code::If(guard, then, otherwise, pos) => {
@@ -188,7 +190,16 @@ impl Runner<'_, '_> {
     }
 
     /// The arm a `switch` takes, as Rhai picks it: the case of the value's hash whose guard holds, else the default.
+    /// Notes that the script looked at what `value` is: a card drawn by kind is then told apart
+    /// from the others of its kind (see `bindings::unseen`).
+    fn seen(&self, value: &Dynamic) {
+        if value.is::<Unseen>() {
+            self.state.borrow_mut().cards.told_apart = true;
+        }
+    }
+
     fn switch_arm(&mut self, table: &SwitchTable, value: &Dynamic, slots: &mut [Dynamic]) -> R<Option<usize>> {
+        self.seen(value);
         // Rhai hashes these kinds; a case value is a literal of one of them.
         let hashable = value.is_unit()
             || value.is_bool()
@@ -239,14 +250,14 @@ impl Runner<'_, '_> {
 
     /// `value`, if it is within the engine's size limits on strings, arrays and maps (nested ones
     /// counted in), else Rhai's own error: what Rhai checks of each value a script makes or keeps.
-    fn sized(&self, value: Dynamic, pos: Position) -> R<Dynamic> {
+    pub(super) fn sized(&self, value: Dynamic, pos: Position) -> R<Dynamic> {
         if value.is_string() || value.is_array() || value.is_map() || value.is_blob() {
             self.ctx.engine().ensure_data_size_within_limits(&value).map_err(|e| at(e, pos))?;
         }
         Ok(value)
     }
 
-    fn expr(&mut self, ex: &Ex, slots: &mut [Dynamic]) -> R<Dynamic> {
+    pub(super) fn expr(&mut self, ex: &Ex, slots: &mut [Dynamic]) -> R<Dynamic> {
         Ok(match ex {
             Ex::Const(v) => v.clone(),
             Ex::Var(slot) => slots[*slot].clone(),
@@ -315,11 +326,29 @@ impl Runner<'_, '_> {
                     self.property(&mut base, name, *pos)?
                 }
             },
-            Ex::Method(receiver, name, args, script, pos) => {
+            Ex::Method(receiver, name, args, script, _, pos) => {
                 let mut values = Args::new();
                 values.push(Dynamic::UNIT);
                 for arg in args {
                     values.push(self.expr(arg, slots)?);
+                }
+                let place = match receiver.as_ref() {
+                    Ex::Var(_) => None,
+                    _ if PURE_METHODS.contains(&name.as_str()) => None,
+                    other => place_of(other),
+                };
+                if let Some((slot, steps)) = place {
+                    // `this.deck.draw()`: the method changes the place where it lies.
+                    let path = self.worked_out(steps, slots)?;
+                    let result = self.within(&mut slots[slot], &path, |runner, target| {
+                        std::mem::swap(&mut values[0], target);
+                        let result = runner.method(name, *script, &mut values, *pos);
+                        std::mem::swap(&mut values[0], target);
+                        result
+                    });
+                    let receiver = std::mem::take(&mut slots[slot]);
+                    slots[slot] = self.sized(receiver, *pos)?;
+                    return self.sized(result?, *pos);
                 }
                 match receiver.as_ref() {
                     Ex::Var(slot) => {
@@ -415,6 +444,7 @@ impl Runner<'_, '_> {
             }
             Ex::TypeOf(value) => {
                 let value = self.expr(value, slots)?;
+                self.seen(&value);
                 Dynamic::from(self.table.type_name(self.ctx.engine(), &value))
             }
             Ex::Block(code) => match self.block(code, slots)? {
@@ -480,7 +510,7 @@ impl Runner<'_, '_> {
         }
     }
 
-    fn property(&mut self, base: &mut Dynamic, name: &ImmutableString, pos: Position) -> R<Dynamic> {
+    pub(super) fn property(&mut self, base: &mut Dynamic, name: &ImmutableString, pos: Position) -> R<Dynamic> {
         if let Some(map) = base.read_lock::<Map>() {
             return Ok(map.get(name.as_str()).cloned().unwrap_or(Dynamic::UNIT));
         }
@@ -491,7 +521,13 @@ impl Runner<'_, '_> {
         self.ctx.call_native_fn_raw(&getter, true, &mut [base]).map_err(|e| at(e, pos))
     }
 
-    fn set_property(&mut self, base: &mut Dynamic, name: &ImmutableString, value: Dynamic, pos: Position) -> R<()> {
+    pub(super) fn set_property(
+        &mut self,
+        base: &mut Dynamic,
+        name: &ImmutableString,
+        value: Dynamic,
+        pos: Position,
+    ) -> R<()> {
         if let Some(mut map) = base.write_lock::<Map>() {
             map.insert(name.as_str().into(), value);
             return Ok(());
@@ -514,6 +550,12 @@ impl Runner<'_, '_> {
         {
             return Ok(value);
         }
+        // `f.call(x)` on a function pointer: Rhai's evaluator calls it itself, not through a function.
+        if name == "call"
+            && let Some(pointer) = values[0].read_lock::<rhai::FnPtr>().map(|p| p.clone())
+        {
+            return pointer.call_raw(self.ctx, None, values[1..].to_vec()).map_err(|e| at(e, pos));
+        }
         let mut refs: smallvec::SmallVec<[&mut Dynamic; 4]> = values.iter_mut().collect();
         self.ctx.call_fn_raw(name, true, true, &mut refs).map_err(|e| at(e, pos))
     }
@@ -527,7 +569,7 @@ impl Runner<'_, '_> {
                     let mut slots: Slots = values.into_iter().collect();
                     if self.walking() {
                         if crate::script::odds::works_out(self, *index) {
-                            return crate::script::odds::call(self, &f, &slots, pos);
+                            return crate::script::odds::call(self, &f, &mut slots, pos);
                         }
                         return crate::script::odds::pure::call(self, *index, &f, &mut slots, pos);
                     }
@@ -598,7 +640,7 @@ impl Runner<'_, '_> {
     }
 
     /// `a op= b` as Rhai computes it for these operands: the operator, then the assignment.
-    fn op_assign(&mut self, op: Op, a: Dynamic, b: Dynamic, pos: Position) -> R<Dynamic> {
+    pub(super) fn op_assign(&mut self, op: Op, a: Dynamic, b: Dynamic, pos: Position) -> R<Dynamic> {
         if let Some(value) = fast(op, &a, &b) {
             return Ok(value);
         }
@@ -637,12 +679,12 @@ fn lies<'a>(ex: &'a Ex, slots: &'a [Dynamic]) -> Option<&'a Dynamic> {
 }
 
 /// An error from a call made at `pos`, placed there as Rhai places it.
-fn at(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
+pub(super) fn at(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
     err.set_position(pos);
     err
 }
 
-fn mismatch<T>(ctx: &NativeCallContext, actual: &str, pos: Position) -> Box<EvalAltResult> {
+pub(super) fn mismatch<T>(ctx: &NativeCallContext, actual: &str, pos: Position) -> Box<EvalAltResult> {
     let engine = ctx.engine();
     EvalAltResult::ErrorMismatchDataType(
         engine.map_type_name(std::any::type_name::<T>()).into(),
@@ -711,7 +753,7 @@ fn iterate(items: Dynamic, at: Position) -> R<Box<dyn Iterator<Item = Dynamic>>>
 
 /// `base[index]` as Rhai reads it: an array's item (from the end when negative), a map's
 /// value (`()` when missing), a string's character, a blob's byte, a number's bit; else Rhai's errors.
-fn indexed(ctx: &NativeCallContext, base: &Dynamic, index: Dynamic, pos: Position) -> R<Dynamic> {
+pub(super) fn indexed(ctx: &NativeCallContext, base: &Dynamic, index: Dynamic, pos: Position) -> R<Dynamic> {
     fn from_end(i: rhai::INT, len: usize) -> Option<usize> {
         let len = len as rhai::INT;
         let i = if i < 0 { len + i } else { i };

@@ -46,8 +46,9 @@ pub fn may_branch(stmt: &Code, procedure: &dyn Fn(usize) -> bool) -> bool {
     let may_branch = |stmt: &Code| may_branch(stmt, procedure);
     let ex_may_branch = |ex: &Ex| ex_may_branch(ex, procedure);
     match stmt {
-        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => {
-            ex_may_branch(ex)
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) => ex_may_branch(ex),
+        Code::SetAt(_, steps, _, ex, _) => {
+            ex_may_branch(ex) || steps.iter().filter_map(|s| s.index()).any(ex_may_branch)
         }
         Code::If(guard, then, otherwise, _) => ex_may_branch(guard) || then.iter().chain(otherwise).any(may_branch),
         Code::Switch(value, table) => {
@@ -77,7 +78,10 @@ pub fn ex_may_branch(ex: &Ex, procedure: &dyn Fn(usize) -> bool) -> bool {
             let steady = STEADY.contains(&name.as_str()) || super::pure::OF_ARGUMENTS.contains(&name.as_str());
             !steady && !is_operator(name) || args.iter().any(ex_may_branch)
         }
-        Ex::Method(receiver, _, args, ..) => ex_may_branch(receiver) || args.iter().any(ex_may_branch),
+        // A compiled method may branch as its body may; a deck's draw does; Rhai's methods do not.
+        Ex::Method(receiver, name, args, _, method, _) => {
+            method.is_some_and(procedure) || name == "draw" || ex_may_branch(receiver) || args.iter().any(ex_may_branch)
+        }
         Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_may_branch),
         Ex::Map(entries) => entries.iter().any(|(_, e)| ex_may_branch(e)),
         Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_may_branch(base),

@@ -13,6 +13,7 @@ use crate::dice::Roll;
 use crate::rules::Reading;
 use crate::script::bindings::cards::DeckRef;
 use crate::script::bindings::rules::Mods;
+use crate::script::bindings::unseen::Unseen;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::plain;
 
@@ -42,6 +43,8 @@ fn hash_other(value: &Dynamic, hasher: &mut AHasher) -> bool {
     } else if let Some(mods) = value.read_lock::<Mods>() {
         (13u8, mods.list.as_ref(), mods.total, &mods.halve, &mods.double).hash(hasher);
         mods.applied.iter().for_each(|a| a.as_ref().hash(hasher));
+    } else if let Some(unseen) = value.read_lock::<Unseen>() {
+        (14u8, &*unseen).hash(hasher);
     } else {
         return false;
     }
@@ -96,6 +99,9 @@ fn same_other(a: &Dynamic, b: &Dynamic) -> bool {
             && x.halve == y.halve
             && x.double == y.double
             && x.applied == y.applied;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Unseen>(), b.read_lock::<Unseen>()) {
+        return *x == *y;
     }
     false
 }

@@ -104,18 +104,24 @@ impl<'a, 'c> Engine<'a, 'c> {
         let start = St { slots, world, weight: Chance::one(), value: Dynamic::UNIT };
         let flows = self.block(&live, &f.body, vec![start])?;
         let mut ends: Vec<St> = Vec::new();
+        // What goes back to the caller: the value, and a method's receiver (its slot 0).
+        let kept = usize::from(f.method);
         for mut st in flows.normal.into_iter().chain(flows.returns) {
-            st.slots.clear();
+            st.slots.truncate(kept);
             ends.push(st);
         }
         for mut st in flows.breaks.into_iter().chain(flows.continues) {
-            st.slots.clear();
+            st.slots.truncate(kept);
             st.value = Dynamic::UNIT;
             ends.push(st);
         }
         let ends = merge(ends, None);
         let residual = self.residual.borrow().big();
-        Ok(CallOdds::new(ends.into_iter().map(|st| (st.value, st.world, st.weight.big())).collect(), residual))
+        let ends = ends.into_iter().map(|mut st| {
+            let receiver = st.slots.pop();
+            (super::Outcome { value: st.value, world: st.world, receiver }, st.weight.big())
+        });
+        Ok(CallOdds::new(ends.collect(), residual))
     }
 
     fn block(&self, live: &Liveness, code: &[Code], states: Vec<St>) -> R<Flows> {
@@ -454,7 +460,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             return Err(super::unsupported("a step thought not to roll rolled".to_string()));
         }
         let flow = flow?;
-        let world = World::capture(self.state, slots.iter(), Some(&world));
+        let world = World::capture(self.state, slots.iter().chain(flow.value()), Some(&world));
         Ok(vec![(St { slots, world, weight, value: Dynamic::UNIT }, flow)])
     }
 
@@ -488,7 +494,8 @@ impl<'a, 'c> Engine<'a, 'c> {
                 self.residual.borrow_mut().add(&weight);
             } else {
                 let flow = flow?;
-                let world = World::capture(self.state, slots.iter(), Some(&st.world));
+                // A deck made and returned (`new_deck(cards)` as the last statement) is in the world too.
+                let world = World::capture(self.state, slots.iter().chain(flow.value()), Some(&st.world));
                 out.push((St { slots, world, weight, value: Dynamic::UNIT }, flow));
             }
             runs += 1;

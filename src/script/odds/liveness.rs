@@ -60,6 +60,8 @@ pub struct Liveness {
     /// While analysing code a compiled run works out whole (a `for` loop's body), where
     /// a quiet note is run as written, so reads what it mentions.
     in_run: bool,
+    /// The slots read when the function ends: a method's receiver, which goes back to the caller.
+    exit: Slots,
 }
 
 /// Where `break` and `continue` lead in the loop being analysed.
@@ -72,8 +74,11 @@ impl Liveness {
     /// The liveness of `f`'s slots, where the statements `quiet` holds for are skipped by the walk.
     pub fn of(f: &Function, quiet: &dyn Fn(&Code) -> bool) -> Liveness {
         let mut live = Liveness::default();
+        if f.method {
+            live.exit.insert(0);
+        }
         live.mark_quiet(&f.body, quiet);
-        live.block(&f.body, Slots::default(), None);
+        live.block(&f.body, live.exit.clone(), None);
         live
     }
 
@@ -151,8 +156,16 @@ impl Liveness {
                 live.remove(*slot);
                 with_uses(live, ex)
             }
-            Code::Set(slot, Some(_), ex, _) | Code::SetProperty(slot, _, _, ex, _) => {
+            Code::Set(slot, Some(_), ex, _) => {
                 let mut live = with_uses(after, ex);
+                live.insert(*slot);
+                live
+            }
+            Code::SetAt(slot, steps, _, ex, _) => {
+                let mut live = with_uses(after, ex);
+                for index in steps.iter().filter_map(|s| s.index()) {
+                    live = with_uses(live, index);
+                }
                 live.insert(*slot);
                 live
             }
@@ -214,9 +227,8 @@ impl Liveness {
             }
             Code::Break => in_loop.map_or(after, |l| l.after.clone()),
             Code::Continue => in_loop.map_or(after, |l| l.head.clone()),
-            Code::Return(ex) | Code::Throw(ex, _) => {
-                ex.as_ref().map_or_else(Slots::default, |ex| with_uses(Slots::default(), ex))
-            }
+            Code::Return(ex) => ex.as_ref().map_or_else(|| self.exit.clone(), |ex| with_uses(self.exit.clone(), ex)),
+            Code::Throw(ex, _) => ex.as_ref().map_or_else(Slots::default, |ex| with_uses(Slots::default(), ex)),
             Code::Block(code) => self.block(code, after, in_loop),
         }
     }
@@ -227,7 +239,11 @@ fn nests_a_block(stmt: &Code) -> bool {
     let mut found = false;
     let mut look = |ex: &Ex| found |= ex_nests_a_block(ex);
     match stmt {
-        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => look(ex),
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) => look(ex),
+        Code::SetAt(_, steps, _, ex, _) => {
+            look(ex);
+            steps.iter().filter_map(|s| s.index()).for_each(look);
+        }
         Code::Switch(..) => return true,
         _ => {}
     }
@@ -262,8 +278,9 @@ pub enum Writes {
 pub fn writes(stmt: &Code) -> Writes {
     match stmt {
         Code::Expr(ex) if writes_no_slot(ex) => Writes::Nothing,
-        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) | Code::SetProperty(slot, _, _, ex, _)
-            if writes_no_slot(ex) =>
+        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) if writes_no_slot(ex) => Writes::Slot(*slot),
+        Code::SetAt(slot, steps, _, ex, _)
+            if writes_no_slot(ex) && steps.iter().filter_map(|s| s.index()).all(writes_no_slot) =>
         {
             Writes::Slot(*slot)
         }
@@ -335,9 +352,14 @@ fn mentions(ex: &Ex, live: &mut Slots) {
 fn stmt_mentions(stmt: &Code, live: &mut Slots) {
     match stmt {
         Code::Expr(ex) => mentions(ex, live),
-        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) | Code::SetProperty(slot, _, _, ex, _) => {
+        Code::Let(slot, ex) | Code::Set(slot, _, ex, _) => {
             live.insert(*slot);
             mentions(ex, live);
+        }
+        Code::SetAt(slot, steps, _, ex, _) => {
+            live.insert(*slot);
+            mentions(ex, live);
+            steps.iter().filter_map(|s| s.index()).for_each(|i| mentions(i, live));
         }
         Code::If(guard, then, otherwise, _) => {
             mentions(guard, live);

@@ -49,17 +49,24 @@ type R<T> = Result<T, Box<EvalAltResult>>;
 /// The text that marks an error as the engine giving up (the caller then replays instead).
 pub(crate) const UNSUPPORTED: &str = "grognard: the exact engine cannot walk this: ";
 
-/// One procedure call's exact outcomes: each value returned with the world it leaves, and their chances.
+/// One way a procedure call ends: the value it returns, the world it leaves, and a method's receiver.
+pub struct Outcome {
+    pub value: Dynamic,
+    pub world: Rc<World>,
+    pub receiver: Option<Dynamic>,
+}
+
+/// One procedure call's exact outcomes, and their chances.
 pub struct CallOdds {
-    outcomes: Vec<(Dynamic, Rc<World>)>,
+    outcomes: Vec<Outcome>,
     /// Each outcome's chance over a common total; a last one for the chance cut off, if any.
     weights: Rc<Weights>,
     cut_off: bool,
 }
 
 impl CallOdds {
-    fn new(ends: Vec<(Dynamic, Rc<World>, BigRational)>, residual: BigRational) -> CallOdds {
-        let mut chances: Vec<BigRational> = ends.iter().map(|e| e.2.clone()).collect();
+    fn new(ends: Vec<(Outcome, BigRational)>, residual: BigRational) -> CallOdds {
+        let mut chances: Vec<BigRational> = ends.iter().map(|e| e.1.clone()).collect();
         let cut_off = residual.is_positive();
         if cut_off {
             chances.push(residual);
@@ -68,7 +75,7 @@ impl CallOdds {
         let counts =
             chances.iter().map(|p| (p.numer() * (&total / p.denom())).to_biguint().unwrap_or_default()).collect();
         let total = total.to_biguint().unwrap_or_else(BigUint::one);
-        let outcomes = ends.into_iter().map(|(value, world, _)| (value, world)).collect();
+        let outcomes = ends.into_iter().map(|(outcome, _)| outcome).collect();
         CallOdds { outcomes, weights: Rc::new(Weights { counts, total }), cut_off }
     }
 }
@@ -223,8 +230,9 @@ pub fn works_out(runner: &Runner, index: usize) -> bool {
 }
 
 /// A compiled procedure called during an exact walk: its distribution, worked out once,
-/// and one of its outcomes taken by the walk's current branch. `args` are left as they were.
-pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) -> R<Dynamic> {
+/// and one of its outcomes taken by the walk's current branch. `args` are left as they were,
+/// but a method's receiver (the first), which is the outcome's.
+pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Position) -> R<Dynamic> {
     let walk = runner.state.borrow().walk.clone().expect("called only while walking");
     let engine = runner.ctx.engine();
     if runner.ctx.global_runtime_state().level + walk.nesting.get() > engine.max_call_levels() {
@@ -252,13 +260,13 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
                         m.function == key
                             && m.projected == projected
                             && m.args.len() == args.len()
-                            && m.args.iter().zip(args).all(|(a, b)| same_value(a, b))
+                            && m.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
                             && World::same(&m.world, &world)
                             && World::same_decks(&m.world, &world)
                     })
                     .map(|m| {
                         let same = World::same_handles(&m.world, &world)
-                            && m.args.iter().zip(args).all(|(a, b)| same_with_handles(a, b));
+                            && m.args.iter().zip(args.iter()).all(|(a, b)| same_with_handles(a, b));
                         (m.odds.clone(), same)
                     })
             })
@@ -300,13 +308,22 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &Slots, pos: Position) 
         };
         return Err(dice_error(runner, err));
     }
-    let (value, world) = &odds.outcomes[chosen];
+    let Outcome { value, world, receiver } = &odds.outcomes[chosen];
     if same_handles {
         world.install(runner.state);
+        if let (Some(receiver), Some(first)) = (receiver, args.first_mut()) {
+            *first = receiver.clone();
+        }
         Ok(value.clone())
     } else {
         // Worked out for other handles of the same units (a replay that made them afresh).
-        Ok(world.install_by_id(runner.state, value))
+        let Some(receiver) = receiver else { return Ok(world.install_by_id(runner.state, value)) };
+        let both = world.install_by_id(runner.state, &Dynamic::from_array(vec![value.clone(), receiver.clone()]));
+        let mut both = both.into_array().unwrap_or_default().into_iter();
+        if let (Some(receiver), Some(first)) = (both.nth(1), args.first_mut()) {
+            *first = receiver;
+        }
+        Ok(both.next().unwrap_or_default())
     }
 }
 
@@ -316,17 +333,20 @@ fn merged_by_projection(odds: CallOdds, projection: &projection::Projection) -> 
     let CallOdds { outcomes, weights, cut_off } = odds;
     let mut counts = weights.counts.clone();
     let residual = if cut_off { counts.pop() } else { None };
-    let mut kept: Vec<(Dynamic, Rc<World>)> = Vec::new();
+    let mut kept: Vec<Outcome> = Vec::new();
     let mut kept_counts: Vec<BigUint> = Vec::new();
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::default();
-    for ((value, world), count) in outcomes.into_iter().zip(counts) {
+    for (Outcome { value, world, receiver }, count) in outcomes.into_iter().zip(counts) {
         let value = projection.project(&value);
         let mut hasher = ahash::AHasher::default();
         let hash = hash_value(&value, &mut hasher).then(|| hasher.finish());
         let found = hash.and_then(|h| {
             by_hash.get(&h).and_then(|at| {
                 at.iter().copied().find(|&i| {
-                    same_with_handles(&kept[i].0, &value) && kept[i].1.observations() == world.observations()
+                    same_with_handles(&kept[i].value, &value)
+                        && kept[i].world.observations() == world.observations()
+                        && receiver.is_none()
+                        && kept[i].receiver.is_none()
                 })
             })
         });
@@ -336,7 +356,7 @@ fn merged_by_projection(odds: CallOdds, projection: &projection::Projection) -> 
                 if let Some(h) = hash {
                     by_hash.entry(h).or_default().push(kept.len());
                 }
-                kept.push((value, world));
+                kept.push(Outcome { value, world, receiver });
                 kept_counts.push(count);
             }
         }

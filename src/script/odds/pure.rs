@@ -99,7 +99,8 @@ fn stmt_pure(stmt: &Code, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(
     let stmt_pure = |s: &Code| stmt_pure(s, procedure, redefined);
     let ex_pure = |e: &Ex| ex_pure(e, procedure, redefined);
     match stmt {
-        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => ex_pure(ex),
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) => ex_pure(ex),
+        Code::SetAt(_, steps, _, ex, _) => ex_pure(ex) && steps.iter().filter_map(|s| s.index()).all(ex_pure),
         Code::If(guard, then, otherwise, _) => ex_pure(guard) && then.iter().chain(otherwise).all(stmt_pure),
         Code::Switch(value, table) => {
             ex_pure(value)
@@ -128,7 +129,7 @@ fn ex_pure(ex: &Ex, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(u64) -
         Ex::Call(Callee::Other(name, script), args, _) => {
             (OF_ARGUMENTS.contains(&name.as_str()) || is_operator(name)) && own(script) && args.iter().all(ex_pure)
         }
-        Ex::Method(receiver, name, args, script, _) => {
+        Ex::Method(receiver, name, args, script, _, _) => {
             OF_ARGUMENTS.contains(&name.as_str()) && own(script) && ex_pure(receiver) && args.iter().all(ex_pure)
         }
         Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(ex_pure),

@@ -46,7 +46,7 @@ fn holds_a_roll(f: &Function, slot: usize, redefined: &dyn Fn(u64) -> bool) -> b
         {
             lets += 1
         }
-        Code::Let(s, _) | Code::Set(s, ..) | Code::SetProperty(s, ..) if *s == slot => other_writes = true,
+        Code::Let(s, _) | Code::Set(s, ..) | Code::SetAt(s, ..) if *s == slot => other_writes = true,
         Code::For(each) if each.item == slot || each.counter == Some(slot) => other_writes = true,
         _ => {}
     });
@@ -143,7 +143,11 @@ fn collect_blocks<'a>(ex: &'a Ex, blocks: &mut Vec<&'a [Code]>) {
 /// Calls `each` with the expressions a statement holds directly.
 fn expressions<'a>(stmt: &'a Code, each: &mut dyn FnMut(&'a Ex)) {
     match stmt {
-        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) | Code::SetProperty(_, _, _, ex, _) => each(ex),
+        Code::Expr(ex) | Code::Let(_, ex) | Code::Set(_, _, ex, _) => each(ex),
+        Code::SetAt(_, steps, _, ex, _) => {
+            each(ex);
+            steps.iter().filter_map(|s| s.index()).for_each(each);
+        }
         Code::If(guard, ..) => each(guard),
         Code::Switch(value, table) => {
             each(value);
@@ -175,7 +179,7 @@ fn mentions_as_receiver(stmt: &Code, slot: usize) -> bool {
 fn receiver_in(ex: &Ex, slot: usize) -> bool {
     match ex {
         Ex::Method(receiver, _, args, ..) => {
-            matches!(receiver.as_ref(), Ex::Var(s) | Ex::Move(s) if *s == slot)
+            receiver.place_root() == Some(slot)
                 || receiver_in(receiver, slot)
                 || args.iter().any(|a| receiver_in(a, slot))
         }

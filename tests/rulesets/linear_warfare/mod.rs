@@ -3,6 +3,7 @@
 //! making it happen, doctrine.
 
 mod army_withdrawal;
+mod card_odds;
 mod cards;
 mod doctrine;
 
