@@ -347,6 +347,72 @@ fn exact_targets(ruleset: &Ruleset) {
         );
         report_exact(name, scripted, native, target);
     }
+    exact_card_turn();
+}
+
+/// A linear-warfare turn of card draws on a fresh deck, exact, against the same chances
+/// counted natively from the deck's composition.
+fn exact_card_turn() {
+    if !wanted("exact card turn") {
+        return;
+    }
+    let lw = load(&["linear-warfare".to_string()], &rules_dir()).expect("linear-warfare loads").ruleset;
+    // The deck's colours, from its table: each suit's ranks, space-separated.
+    let (mut red, mut black) = (0i64, 0i64);
+    if let grognard::rules::TableBody::Lookup { values: grognard::rules::LookupValue::Map(colours), .. } =
+        &lw.tables["card_deck"].body
+    {
+        for (colour, suits) in colours {
+            if let grognard::rules::LookupValue::Map(suits) = suits {
+                let cards: i64 = suits.values().map(|ranks| ranks.to_string().split(' ').count() as i64).sum();
+                if colour == "red" { red += cards } else { black += cards }
+            }
+        }
+    }
+    assert_eq!((red, black), (18, 18), "the deck's colours");
+    let host = Host::new(lw).unwrap();
+    host.set_tracing(false);
+    let code = r#"let day = card_day(#{runs: 2, sides: [#{name: "french", colour: "red", trumps: 0}, #{name: "allies", colour: "black", trumps: 0}]});
+        let s = ""; for p in day.play_turn().phases { s += p[0]; } s"#;
+    let engine = host.odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap();
+    assert!(engine.exact, "the card turn is exact");
+    let engine: BTreeMap<String, BigRational> = engine.distribution.iter().map(|(o, p)| (o.to_string(), p)).collect();
+    assert_eq!(engine, native_turn(red, black), "the card turn: the engine and the native count disagree");
+    let (scripted, native) = interleaved(
+        || {
+            black_box(host.odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap());
+            1
+        },
+        || {
+            black_box(native_turn(red, black));
+            1
+        },
+    );
+    report_exact("exact: a linear-warfare turn of card draws", scripted, native, 1000.0);
+}
+
+/// The chance of each turn's sequence of phases (`f` French, red; `a` allies, black; two each)
+/// as cards are drawn from `red` and `black` until both sides have had theirs: a card of a
+/// side that has had its phases is a surplus card.
+fn native_turn(red: i64, black: i64) -> BTreeMap<String, BigRational> {
+    let mut out: BTreeMap<String, BigRational> = BTreeMap::new();
+    let mut states = vec![((red, black), (0i64, 0i64), String::new(), BigRational::one())];
+    while let Some(((r, b), (f, a), seq, p)) = states.pop() {
+        if f == 2 && a == 2 {
+            *out.entry(seq).or_insert_with(BigRational::zero) += p;
+            continue;
+        }
+        let n = r + b;
+        if r > 0 {
+            let (f, seq) = if f < 2 { (f + 1, format!("{seq}f")) } else { (f, seq.clone()) };
+            states.push(((r - 1, b), (f, a), seq, &p * BigRational::new(r.into(), n.into())));
+        }
+        if b > 0 {
+            let (a, seq) = if a < 2 { (a + 1, format!("{seq}a")) } else { (a, seq.clone()) };
+            states.push(((r, b - 1), (f, a), seq, &p * BigRational::new(b.into(), n.into())));
+        }
+    }
+    out
 }
 
 /// P(k of n), each with chance `p`, for every k.

@@ -24,6 +24,16 @@ pub enum Unseen {
     Name(ImmutableString),
     /// Which of the face-down cards it was: nothing a script can compare by kind.
     Place(i64),
+    /// Text a compiled procedure made with such values in it (`the ${card.name} goes to the
+    /// bottom`): known to be text that is not empty when a known piece is not, else unseen.
+    Text(Vec<Piece>),
+}
+
+/// A piece of an `Unseen::Text`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    Known(String),
+    Unseen(Unseen),
 }
 
 impl Unseen {
@@ -31,7 +41,19 @@ impl Unseen {
         match self {
             Unseen::Name(name) => name.to_string(),
             Unseen::Place(place) => place.to_string(),
+            Unseen::Text(pieces) => pieces
+                .iter()
+                .map(|p| match p {
+                    Piece::Known(text) => text.clone(),
+                    Piece::Unseen(u) => u.text(),
+                })
+                .collect(),
         }
+    }
+
+    /// Whether the text this stands for cannot be empty, whatever card it stands for.
+    fn never_empty(&self) -> bool {
+        matches!(self, Unseen::Text(pieces) if pieces.iter().any(|p| matches!(p, Piece::Known(t) if !t.is_empty())))
     }
 }
 
@@ -71,14 +93,19 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             }
             (*a == b) == equal
         });
+        // With a word: told apart, unless it is "" and the text cannot be empty (`why != ""`).
         let told_a = teller(state);
         engine.register_fn(op, move |a: &mut Unseen, b: ImmutableString| {
-            told_a();
+            if !(b.is_empty() && a.never_empty()) {
+                told_a();
+            }
             (a.text() == b.as_str()) == equal
         });
         let told_b = teller(state);
         engine.register_fn(op, move |a: ImmutableString, b: Unseen| {
-            told_b();
+            if !(a.is_empty() && b.never_empty()) {
+                told_b();
+            }
             (b.text() == a.as_str()) == equal
         });
         // With anything else (a number, nothing): never equal, but Rhai would say so without

@@ -12,7 +12,7 @@ use crate::dice::RollSource;
 use crate::script::UnitRef;
 use crate::script::bindings::dice::roll;
 use crate::script::bindings::rules::{CONDITION_NAMES, ConditionValues, modifiers_of};
-use crate::script::bindings::unseen::Unseen;
+use crate::script::bindings::unseen::{Piece, Unseen};
 use crate::script::condition::{compare, compare_text};
 
 pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
@@ -478,8 +478,21 @@ impl Runner<'_, '_> {
         Ok(())
     }
 
-    /// Parts made text and joined, as Rhai's interpolation makes them.
+    /// Parts made text and joined, as Rhai's interpolation makes them; with a card's name
+    /// drawn by kind among them, text that keeps it unseen (see `bindings::unseen`).
     fn worded(&self, values: Args) -> Dynamic {
+        if values.iter().any(|v| v.is::<Unseen>()) {
+            let mut pieces = Vec::new();
+            for mut value in values {
+                match value.clone().try_cast::<Unseen>() {
+                    Some(Unseen::Text(inner)) => pieces.extend(inner),
+                    Some(unseen) => pieces.push(Piece::Unseen(unseen)),
+                    None if value.is_string() => pieces.push(Piece::Known(value.to_string())),
+                    None => pieces.push(Piece::Known(self.printed(&mut value))),
+                }
+            }
+            return Dynamic::from(Unseen::Text(pieces));
+        }
         let mut text = String::new();
         for mut value in values {
             if value.is_string() {
