@@ -5,7 +5,7 @@
 //! A program is made from a stream of choices (proptest shrinks the stream, so a failure shrinks
 //! to a smaller program): a few functions, each calling those before it (and now and then itself,
 //! on a number that runs down), over whole numbers, booleans, text, arrays and maps, with `let`
-//! (shadowing too), assignment and compound assignment, `if`, `switch` with guards, `while` and
+//! (shadowing too), assignment and compound assignment (to an item or a field too), `if`, `switch` with guards, `while` and
 //! `loop` bounded by a counter (with `break` and `continue`), `for` over ranges, arrays and words,
 //! indexing, field reads, `??`, interpolation, `note`, dice (`roll(..).total`, `.hits`, a labelled
 //! roll, a roll compared or made text) and a unit's `stands`, markers and words. Division and
@@ -754,18 +754,25 @@ impl<'c> Gen<'c> {
                 let value = if self.pick(2) == 0 { self.text(e) } else { self.int(e) };
                 format!("{v} += {value};")
             }
-            Ty::Arr => {
-                if self.pick(2) == 0 {
-                    format!("{v}.push({});", self.int(e))
-                } else {
-                    format!("{v} += [{}];", self.int(e))
+            Ty::Arr => match self.pick(3) {
+                0 => format!("{v}.push({});", self.int(e)),
+                1 => format!("{v} += [{}];", self.int(e)),
+                _ => {
+                    // An item written where it lies, from the end when negative, or past the end.
+                    let at = ["0", "1", "-1", "3"][self.pick(4)];
+                    let op = ["=", "+=", "*="][self.pick(3)];
+                    format!("{v}[{at}] {op} {};", self.int(e))
                 }
-            }
+            },
             _ => {
                 // `c` is missing: `()` to add to, an error worded by Rhai.
                 let field = ["a", "b", "a", "b", "c"][self.pick(5)];
                 let op = ["=", "+=", "*="][self.pick(3)];
-                format!("{v}.{field} {op} {};", self.int(e))
+                if self.pick(2) == 0 {
+                    format!("{v}.{field} {op} {};", self.int(e))
+                } else {
+                    format!("{v}[\"{field}\"] {op} {};", self.int(e))
+                }
             }
         }
     }
@@ -941,8 +948,21 @@ fn runner(cases_from: &str, cases: u32, seed: u64) -> TestRunner {
     })
 }
 
+/// Runs `f` on a thread with the stack scripts run on (`SCRIPT_STACK`, as the binary and a
+/// study's workers give them): a deep program recurses as deep as the call limit allows.
+fn on_script_stack(f: fn()) {
+    let thread = std::thread::Builder::new().stack_size(grognard::script::SCRIPT_STACK).spawn(f).unwrap();
+    if let Err(panic) = thread.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
+
 #[test]
 fn generated_programs_run_compiled_as_rhai_runs_them() {
+    on_script_stack(run_compiled_as_rhai_runs_them);
+}
+
+fn run_compiled_as_rhai_runs_them() {
     let (cases, compiled_cases, valued, functions, compiled_functions) =
         (Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0));
     let result = runner("GROGNARD_GENERATED_CASES", 300, 0x9e0_6a2d).run(&choices(), |choices| {
@@ -1002,6 +1022,10 @@ fn generated_programs_run_compiled_as_rhai_runs_them() {
 
 #[test]
 fn generated_programs_have_the_same_exact_odds_through_the_engine_as_every_face_replayed() {
+    on_script_stack(same_exact_odds_through_the_engine_as_every_face_replayed);
+}
+
+fn same_exact_odds_through_the_engine_as_every_face_replayed() {
     let limits = EnumLimits { max_outcomes: 20_000, max_depth: 64 };
     let (cases, compared, engine_worked, failed) = (Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0));
     let result = runner("GROGNARD_GENERATED_ODDS_CASES", 100, 0x0dd5_e9e1).run(&choices(), |choices| {
