@@ -90,7 +90,21 @@ const TOO_MANY: &str = "stopped after 200000 operations, the limit for one comma
 #[test]
 fn the_hostile_procedures_are_compiled_where_the_compiler_can() {
     let compiled = host(Path::Compiled).compiled_procedures();
-    for name in ["spin_while", "count_to", "twice", "deeper", "ping", "pong", "grow", "grow_plus", "grow_array"] {
+    for name in [
+        "spin_while",
+        "count_to",
+        "twice",
+        "deeper",
+        "ping",
+        "pong",
+        "grow",
+        "grow_plus",
+        "grow_array",
+        "grow_in_place",
+        "grow_by_method_in_place",
+        "grow_this",
+        "grow_this_in_place",
+    ] {
         assert!(compiled.iter().any(|c| c == name), "{name} is not compiled: {compiled:?}");
     }
     assert!(host(Path::Interpreted).compiled_procedures().is_empty());
@@ -144,6 +158,10 @@ fn values_grown_by_every_operator_stop_at_the_size_limits() {
         ("grow_blob(20)", array),
         ("grow_map(10001)", map),
         ("grow_map_nested(20)", map),
+        ("grow_in_place(20)", array),
+        ("grow_by_method_in_place(20)", array),
+        (r#"let m = #{s: "ab"}; m.grow_this(20)"#, string),
+        (r#"let m = #{l: ["ab"]}; m.grow_this_in_place(20)"#, string),
     ] {
         refused_everywhere(code, "script::limit", message);
     }
