@@ -633,7 +633,7 @@ impl Host {
         let engine = self.exact_engine.get() && self.native.is_some();
         // A walk of a few outcomes (one fire) costs less replayed face by face than worked
         // out by the engine: tried first, within a small budget, then the engine.
-        let small = if engine { self.small_walk(scope, ast, code, fields) } else { None };
+        let small = if engine { self.small_walk(scope, alone, ast, code, fields) } else { None };
         if let Some(small) = small {
             return Ok(Some(small));
         }
@@ -657,18 +657,46 @@ impl Host {
     /// The walk replayed face by face when it is whole within `SMALL_WALK` outcomes of
     /// `SMALL_DEPTH` dice; none when it is not (or fails: the engine then walks it, and says
     /// why if it fails too).
-    fn small_walk(&self, scope: &Scope, ast: &AST, code: &str, fields: &[FieldOdds]) -> Option<ProcedureOdds> {
+    fn small_walk(
+        &self,
+        scope: &Scope,
+        alone: &AST,
+        ast: &AST,
+        code: &str,
+        fields: &[FieldOdds],
+    ) -> Option<ProcedureOdds> {
         // Two dice at most a run: a loop or a pool goes to the engine at its first run.
         self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_DEPTH));
         let limits = EnumLimits { max_outcomes: SMALL_WALK, max_depth: SMALL_DEPTH };
         // The try spends a twentieth of the command's operations at most: the rest is the engine's.
         let full = self.meter.cap(self.walk_limits.get().max_operations / 20);
-        let small = self.walk_until(scope, ast, code, limits, fields, true);
+        let before = self.snapshot(scope);
+        let small = match fields.is_empty().then(|| self.called_once(scope, alone)).flatten() {
+            // `fire(unit(..), unit(..), #{..}).result`: the units made once, the call replayed.
+            Some(called) => self.walk_until(scope, &called, code, limits, fields, true),
+            None => self.walk_until(scope, ast, code, limits, fields, true),
+        };
+        // The units the arguments made are gone again, as every run's are.
+        self.restore(&before);
         self.meter.restore(full);
         match small {
             Ok(odds) if num_traits::Zero::is_zero(&odds.distribution.residual()) => Some(odds),
             _ => None,
         }
+    }
+
+    /// The code `alone` (`name(args).field`, its arguments making nothing but units and
+    /// leaders) with its arguments worked out once, merged with the procedures; none for
+    /// other code, or arguments that fail (the walk then works them out as written).
+    fn called_once(&self, scope: &Scope, alone: &AST) -> Option<AST> {
+        super::odds::projection::Projection::of(alone, &self.procedures.borrow().merge(alone))?;
+        let mut values = Vec::new();
+        for argument in super::odds::projection::Projection::arguments(alone) {
+            let mut scope = scope.clone();
+            values.push(self.engine.eval_ast_with_scope::<Dynamic>(&mut scope, &argument).ok()?);
+        }
+        let called = super::odds::projection::Projection::called_with(alone, values)?;
+        Some(self.procedures.borrow().merge(&called))
     }
 
     /// Walks the outcomes cut off at 2 dice, then 4, 6... until nothing is cut

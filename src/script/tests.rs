@@ -283,6 +283,16 @@ fn exact_odds_leave_the_sessions_units_alone() {
     assert_eq!(odds.distribution.len(), 4);
     let b = scope.get_value::<UnitRef>("b").unwrap();
     assert_eq!((b.0.borrow().stands, b.0.borrow().order.as_str()), (6, "good_order"));
+    // A call whose arguments make units: they are made once for the walk, and gone after it,
+    // with the same odds as the walk that makes them in every run.
+    let made = format!("fire(a, {COLUMN}, #{{fire_points: 12}}).result");
+    let before: Vec<String> = host.state().units.keys().cloned().collect();
+    let once = host.odds(&scope, &made, EnumLimits::default(), (100, 1)).unwrap();
+    assert_eq!(host.state().units.keys().cloned().collect::<Vec<_>>(), before);
+    host.set_exact_engine(false);
+    let every_run = host.odds(&scope, &made, EnumLimits::default(), (100, 1)).unwrap();
+    assert_eq!(once.distribution, every_run.distribution);
+    assert_eq!(once.distribution, odds.distribution);
 }
 
 #[test]

@@ -37,6 +37,33 @@ impl Projection {
         Some(Projection { name: call.name.clone(), arity: call.args.len(), field: property.2.clone() })
     }
 
+    /// The arguments of the code's call (`code` as `of` took it), each as code of its own: they
+    /// make the same units and leaders each time and roll nothing, so a walk that replays the
+    /// call face by face may work them out once (`called_with`).
+    pub fn arguments(code: &AST) -> Vec<AST> {
+        let Some(call) = the_call(code) else { return Vec::new() };
+        call.args.iter().map(|arg| AST::new([Stmt::Expr(Box::new(arg.clone()))], rhai::Module::new())).collect()
+    }
+
+    /// `code` with its call's arguments given as `values`, worked out before.
+    pub fn called_with(code: &AST, values: Vec<Dynamic>) -> Option<AST> {
+        let [Stmt::Expr(expr)] = code.statements() else { return None };
+        let Expr::Dot(chain, flags, pos) = expr.as_ref() else { return None };
+        let Expr::FnCall(call, call_pos) = &chain.lhs else { return None };
+        if values.len() != call.args.len() {
+            return None;
+        }
+        let mut call = call.clone();
+        for (arg, value) in call.args.iter_mut().zip(values) {
+            let at = arg.position();
+            *arg = Expr::DynamicConstant(Box::new(value), at);
+        }
+        let mut chain = chain.clone();
+        chain.lhs = Expr::FnCall(call, *call_pos);
+        let stmt = Stmt::Expr(Box::new(Expr::Dot(chain, *flags, *pos)));
+        Some(AST::new([stmt], rhai::Module::new()))
+    }
+
     /// Whether a call of `name` with `arity` arguments is the one projected.
     pub fn applies(&self, name: &str, arity: usize) -> bool {
         self.name == name && self.arity == arity
@@ -55,6 +82,16 @@ impl Projection {
             }
             None => value.clone(),
         }
+    }
+}
+
+/// The call of the one statement `name(args).field`.
+fn the_call(code: &AST) -> Option<&rhai::FnCallExpr> {
+    let [Stmt::Expr(expr)] = code.statements() else { return None };
+    let Expr::Dot(chain, _, _) = expr.as_ref() else { return None };
+    match &chain.lhs {
+        Expr::FnCall(call, _) => Some(call),
+        _ => None,
     }
 }
 
