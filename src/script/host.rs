@@ -938,10 +938,11 @@ fn expression_span(origin: &crate::rules::Origin, text: &str, position: rhai::Po
 /// Every unit and leader a run may change, as they were: the scope's (in
 /// arrays and maps too) and the session's, and which units and leaders the
 /// session knew. Restoring puts each handle's unit back in place, so handles
-/// shared between variables stay shared.
+/// shared between variables stay shared. (Boxed: a table of whole units is a large
+/// allocation, which costs glibc a consolidation at every snapshot.)
 struct Snapshot {
-    units: Vec<(UnitRef, crate::unit::Unit)>,
-    leaders: Vec<(LeaderRef, crate::unit::Leader)>,
+    units: Vec<(UnitRef, Box<crate::unit::Unit>)>,
+    leaders: Vec<(LeaderRef, Box<crate::unit::Leader>)>,
     unit_registry: std::collections::BTreeMap<String, UnitRef>,
     leader_registry: std::collections::BTreeMap<String, LeaderRef>,
 }
@@ -956,10 +957,10 @@ impl Host {
             leader_registry: st.leaders.clone(),
         };
         for unit in st.units.values() {
-            snapshot.units.push((unit.clone(), unit.0.borrow().clone()));
+            snapshot.units.push((unit.clone(), Box::new(unit.0.borrow().clone())));
         }
         for leader in st.leaders.values() {
-            snapshot.leaders.push((leader.clone(), leader.0.borrow().clone()));
+            snapshot.leaders.push((leader.clone(), Box::new(leader.0.borrow().clone())));
         }
         for (_, _, value) in scope.iter() {
             collect(&value, &mut snapshot);
@@ -968,11 +969,16 @@ impl Host {
     }
 
     fn restore(&self, snapshot: &Snapshot) {
+        // A unit the run left as it was is not copied again (most runs change one or none).
         for (handle, unit) in &snapshot.units {
-            *handle.edit() = unit.clone();
+            if *handle.0.borrow() != **unit {
+                *handle.edit() = (**unit).clone();
+            }
         }
         for (handle, leader) in &snapshot.leaders {
-            *handle.edit() = leader.clone();
+            if *handle.0.borrow() != **leader {
+                *handle.edit() = (**leader).clone();
+            }
         }
         let mut st = self.state.borrow_mut();
         st.units = snapshot.unit_registry.clone();
@@ -983,10 +989,10 @@ impl Host {
 
 fn collect(value: &Dynamic, snapshot: &mut Snapshot) {
     if let Some(unit) = value.clone().try_cast::<UnitRef>() {
-        let saved = unit.0.borrow().clone();
+        let saved = Box::new(unit.0.borrow().clone());
         snapshot.units.push((unit, saved));
     } else if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
-        let saved = leader.0.borrow().clone();
+        let saved = Box::new(leader.0.borrow().clone());
         snapshot.leaders.push((leader, saved));
     } else if value.is_array() {
         for item in value.clone().cast::<rhai::Array>() {
