@@ -90,3 +90,17 @@ pub fn same(a: &Dynamic, b: &Dynamic, other: OtherSame) -> bool {
 pub fn same_map(a: &Map, b: &Map, other: OtherSame) -> bool {
     a.len() == b.len() && a.iter().zip(b.iter()).all(|((k, v), (l, w))| k == l && same(v, w, other))
 }
+
+/// Whether `is` holds for `value` or for any value in its arrays and maps, at any depth.
+pub fn any_within(value: &Dynamic, is: &dyn Fn(&Dynamic) -> bool) -> bool {
+    if is(value) {
+        return true;
+    }
+    if let Some(array) = value.read_lock::<Array>() {
+        return array.iter().any(|v| any_within(v, is));
+    }
+    if let Some(map) = value.read_lock::<Map>() {
+        return map.values().any(|v| any_within(v, is));
+    }
+    false
+}

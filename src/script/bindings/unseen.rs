@@ -59,16 +59,7 @@ impl Unseen {
 
 /// Whether `value` holds an `Unseen` value, at any depth.
 pub fn holds_unseen(value: &rhai::Dynamic) -> bool {
-    if value.is::<Unseen>() {
-        return true;
-    }
-    if let Some(array) = value.read_lock::<rhai::Array>() {
-        return array.iter().any(holds_unseen);
-    }
-    if let Some(map) = value.read_lock::<rhai::Map>() {
-        return map.values().any(holds_unseen);
-    }
-    false
+    crate::script::plain::any_within(value, &|v| v.is::<Unseen>())
 }
 
 pub fn register(engine: &mut Engine, state: &Shared) {

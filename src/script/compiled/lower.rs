@@ -83,13 +83,21 @@ pub fn switch_hashes_agree() -> bool {
 }
 
 /// The functions of `procedures` (by their index) that are methods: they read `this`. A
-/// method `name()` is registered as `name(receiver)`, so not where a function of that
-/// arity is (then it is left to Rhai).
-pub fn methods(procedures: &AST, index: &HashMap<(String, usize), usize>) -> HashSet<usize> {
+/// method `name()` is registered as `name(receiver)` beside `name()`, so not where a
+/// procedure or a function of the engine (`natives`: names and arities) is called so
+/// already: such a method is left to Rhai, whose script methods stand beside them.
+pub fn methods(
+    procedures: &AST,
+    index: &HashMap<(String, usize), usize>,
+    natives: &HashSet<(String, usize)>,
+) -> HashSet<usize> {
     index
         .iter()
         .filter(|((name, arity), _)| uses_this(procedures, name, *arity))
-        .filter(|((name, arity), _)| !index.contains_key(&(name.clone(), arity + 1)))
+        .filter(|((name, arity), _)| {
+            let taken = |arity: usize| natives.contains(&(name.clone(), arity));
+            !index.contains_key(&(name.clone(), arity + 1)) && !taken(*arity) && !taken(arity + 1)
+        })
         .map(|(_, &i)| i)
         .collect()
 }
@@ -526,7 +534,9 @@ mod tests {
         let ast = rhai::Engine::new().compile(code).unwrap();
         let index: HashMap<(String, usize), usize> =
             ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
-        let methods = methods(&ast, &index);
+        // As if the engine had a function `to_string(x)`, as Rhai's library has.
+        let natives: HashSet<(String, usize)> = [("to_string".to_string(), 1)].into_iter().collect();
+        let methods = methods(&ast, &index, &natives);
         let mut names: Vec<String> = index
             .keys()
             .filter(|(name, arity)| lower(&ast, name, *arity, &index, &methods, true).is_some_and(|f| keep(&f)))
@@ -590,10 +600,11 @@ mod tests {
             fn typed_method() { this.list.len() }
             fn typed_method(x) { x }
             fn optional(m) { m?.list }
+            fn to_string() { this.name }
         "#;
         // A closure that captures nothing is a constant function pointer: its body stays Rhai's.
         // A method that would be registered where a function of its name takes one more
-        // argument (`typed_method(x)`) is left to Rhai.
+        // argument (`typed_method(x)`, the engine's `to_string(x)`) is left to Rhai.
         assert_eq!(
             compiled(code),
             [

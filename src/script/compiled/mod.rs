@@ -89,7 +89,12 @@ impl Compiled {
             let next = index.len();
             index.entry((def.name.to_string(), def.params.len())).or_insert(next);
         }
-        let methods = lower::methods(procedures, &index);
+        // The engine's own functions, by name and arity: a method is not registered over one.
+        let natives: HashSet<(String, usize)> = engine
+            .collect_fn_metadata(None, |f| Some((f.metadata.name.to_string(), f.metadata.num_params)), true)
+            .into_iter()
+            .collect();
+        let methods = lower::methods(procedures, &index, &natives);
         let mut compiled = Compiled {
             registered: vec![false; index.len()],
             index,

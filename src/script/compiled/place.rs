@@ -114,20 +114,14 @@ impl Runner<'_, '_> {
             }
             At::Index(index, pos) => {
                 if let Some(mut map) = target.write_lock::<Map>() {
-                    let Some(key) = index.read_lock::<ImmutableString>() else {
-                        return Err(mismatch::<ImmutableString>(self.ctx, index.type_name(), *pos));
-                    };
+                    let key = self.key(index, *pos)?;
                     return match map.get_mut(key.as_str()) {
                         Some(value) => self.within(value, rest, f),
                         None => self.within(&mut Dynamic::from(()), rest, f),
                     };
                 }
                 if let Some(mut array) = target.write_lock::<rhai::Array>() {
-                    let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(self.ctx, t, *pos))?;
-                    let len = array.len();
-                    let Some(at) = from_end(i, len) else {
-                        return Err(EvalAltResult::ErrorArrayBounds(len, i, *pos).into());
-                    };
+                    let at = self.item(index, array.len(), *pos)?;
                     return self.within(&mut array[at], rest, f);
                 }
                 // A character, a byte or a bit: a copy, as Rhai gives.
@@ -135,6 +129,21 @@ impl Runner<'_, '_> {
                 self.within(&mut value, rest, f)
             }
         }
+    }
+
+    /// The key an index names in a map: text, else Rhai's error.
+    fn key(&self, index: &Dynamic, pos: Position) -> R<ImmutableString> {
+        index
+            .read_lock::<ImmutableString>()
+            .map(|k| k.clone())
+            .ok_or_else(|| mismatch::<ImmutableString>(self.ctx, index.type_name(), pos))
+    }
+
+    /// Which of `len` items (an array's, a blob's) an index names, from the end when negative;
+    /// else Rhai's error.
+    fn item(&self, index: &Dynamic, len: usize, pos: Position) -> R<usize> {
+        let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(self.ctx, t, pos))?;
+        from_end(i, len).ok_or_else(|| EvalAltResult::ErrorArrayBounds(len, i, pos).into())
     }
 
     /// `target.name = value` or `target[index] = value` (with `op`, `op=`).
@@ -159,18 +168,12 @@ impl Runner<'_, '_> {
                     }
                 };
                 if let Some(mut map) = target.write_lock::<Map>() {
-                    let Some(key) = index.read_lock::<ImmutableString>() else {
-                        return Err(mismatch::<ImmutableString>(self.ctx, index.type_name(), *pos));
-                    };
+                    let key = self.key(index, *pos)?;
                     map.insert(key.as_str().into(), value);
                     return Ok(());
                 }
                 if let Some(mut array) = target.write_lock::<rhai::Array>() {
-                    let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(self.ctx, t, *pos))?;
-                    let len = array.len();
-                    let Some(at) = from_end(i, len) else {
-                        return Err(EvalAltResult::ErrorArrayBounds(len, i, *pos).into());
-                    };
+                    let at = self.item(index, array.len(), *pos)?;
                     array[at] = value;
                     return Ok(());
                 }
@@ -196,11 +199,7 @@ impl Runner<'_, '_> {
                 }
                 if let Some(mut blob) = target.write_lock::<rhai::Blob>() {
                     // A byte of a blob: its low eight bits, as Rhai keeps them.
-                    let i = index.as_int().map_err(|t| mismatch::<rhai::INT>(self.ctx, t, *pos))?;
-                    let len = blob.len();
-                    let Some(at) = from_end(i, len) else {
-                        return Err(EvalAltResult::ErrorArrayBounds(len, i, *pos).into());
-                    };
+                    let at = self.item(index, blob.len(), *pos)?;
                     let byte = value
                         .as_int()
                         .map_err(|t| EvalAltResult::ErrorMismatchDataType("INT".into(), t.to_string(), *pos))?;

@@ -150,14 +150,5 @@ fn is_operator(name: &str) -> bool {
 
 /// Whether `value` holds no handle to the world (a unit, leader or deck), at any depth.
 fn plain(value: &Dynamic) -> bool {
-    if value.is::<UnitRef>() || value.is::<LeaderRef>() || value.is::<DeckRef>() {
-        return false;
-    }
-    if let Some(array) = value.read_lock::<rhai::Array>() {
-        return array.iter().all(plain);
-    }
-    if let Some(map) = value.read_lock::<rhai::Map>() {
-        return map.values().all(plain);
-    }
-    true
+    !crate::script::plain::any_within(value, &|v| v.is::<UnitRef>() || v.is::<LeaderRef>() || v.is::<DeckRef>())
 }
