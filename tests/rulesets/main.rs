@@ -8,6 +8,7 @@ mod fields_and_observations;
 mod generated_programs;
 mod linear_warfare;
 mod linear_warfare_combat;
+mod monte_carlo;
 mod republique;
 mod volley_example;
 
