@@ -138,6 +138,26 @@ pub enum Ex {
 }
 
 impl Ex {
+    /// Whether `p` holds for an expression directly inside this one, tried in the order they
+    /// are worked out (a block's statements are not expressions of it: none for a block).
+    /// The analyses of `script::odds` walk expressions through this, each minding only the
+    /// kinds it treats apart.
+    pub fn any_child<'a>(&'a self, p: &mut dyn FnMut(&'a Ex) -> bool) -> bool {
+        match self {
+            Ex::Const(_) | Ex::Var(_) | Ex::Move(_) | Ex::Block(_) => false,
+            Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) | Ex::Call(_, items, _) => {
+                items.iter().any(&mut *p)
+            }
+            Ex::Map(entries) => entries.iter().any(|(_, e)| p(e)),
+            Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => p(base),
+            Ex::Index(base, index, _) => p(base) || p(index),
+            Ex::Method(receiver, _, args, ..) => p(receiver) || args.iter().any(&mut *p),
+            Ex::Binary(_, a, b, _) => p(a) || p(b),
+            Ex::WordCompare(compare) => p(&compare.written),
+            Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| p(e)),
+        }
+    }
+
     /// The slot a place lies in (`x`, `x.a`, `x[i].b`), or none for any other expression.
     pub fn place_root(&self) -> Option<usize> {
         match self {

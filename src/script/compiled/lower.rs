@@ -87,18 +87,43 @@ pub fn switch_hashes_agree() -> bool {
 /// procedure or a function of the engine (`natives`: names and arities) is called so
 /// already: such a method is left to Rhai, whose script methods stand beside them.
 pub fn methods(
-    procedures: &AST,
+    reading_this: &HashSet<(String, usize)>,
     index: &HashMap<(String, usize), usize>,
     natives: &HashSet<(String, usize)>,
 ) -> HashSet<usize> {
-    index
+    reading_this
         .iter()
-        .filter(|((name, arity), _)| uses_this(procedures, name, *arity))
-        .filter(|((name, arity), _)| {
+        .filter(|(name, arity)| {
             let taken = |arity: usize| natives.contains(&(name.clone(), arity));
             !index.contains_key(&(name.clone(), arity + 1)) && !taken(*arity) && !taken(arity + 1)
         })
-        .map(|(_, &i)| i)
+        .filter_map(|key| index.get(key).copied())
+        .collect()
+}
+
+/// The functions of `procedures` (by name and arity) that read `this`. One walk finds where
+/// `this` is read; only a function whose lines hold such a place (in some file: positions
+/// do not say which) is looked at alone, which costs a copy of the functions.
+pub fn reading_this(procedures: &AST) -> HashSet<(String, usize)> {
+    let mut at: Vec<rhai::Position> = Vec::new();
+    procedures.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::ThisPtr(pos))) = path.last() {
+            at.push(*pos);
+        }
+        true
+    });
+    if at.is_empty() {
+        return HashSet::new();
+    }
+    let key = |p: rhai::Position| (p.line().unwrap_or(0), p.position().unwrap_or(0));
+    procedures
+        .iter_fn_def()
+        .filter(|def| {
+            let (start, end) = (key(def.body.start_position()), key(def.body.end_position()));
+            at.iter().any(|p| (start..=end).contains(&key(*p)))
+        })
+        .map(|def| (def.name.to_string(), def.params.len()))
+        .filter(|(name, arity)| uses_this(procedures, name, *arity))
         .collect()
 }
 
@@ -536,7 +561,7 @@ mod tests {
             ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
         // As if the engine had a function `to_string(x)`, as Rhai's library has.
         let natives: HashSet<(String, usize)> = [("to_string".to_string(), 1)].into_iter().collect();
-        let methods = methods(&ast, &index, &natives);
+        let methods = methods(&reading_this(&ast), &index, &natives);
         let mut names: Vec<String> = index
             .keys()
             .filter(|(name, arity)| lower(&ast, name, *arity, &index, &methods, true).is_some_and(|f| keep(&f)))

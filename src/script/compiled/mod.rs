@@ -89,12 +89,18 @@ impl Compiled {
             let next = index.len();
             index.entry((def.name.to_string(), def.params.len())).or_insert(next);
         }
-        // The engine's own functions, by name and arity: a method is not registered over one.
-        let natives: HashSet<(String, usize)> = engine
-            .collect_fn_metadata(None, |f| Some((f.metadata.name.to_string(), f.metadata.num_params)), true)
-            .into_iter()
-            .collect();
-        let methods = lower::methods(procedures, &index, &natives);
+        // The engine's own functions, by name and arity (listed only when some function reads
+        // `this`): a method is not registered over one.
+        let reading_this = lower::reading_this(procedures);
+        let natives: HashSet<(String, usize)> = if reading_this.is_empty() {
+            HashSet::new()
+        } else {
+            engine
+                .collect_fn_metadata(None, |f| Some((f.metadata.name.to_string(), f.metadata.num_params)), true)
+                .into_iter()
+                .collect()
+        };
+        let methods = lower::methods(&reading_this, &index, &natives);
         let mut compiled = Compiled {
             registered: vec![false; index.len()],
             index,

@@ -69,31 +69,16 @@ pub fn may_branch(stmt: &Code, procedure: &dyn Fn(usize) -> bool) -> bool {
 
 /// Whether working out `ex` may take a branch.
 pub fn ex_may_branch(ex: &Ex, procedure: &dyn Fn(usize) -> bool) -> bool {
-    let may_branch = |stmt: &Code| may_branch(stmt, procedure);
-    let ex_may_branch = |ex: &Ex| ex_may_branch(ex, procedure);
-    match ex {
-        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => false,
-        Ex::Call(Callee::Procedure(index, ..), args, _) => procedure(*index) || args.iter().any(ex_may_branch),
-        Ex::Call(Callee::Other(name, _), args, _) => {
+    let itself = match ex {
+        Ex::Call(Callee::Procedure(index, ..), ..) => procedure(*index),
+        Ex::Call(Callee::Other(name, _), ..) => {
             let steady = STEADY.contains(&name.as_str()) || super::pure::OF_ARGUMENTS.contains(&name.as_str());
-            !steady && !is_operator(name) || args.iter().any(ex_may_branch)
+            !steady && !super::pure::is_operator(name)
         }
         // A compiled method may branch as its body may; a deck's draw does; Rhai's methods do not.
-        Ex::Method(receiver, name, args, _, method, _) => {
-            method.is_some_and(procedure) || name == "draw" || ex_may_branch(receiver) || args.iter().any(ex_may_branch)
-        }
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_may_branch),
-        Ex::Map(entries) => entries.iter().any(|(_, e)| ex_may_branch(e)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_may_branch(base),
-        Ex::Index(base, index, _) => ex_may_branch(base) || ex_may_branch(index),
-        Ex::Binary(_, a, b, _) => ex_may_branch(a) || ex_may_branch(b),
-        Ex::WordCompare(compare) => ex_may_branch(&compare.written),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| ex_may_branch(e)),
-        Ex::Block(code) => code.iter().any(may_branch),
-    }
-}
-
-/// Rhai's operators, called by name (`+`, `==`, `..`): none rolls.
-fn is_operator(name: &str) -> bool {
-    !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        Ex::Method(_, name, _, _, method, _) => method.is_some_and(procedure) || name == "draw",
+        Ex::Block(code) => code.iter().any(|stmt| may_branch(stmt, procedure)),
+        _ => false,
+    };
+    itself || ex.any_child(&mut |e| ex_may_branch(e, procedure))
 }

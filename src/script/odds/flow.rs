@@ -597,21 +597,14 @@ impl<'r> LetKinds<'r> {
 /// variables, properties, operators (which no script can define again) and the like; no call
 /// of a procedure or a function by name.
 fn world_blind(ex: &Ex) -> bool {
-    let blind = |e: &Ex| world_blind(e);
     match ex {
         Ex::Const(_) | Ex::Var(_) => true,
         Ex::Move(_) | Ex::Block(_) | Ex::Method(..) => false,
-        Ex::Call(crate::script::compiled::code::Callee::Other(name, None), args, _) => {
-            !name.starts_with(|c: char| c.is_alphabetic() || c == '_') && args.iter().all(blind)
+        Ex::Call(crate::script::compiled::code::Callee::Other(name, None), ..) if super::pure::is_operator(name) => {
+            !ex.any_child(&mut |e| !world_blind(e))
         }
         Ex::Call(..) => false,
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(blind),
-        Ex::Map(entries) => entries.iter().all(|(_, e)| blind(e)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => blind(base),
-        Ex::Index(base, index, _) => blind(base) && blind(index),
-        Ex::Binary(_, a, b, _) => blind(a) && blind(b),
-        Ex::WordCompare(compare) => blind(&compare.written),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().all(|(e, _)| blind(e)),
+        _ => !ex.any_child(&mut |e| !world_blind(e)),
     }
 }
 

@@ -251,19 +251,7 @@ fn nests_a_block(stmt: &Code) -> bool {
 }
 
 fn ex_nests_a_block(ex: &Ex) -> bool {
-    match ex {
-        Ex::Block(_) => true,
-        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => false,
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(ex_nests_a_block),
-        Ex::Map(entries) => entries.iter().any(|(_, e)| ex_nests_a_block(e)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_nests_a_block(base),
-        Ex::Index(base, index, _) => ex_nests_a_block(base) || ex_nests_a_block(index),
-        Ex::Method(receiver, _, args, ..) => ex_nests_a_block(receiver) || args.iter().any(ex_nests_a_block),
-        Ex::Call(_, args, _) => args.iter().any(ex_nests_a_block),
-        Ex::Binary(_, a, b, _) => ex_nests_a_block(a) || ex_nests_a_block(b),
-        Ex::WordCompare(compare) => ex_nests_a_block(&compare.written),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| ex_nests_a_block(e)),
-    }
+    matches!(ex, Ex::Block(_)) || ex.any_child(&mut ex_nests_a_block)
 }
 
 /// What running a statement may write among the slots.
@@ -292,18 +280,7 @@ pub fn writes(stmt: &Code) -> Writes {
 /// method call (which may change its receiver). A last read (`Move`) takes the value, but
 /// the slot is dead after it.
 fn writes_no_slot(ex: &Ex) -> bool {
-    match ex {
-        Ex::Block(_) | Ex::Method(..) => false,
-        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => true,
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(writes_no_slot),
-        Ex::Map(entries) => entries.iter().all(|(_, e)| writes_no_slot(e)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => writes_no_slot(base),
-        Ex::Index(base, index, _) => writes_no_slot(base) && writes_no_slot(index),
-        Ex::Call(_, args, _) => args.iter().all(writes_no_slot),
-        Ex::Binary(_, a, b, _) => writes_no_slot(a) && writes_no_slot(b),
-        Ex::WordCompare(compare) => writes_no_slot(&compare.written),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().all(|(e, _)| writes_no_slot(e)),
-    }
+    !matches!(ex, Ex::Block(_) | Ex::Method(..)) && !ex.any_child(&mut |e| !writes_no_slot(e))
 }
 
 fn address(stmt: &Code) -> usize {
@@ -318,33 +295,19 @@ fn with_uses(mut live: Slots, ex: &Ex) -> Slots {
 
 fn mentions(ex: &Ex, live: &mut Slots) {
     match ex {
-        Ex::Const(_) => {}
         Ex::Var(slot) | Ex::Move(slot) => live.insert(*slot),
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => {
-            items.iter().for_each(|e| mentions(e, live))
-        }
-        Ex::Map(entries) => entries.iter().for_each(|(_, e)| mentions(e, live)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => mentions(base, live),
-        Ex::Index(base, index, _) => {
-            mentions(base, live);
-            mentions(index, live);
-        }
-        Ex::Method(receiver, _, args, ..) => {
-            mentions(receiver, live);
-            args.iter().for_each(|e| mentions(e, live));
-        }
-        Ex::Call(_, args, _) => args.iter().for_each(|e| mentions(e, live)),
-        Ex::Binary(_, a, b, _) => {
-            mentions(a, live);
-            mentions(b, live);
-        }
         Ex::WordCompare(compare) => {
             let WordCompare { slot, written, .. } = compare.as_ref();
             live.insert(*slot);
             mentions(written, live);
         }
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().for_each(|(e, _)| mentions(e, live)),
         Ex::Block(code) => code.iter().for_each(|s| stmt_mentions(s, live)),
+        _ => {
+            ex.any_child(&mut |e| {
+                mentions(e, live);
+                false
+            });
+        }
     }
 }
 

@@ -118,33 +118,21 @@ fn stmt_pure(stmt: &Code, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(
 }
 
 fn ex_pure(ex: &Ex, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(u64) -> bool) -> bool {
-    let stmt_pure = |s: &Code| stmt_pure(s, procedure, redefined);
-    let ex_pure = |e: &Ex| ex_pure(e, procedure, redefined);
     let own = |script: &Option<u64>| script.is_none_or(|s| !redefined(s));
-    match ex {
-        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => true,
-        Ex::Call(Callee::Procedure(index, _, script), args, _) => {
-            !redefined(*script) && procedure(*index) && args.iter().all(ex_pure)
+    let itself = match ex {
+        Ex::Call(Callee::Procedure(index, _, script), ..) => !redefined(*script) && procedure(*index),
+        Ex::Call(Callee::Other(name, script), ..) => {
+            (OF_ARGUMENTS.contains(&name.as_str()) || is_operator(name)) && own(script)
         }
-        Ex::Call(Callee::Other(name, script), args, _) => {
-            (OF_ARGUMENTS.contains(&name.as_str()) || is_operator(name)) && own(script) && args.iter().all(ex_pure)
-        }
-        Ex::Method(receiver, name, args, script, _, _) => {
-            OF_ARGUMENTS.contains(&name.as_str()) && own(script) && ex_pure(receiver) && args.iter().all(ex_pure)
-        }
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().all(ex_pure),
-        Ex::Map(entries) => entries.iter().all(|(_, e)| ex_pure(e)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => ex_pure(base),
-        Ex::Index(base, index, _) => ex_pure(base) && ex_pure(index),
-        Ex::Binary(_, a, b, _) => ex_pure(a) && ex_pure(b),
-        Ex::WordCompare(compare) => ex_pure(&compare.written),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().all(|(e, _)| ex_pure(e)),
-        Ex::Block(code) => code.iter().all(stmt_pure),
-    }
+        Ex::Method(_, name, _, script, _, _) => OF_ARGUMENTS.contains(&name.as_str()) && own(script),
+        Ex::Block(code) => code.iter().all(|s| stmt_pure(s, procedure, redefined)),
+        _ => true,
+    };
+    itself && !ex.any_child(&mut |e| !ex_pure(e, procedure, redefined))
 }
 
-/// Rhai's operators, called by name (`+`, `==`, `..`).
-fn is_operator(name: &str) -> bool {
+/// Rhai's operators, called by name (`+`, `==`, `..`): no script can define them again, and none rolls.
+pub(super) fn is_operator(name: &str) -> bool {
     !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
 }
 

@@ -114,29 +114,12 @@ fn visit_blocks_in(stmt: &Code, each: &mut dyn FnMut(&Code)) {
 fn collect_blocks<'a>(ex: &'a Ex, blocks: &mut Vec<&'a [Code]>) {
     match ex {
         Ex::Block(code) => blocks.push(code),
-        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) => {}
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => {
-            items.iter().for_each(|e| collect_blocks(e, blocks))
+        _ => {
+            ex.any_child(&mut |e| {
+                collect_blocks(e, blocks);
+                false
+            });
         }
-        Ex::Map(entries) => entries.iter().for_each(|(_, e)| collect_blocks(e, blocks)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => {
-            collect_blocks(base, blocks)
-        }
-        Ex::Index(base, index, _) => {
-            collect_blocks(base, blocks);
-            collect_blocks(index, blocks);
-        }
-        Ex::Method(receiver, _, args, ..) => {
-            collect_blocks(receiver, blocks);
-            args.iter().for_each(|e| collect_blocks(e, blocks));
-        }
-        Ex::Call(_, args, _) => args.iter().for_each(|e| collect_blocks(e, blocks)),
-        Ex::Binary(_, a, b, _) => {
-            collect_blocks(a, blocks);
-            collect_blocks(b, blocks);
-        }
-        Ex::WordCompare(compare) => collect_blocks(&compare.written, blocks),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().for_each(|(e, _)| collect_blocks(e, blocks)),
     }
 }
 
@@ -177,20 +160,6 @@ fn mentions_as_receiver(stmt: &Code, slot: usize) -> bool {
 }
 
 fn receiver_in(ex: &Ex, slot: usize) -> bool {
-    match ex {
-        Ex::Method(receiver, _, args, ..) => {
-            receiver.place_root() == Some(slot)
-                || receiver_in(receiver, slot)
-                || args.iter().any(|a| receiver_in(a, slot))
-        }
-        Ex::Const(_) | Ex::Var(_) | Ex::Move(_) | Ex::Block(_) => false,
-        Ex::Array(items) | Ex::Interpolated(items) | Ex::Coalesce(items) => items.iter().any(|e| receiver_in(e, slot)),
-        Ex::Map(entries) => entries.iter().any(|(_, e)| receiver_in(e, slot)),
-        Ex::Property(base, ..) | Ex::Not(base, _) | Ex::Negate(base, _) | Ex::TypeOf(base) => receiver_in(base, slot),
-        Ex::Index(base, index, _) => receiver_in(base, slot) || receiver_in(index, slot),
-        Ex::Call(_, args, _) => args.iter().any(|e| receiver_in(e, slot)),
-        Ex::Binary(_, a, b, _) => receiver_in(a, slot) || receiver_in(b, slot),
-        Ex::WordCompare(compare) => receiver_in(&compare.written, slot),
-        Ex::And(terms) | Ex::Or(terms) => terms.iter().any(|(e, _)| receiver_in(e, slot)),
-    }
+    let receiver = matches!(ex, Ex::Method(receiver, ..) if receiver.place_root() == Some(slot));
+    receiver || ex.any_child(&mut |e| receiver_in(e, slot))
 }
