@@ -447,7 +447,22 @@ impl Host {
 
     /// Compiles a user's expression or statements against `scope`.
     pub fn compile(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
-        Ok(self.procedures.borrow().merge(&self.compile_alone(scope, code)?))
+        Ok(self.with_procedures(&self.compile_alone(scope, code)?))
+    }
+
+    /// `code` with the procedures it may call. Code that defines no function of its own
+    /// shares the procedures' functions rather than copying them (a merge copies every
+    /// function's entry: a tenth of one fire's exact odds).
+    fn with_procedures(&self, code: &AST) -> AST {
+        let procedures = self.procedures.borrow();
+        if code.has_functions() || code.resolver().is_some() || procedures.resolver().is_some() {
+            return procedures.merge(code);
+        }
+        let mut joined = AST::new(code.statements().iter().cloned(), procedures.shared_lib().clone());
+        if let Some(source) = code.source() {
+            joined.set_source(source);
+        }
+        joined
     }
 
     /// `code` compiled alone for `odds`: the code asked last is not compiled again, unless
@@ -571,7 +586,7 @@ impl Host {
     ) -> Result<ProcedureOdds, ScriptError> {
         let fields = fields.iter().map(|f| FieldOdds::new(f)).collect::<Result<Vec<_>, _>>()?;
         let alone = self.compile_for_odds(scope, code)?;
-        let ast = self.procedures.borrow().merge(&alone);
+        let ast = self.with_procedures(&alone);
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
         let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
         self.state.borrow_mut().units_made = Some(Default::default());
@@ -689,14 +704,14 @@ impl Host {
     /// leaders) with its arguments worked out once, merged with the procedures; none for
     /// other code, or arguments that fail (the walk then works them out as written).
     fn called_once(&self, scope: &Scope, alone: &AST) -> Option<AST> {
-        super::odds::projection::Projection::of(alone, &self.procedures.borrow().merge(alone))?;
+        super::odds::projection::Projection::of(alone, &self.procedures.borrow())?;
         let mut values = Vec::new();
         for argument in super::odds::projection::Projection::arguments(alone) {
             let mut scope = scope.clone();
             values.push(self.engine.eval_ast_with_scope::<Dynamic>(&mut scope, &argument).ok()?);
         }
         let called = super::odds::projection::Projection::called_with(alone, values)?;
-        Some(self.procedures.borrow().merge(&called))
+        Some(self.with_procedures(&called))
     }
 
     /// Walks the outcomes cut off at 2 dice, then 4, 6... until nothing is cut
@@ -759,14 +774,37 @@ impl Host {
         fields: &[FieldOdds],
         whole_or_nothing: bool,
     ) -> Result<ProcedureOdds, ScriptError> {
+        // Its runs replay the same calls after the same faces: their answers are kept.
+        self.state.borrow_mut().replayed = Some(Default::default());
+        let walked = self.walk_runs(scope, ast, code, limits, fields, whole_or_nothing);
+        self.state.borrow_mut().replayed = None;
+        walked
+    }
+
+    /// The runs of `walk_until`.
+    fn walk_runs(
+        &self,
+        scope: &Scope,
+        ast: &AST,
+        code: &str,
+        limits: EnumLimits,
+        fields: &[FieldOdds],
+        whole_or_nothing: bool,
+    ) -> Result<ProcedureOdds, ScriptError> {
         let snapshot = self.snapshot(scope);
         let mut dist = Distribution::new();
         let mut fields = fields.to_vec();
         let mut observed = ExactObservations::default();
         let mut runs = 0u64;
         loop {
-            if let DiceMode::Walk(walk) = &mut self.state.borrow_mut().dice {
-                walk.begin_run();
+            {
+                let mut st = self.state.borrow_mut();
+                if let DiceMode::Walk(walk) = &mut st.dice {
+                    walk.begin_run();
+                }
+                if let Some(replayed) = &mut st.replayed {
+                    replayed.begin_run();
+                }
             }
             let mut run_scope = scope.clone();
             let result = self.run_metered(&mut run_scope, ast, code);

@@ -20,6 +20,7 @@ mod observed;
 mod odds;
 mod outcome;
 mod plain;
+mod replayed;
 mod roll_readings;
 mod sandbox;
 mod state;

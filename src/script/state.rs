@@ -94,6 +94,8 @@ pub struct State {
     /// During an exact walk, whether a draw branches over the kinds of card left, not each
     /// card (see `bindings::unseen`), and what the walk's script then did with a card drawn.
     pub cards: CardWalk,
+    /// During a walk replayed face by face, the answers of calls its runs need not make again.
+    pub replayed: Option<super::replayed::Replayed>,
 }
 
 /// How an exact walk draws cards, and what its script did with them.
@@ -162,6 +164,7 @@ impl State {
             walk: None,
             units_made: None,
             cards: CardWalk::default(),
+            replayed: None,
         }
     }
 

@@ -286,3 +286,41 @@ fn code_asked_again_is_run_again_with_what_its_scope_holds_now() {
         assert_eq!(odds(&scope, "doubled(N)"), [((2 * n).to_string(), one.clone())]);
     }
 }
+
+#[test]
+fn modifiers_asked_again_after_the_same_faces_give_what_they_gave_and_a_tallying_condition_tallies_each_run() {
+    // `push` asks the same modifiers before its die in every run (kept from the first run),
+    // then modifiers reading the die, then a list whose conditions tally and roll as Rhai
+    // asks them: never kept.
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/replayed-modifiers");
+    let host = host(&[dir.to_str().unwrap()]);
+    for steady in [true, false] {
+        let code = format!("push({steady})");
+        let (engine, replayed) = both_ways(&host, &code);
+        // Counted here: each face of the die, the steady +1 before it and after it, +2 on a 5
+        // or 6; then the tally's +1, and +1 more when the coin shows 2.
+        let mut expected = Vec::new();
+        for die in 1..=6i64 {
+            for coin in 1..=2i64 {
+                let before = i64::from(steady);
+                let after = before + if die >= 5 { 2 } else { 0 };
+                let counted = 1 + i64::from(coin == 2);
+                let value = die + before * 10 + after * 100 + counted * 1000;
+                expected.push((value, num_rational::BigRational::new(1.into(), 12.into())));
+            }
+        }
+        expected.sort();
+        let expected: Vec<_> = expected.into_iter().map(|(v, p)| (v.to_string(), p)).collect();
+        for odds in [&engine, &replayed] {
+            let mut got = chances(odds);
+            got.sort_by_key(|(o, _)| o.parse::<i64>().unwrap());
+            assert_eq!(got, expected, "{code}");
+            // Every run tallied once: the condition Rhai evaluated was asked in each.
+            let grognard::script::ObservedOdds::Exact(observed) = &odds.observed else { panic!("sampled") };
+            let asked = &observed.tallies["asked"];
+            assert!(observed.once(asked), "{code}");
+            let rows: Vec<_> = asked.rows(true).into_iter().map(|(v, p)| (v.clone(), p)).collect();
+            assert_eq!(rows, vec![("yes".to_string(), num_rational::BigRational::from_integer(1.into()))], "{code}");
+        }
+    }
+}

@@ -141,6 +141,11 @@ impl Enumerator {
         false
     }
 
+    /// The faces (or choices) the run under way has taken so far, in order.
+    pub fn taken(&self) -> impl Iterator<Item = u32> + '_ {
+        self.path[..self.cursor.min(self.path.len())].iter().map(|(index, _)| *index)
+    }
+
     /// Whether this run has branched (or was cut off) so far.
     pub fn branched(&self) -> bool {
         !self.path.is_empty() || self.cut_off

@@ -10,7 +10,7 @@ use super::unit::marker_from;
 use crate::rules::{Effects, GroupRule, LookupValue, ModEffect, ModifierList, Pick, Reading, RowKey};
 use crate::script::condition::Condition;
 use crate::script::handles::{LeaderRef, UnitRef};
-use crate::script::state::Shared;
+use crate::script::state::{DiceMode, Shared};
 use crate::script::trace::Step;
 use crate::unit::Marker;
 
@@ -297,19 +297,40 @@ pub(crate) fn modifiers_of(
             crate::script::state::MAX_MODIFIER_DEPTH
         ));
     }
+    let key = replay_key(st);
+    if let Some(kept) = key.as_ref().and_then(|key| st.borrow().replayed.as_ref()?.get(key).cloned()) {
+        return Ok(kept);
+    }
     st.borrow_mut().modifier_depth += 1;
     let result = evaluate_list(ctx, st, list, values);
     st.borrow_mut().modifier_depth -= 1;
-    result
+    let (mods, by_rhai) = result?;
+    if let (Some(key), false) = (key, by_rhai)
+        && let Some(replayed) = &mut st.borrow_mut().replayed
+    {
+        replayed.keep(key, mods.clone());
+    }
+    Ok(mods)
 }
 
-/// The body of `modifiers(list, vars)`.
+/// In a walk replayed face by face (and not traced), the key of this call among the runs'
+/// (see `script::replayed`); none otherwise.
+fn replay_key(st: &Shared) -> Option<crate::script::replayed::Key> {
+    let mut st = st.borrow_mut();
+    let st = &mut *st;
+    match (&mut st.replayed, &st.dice) {
+        (Some(replayed), DiceMode::Walk(walk)) if st.walk.is_none() && !st.tracing => Some(replayed.next_key(walk)),
+        _ => None,
+    }
+}
+
+/// The body of `modifiers(list, vars)`, and whether Rhai evaluated any of its conditions.
 fn evaluate_list(
     ctx: &NativeCallContext,
     st: &Shared,
     list: &str,
     values: &ConditionValues,
-) -> Result<Mods, Box<EvalAltResult>> {
+) -> Result<(Mods, bool), Box<EvalAltResult>> {
     let compiled = {
         let st = st.borrow();
         let Some(found) = st.lists.get(list) else {
@@ -407,7 +428,7 @@ fn evaluate_list(
             source: m.source.to_string(),
         });
     }
-    Ok(mods)
+    Ok((mods, scope.is_some()))
 }
 
 /// A condition's value: natively where it can be, else by Rhai.

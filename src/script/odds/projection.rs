@@ -19,7 +19,7 @@ pub struct Projection {
 
 impl Projection {
     /// The projection `code` allows, if any: `code` is the walk's code as written (no
-    /// functions of its own), `whole` that code with the functions it may call.
+    /// functions of its own), `whole` any code holding the functions it may call.
     pub fn of(code: &AST, whole: &AST) -> Option<Projection> {
         if code.iter_functions().next().is_some() {
             return None;
