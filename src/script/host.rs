@@ -61,6 +61,9 @@ pub struct Host {
     /// The code last given to `odds` with no constant in scope, compiled alone: asked again
     /// (`:odds` after a unit changed), it is not compiled again.
     odds_code: RefCell<Option<(String, Rc<AST>)>>,
+    /// The arguments of the call in the code last given to `odds`, each as code of its own
+    /// (see `called_once`), with that code: asked again, they are not taken apart again.
+    odds_arguments: RefCell<Option<(Rc<AST>, Rc<[AST]>)>>,
 }
 
 /// The host, or every problem when any is an error (warnings alone do not stop it).
@@ -135,6 +138,7 @@ impl Host {
             walk_limits: Cell::new(Limits { max_call_levels: limits.max_call_levels, ..Limits::for_walk() }),
             exact_engine: Cell::new(true),
             odds_code: RefCell::new(None),
+            odds_arguments: RefCell::new(None),
             meter,
             code_name: RefCell::new("expression".into()),
             native: None,
@@ -639,7 +643,7 @@ impl Host {
     fn walk_exactly(
         &self,
         scope: &Scope,
-        alone: &AST,
+        alone: &Rc<AST>,
         ast: &AST,
         code: &str,
         limits: EnumLimits,
@@ -675,7 +679,7 @@ impl Host {
     fn small_walk(
         &self,
         scope: &Scope,
-        alone: &AST,
+        alone: &Rc<AST>,
         ast: &AST,
         code: &str,
         fields: &[FieldOdds],
@@ -703,15 +707,29 @@ impl Host {
     /// The code `alone` (`name(args).field`, its arguments making nothing but units and
     /// leaders) with its arguments worked out once, merged with the procedures; none for
     /// other code, or arguments that fail (the walk then works them out as written).
-    fn called_once(&self, scope: &Scope, alone: &AST) -> Option<AST> {
+    fn called_once(&self, scope: &Scope, alone: &Rc<AST>) -> Option<AST> {
         super::odds::projection::Projection::of(alone, &self.procedures.borrow())?;
+        let arguments = self.arguments_of(alone);
         let mut values = Vec::new();
-        for argument in super::odds::projection::Projection::arguments(alone) {
+        for argument in arguments.iter() {
             let mut scope = scope.clone();
-            values.push(self.engine.eval_ast_with_scope::<Dynamic>(&mut scope, &argument).ok()?);
+            values.push(self.engine.eval_ast_with_scope::<Dynamic>(&mut scope, argument).ok()?);
         }
         let called = super::odds::projection::Projection::called_with(alone, values)?;
         Some(self.with_procedures(&called))
+    }
+
+    /// The arguments of `alone`'s call, each as code of its own: taken apart once for the
+    /// code asked again.
+    fn arguments_of(&self, alone: &Rc<AST>) -> Rc<[AST]> {
+        if let Some((known, arguments)) = &*self.odds_arguments.borrow()
+            && Rc::ptr_eq(known, alone)
+        {
+            return arguments.clone();
+        }
+        let arguments: Rc<[AST]> = super::odds::projection::Projection::arguments(alone).into();
+        *self.odds_arguments.borrow_mut() = Some((alone.clone(), arguments.clone()));
+        arguments
     }
 
     /// Walks the outcomes cut off at 2 dice, then 4, 6... until nothing is cut

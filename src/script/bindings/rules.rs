@@ -62,9 +62,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         },
     );
     let st = state.clone();
-    FuncRegistration::new("note").with_volatility(true).register_into_engine(engine, move |text: &str| {
-        st.borrow_mut().record(|| Step::Note { text: text.to_string() });
-    });
+    FuncRegistration::new("note").with_volatility(true).register_into_engine(engine, move |text: &str| note(&st, text));
 
     // has_any(situation.cover, ["woods", "hedge"]): a word, or any word of a list, among the given words.
     engine.register_fn("has_any", |value: Dynamic, words: Array| has_any(value, &words));
@@ -73,6 +71,11 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     register_table_result(engine, state);
     register_modifiers(engine, state);
     register_apply(engine, state);
+}
+
+/// `note(text)`: words for the trace.
+pub(crate) fn note(st: &Shared, text: &str) {
+    st.borrow_mut().record(|| Step::Note { text: text.to_string() });
 }
 
 /// `has_any(situation.cover, ["woods", "hedge"])`: whether a word, or any word of a list, is among `words`.
@@ -603,46 +606,45 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
     );
     // Effects written in a script: apply(unit, #{order: "disordered", lose_stands: 1}).
     let st = state.clone();
-    FuncRegistration::new("apply").with_volatility(true).register_into_engine(
-        engine,
-        move |unit: UnitRef, spec: Map| -> Result<(), Box<EvalAltResult>> {
-            let mut effects = Effects::default();
-            for (key, value) in spec {
-                match key.as_str() {
-                    "order" => effects.order = Some(value.to_string()),
-                    "lose_stands" => {
-                        let n = value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?;
-                        effects.lose_stands = Some(n.clamp(0, i64::from(u32::MAX)) as u32);
-                    }
-                    "removed" => {
-                        effects.removed = value.as_bool().map_err(|t| format!("removed is true or false, not {t}"))?
-                    }
-                    "markers" => {
-                        let markers =
-                            value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"silenced\"}")?;
-                        for (name, v) in markers {
-                            effects.markers.insert(name.to_string(), marker_from(v)?);
-                        }
-                    }
-                    "clear_markers" => {
-                        let names = value
-                            .try_cast::<Array>()
-                            .filter(|names| names.iter().all(Dynamic::is_string))
-                            .ok_or("clear_markers is a list of marker names such as [\"alert\"]")?;
-                        effects.clear_markers = names.into_iter().map(|n| n.to_string()).collect();
-                    }
-                    other => {
-                        return fail(format!(
-                            "`{other}` is not an effect; effects are order, lose_stands, markers, clear_markers and removed"
-                        ));
-                    }
+    FuncRegistration::new("apply")
+        .with_volatility(true)
+        .register_into_engine(engine, move |unit: UnitRef, spec: Map| apply_spec(&st, &unit, spec));
+}
+
+/// `apply(unit, #{order: "disordered", lose_stands: 1})`: effects written in a script, traced.
+pub(crate) fn apply_spec(st: &Shared, unit: &UnitRef, spec: Map) -> Result<(), Box<EvalAltResult>> {
+    let mut effects = Effects::default();
+    for (key, value) in spec {
+        match key.as_str() {
+            "order" => effects.order = Some(value.to_string()),
+            "lose_stands" => {
+                let n = value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?;
+                effects.lose_stands = Some(n.clamp(0, i64::from(u32::MAX)) as u32);
+            }
+            "removed" => effects.removed = value.as_bool().map_err(|t| format!("removed is true or false, not {t}"))?,
+            "markers" => {
+                let markers = value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"silenced\"}")?;
+                for (name, v) in markers {
+                    effects.markers.insert(name.to_string(), marker_from(v)?);
                 }
             }
-            apply_to_unit(&unit, &effects);
-            st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
-            Ok(())
-        },
-    );
+            "clear_markers" => {
+                let names = value
+                    .try_cast::<Array>()
+                    .filter(|names| names.iter().all(Dynamic::is_string))
+                    .ok_or("clear_markers is a list of marker names such as [\"alert\"]")?;
+                effects.clear_markers = names.into_iter().map(|n| n.to_string()).collect();
+            }
+            other => {
+                return fail(format!(
+                    "`{other}` is not an effect; effects are order, lose_stands, markers, clear_markers and removed"
+                ));
+            }
+        }
+    }
+    apply_to_unit(unit, &effects);
+    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
+    Ok(())
 }
 
 /// `apply(unit, cell)`: a table result's effects on a unit, traced.

@@ -9,7 +9,7 @@ use crate::rules::RowKey;
 use crate::script::bindings::dice::{roll, roll_natural};
 use crate::script::bindings::measure::placed;
 use crate::script::bindings::rules::{
-    Mods, apply_cell, lookup_keys, lookup_read, modifiers, reading_is_none, reading_result,
+    Mods, apply_cell, apply_spec, has_any, lookup_keys, lookup_read, modifiers, note, reading_is_none, reading_result,
 };
 use crate::script::bindings::unit::{
     LEADER_PROPERTIES, UNIT_PROPERTIES, leader_method, leader_property, unit_method, unit_property,
@@ -108,7 +108,7 @@ pub fn builtin(name: &str, values: &[Dynamic]) -> Option<Dynamic> {
 }
 
 /// Names of grognard's functions that `call` runs directly.
-pub const CALLS: &[&str] = &["roll", "lookup", "apply", "modifiers"];
+pub const CALLS: &[&str] = &["roll", "lookup", "apply", "modifiers", "has_any", "note"];
 
 /// `name(values)` for the grognard functions a procedure calls most, called as
 /// their registrations call them; none where the values are not of the types
@@ -143,9 +143,21 @@ pub fn call(
             let keys: smallvec::SmallVec<[&str; 4]> = keys.iter().map(|k| k.as_str()).collect();
             lookup_keys(state, &text(table)?, &keys)
         }
-        ("apply", [unit, cell]) => {
+        ("apply", [unit, cell]) if cell.is::<Reading>() => {
             let (unit, cell) = (unit.read_lock::<UnitRef>()?, cell.read_lock::<Reading>()?);
             apply_cell(state, &unit, &cell);
+            Ok(Dynamic::UNIT)
+        }
+        ("apply", [unit, spec]) if spec.is_map() => {
+            let unit = unit.read_lock::<UnitRef>()?;
+            apply_spec(state, &unit, std::mem::take(spec).cast::<Map>()).map(|()| Dynamic::UNIT)
+        }
+        ("has_any", [value, words]) if words.is_array() => {
+            let words = words.read_lock::<Array>()?;
+            Ok(Dynamic::from(has_any(std::mem::take(value), &words)))
+        }
+        ("note", [text]) => {
+            note(state, &text.read_lock::<ImmutableString>()?);
             Ok(Dynamic::UNIT)
         }
         ("modifiers", [list, vars]) if vars.is_map() => {

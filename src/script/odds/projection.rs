@@ -53,14 +53,22 @@ impl Projection {
         if values.len() != call.args.len() {
             return None;
         }
-        let mut call = call.clone();
-        for (arg, value) in call.args.iter_mut().zip(values) {
-            let at = arg.position();
-            *arg = Expr::DynamicConstant(Box::new(value), at);
-        }
-        let mut chain = chain.clone();
-        chain.lhs = Expr::FnCall(call, *call_pos);
-        let stmt = Stmt::Expr(Box::new(Expr::Dot(chain, *flags, *pos)));
+        // Made anew, not copied: a copy would copy the arguments' code only to drop it.
+        let call = rhai::FnCallExpr {
+            namespace: call.namespace.clone(),
+            name: call.name.clone(),
+            hashes: call.hashes,
+            args: call
+                .args
+                .iter()
+                .zip(values)
+                .map(|(arg, v)| Expr::DynamicConstant(Box::new(v), arg.position()))
+                .collect(),
+            capture_parent_scope: call.capture_parent_scope,
+            op_token: call.op_token.clone(),
+        };
+        let chain = rhai::BinaryExpr { lhs: Expr::FnCall(Box::new(call), *call_pos), rhs: chain.rhs.clone() };
+        let stmt = Stmt::Expr(Box::new(Expr::Dot(Box::new(chain), *flags, *pos)));
         Some(AST::new([stmt], rhai::Module::new()))
     }
 
