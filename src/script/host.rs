@@ -63,8 +63,11 @@ pub struct Host {
     odds_code: RefCell<Option<(String, Rc<AST>)>>,
     /// The arguments of the call in the code last given to `odds`, each as code of its own
     /// (see `called_once`), with that code: asked again, they are not taken apart again.
-    odds_arguments: RefCell<Option<(Rc<AST>, Rc<[AST]>)>>,
+    odds_arguments: RefCell<Option<CallArguments>>,
 }
+
+/// Some code compiled alone, and the arguments of its call, each as code of its own.
+type CallArguments = (Rc<AST>, Rc<[AST]>);
 
 /// The host, or every problem when any is an error (warnings alone do not stop it).
 fn without_errors((host, problems): (Host, Vec<Problem>)) -> Result<Host, Vec<Problem>> {
