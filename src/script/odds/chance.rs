@@ -54,7 +54,8 @@ impl Chance {
 
     pub fn big(&self) -> BigRational {
         match self {
-            Chance::Small { num, den } => BigRational::new((*num).into(), (*den).into()),
+            // Already in lowest terms: nothing to reduce.
+            Chance::Small { num, den } => BigRational::new_raw((*num).into(), (*den).into()),
             Chance::Big(big) => big.clone(),
         }
     }

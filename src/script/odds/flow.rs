@@ -116,10 +116,10 @@ impl<'a, 'c> Engine<'a, 'c> {
             ends.push(st);
         }
         let ends = merge(ends, None);
-        let residual = self.residual.borrow().big();
+        let residual = self.residual.borrow().clone();
         let ends = ends.into_iter().map(|mut st| {
             let receiver = st.slots.pop();
-            (super::Outcome { value: st.value, world: st.world, receiver }, st.weight.big())
+            (super::Outcome { value: st.value, world: st.world, receiver }, st.weight)
         });
         Ok(CallOdds::new(ends.collect(), residual))
     }

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Signed};
+use num_traits::One;
 use rhai::{Dynamic, EvalAltResult, Position};
 
 use crate::dice::{DiceError, DiceExpr, DiceLimits, Odds, Weights, exact_odds};
@@ -40,6 +40,7 @@ use crate::script::compiled::Table;
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
 use crate::script::state::DiceMode;
+use chance::Chance;
 use fingerprint::{hash_value, same_value, same_with_handles};
 use liveness::Liveness;
 use world::World;
@@ -65,19 +66,42 @@ pub struct CallOdds {
 }
 
 impl CallOdds {
-    fn new(ends: Vec<(Outcome, BigRational)>, residual: BigRational) -> CallOdds {
-        let mut chances: Vec<BigRational> = ends.iter().map(|e| e.1.clone()).collect();
-        let cut_off = residual.is_positive();
+    fn new(ends: Vec<(Outcome, Chance)>, residual: Chance) -> CallOdds {
+        let mut chances: Vec<Chance> = ends.iter().map(|e| e.1.clone()).collect();
+        let cut_off = residual != Chance::zero();
         if cut_off {
             chances.push(residual);
         }
-        let total = chances.iter().fold(BigInt::one(), |lcm, p| lcm.lcm(p.denom()));
-        let counts =
-            chances.iter().map(|p| (p.numer() * (&total / p.denom())).to_biguint().unwrap_or_default()).collect();
-        let total = total.to_biguint().unwrap_or_else(BigUint::one);
         let outcomes = ends.into_iter().map(|(outcome, _)| outcome).collect();
-        CallOdds { outcomes, weights: Rc::new(Weights { counts, total }), cut_off }
+        CallOdds { outcomes, weights: Rc::new(weights_of(&chances)), cut_off }
     }
+}
+
+/// `chances` as counts over a common total: in words while the total fits in one.
+fn weights_of(chances: &[Chance]) -> Weights {
+    let small: Option<Vec<(u64, u64)>> = chances
+        .iter()
+        .map(|c| match c {
+            Chance::Small { num, den } => Some((*num, *den)),
+            Chance::Big(_) => None,
+        })
+        .collect();
+    let total = |small: &[(u64, u64)]| {
+        small
+            .iter()
+            .try_fold(1u64, |lcm, &(_, den)| u64::try_from(u128::from(lcm / lcm.gcd(&den)) * u128::from(den)).ok())
+    };
+    if let Some(small) = small
+        && let Some(total) = total(&small)
+    {
+        let counts = small.iter().map(|&(num, den)| BigUint::from(u128::from(num) * u128::from(total / den))).collect();
+        return Weights { counts, total: BigUint::from(total) };
+    }
+    let chances: Vec<BigRational> = chances.iter().map(Chance::big).collect();
+    let total = chances.iter().fold(BigInt::one(), |lcm, p| lcm.lcm(p.denom()));
+    let counts = chances.iter().map(|p| (p.numer() * (&total / p.denom())).to_biguint().unwrap_or_default()).collect();
+    let total = total.to_biguint().unwrap_or_else(BigUint::one);
+    Weights { counts, total }
 }
 
 /// The values a roll of several dice can take, and their chances: a walk branches over
@@ -382,4 +406,36 @@ fn dice_error(runner: &Runner, err: DiceError) -> Box<EvalAltResult> {
     let message = err.to_string();
     runner.state.borrow_mut().dice_error = Some(err);
     EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each count over the total is the chance it stands for, and the total is the least
+    /// common multiple of the chances' denominators (worked out with big numbers here).
+    fn check(chances: &[Chance]) {
+        let weights = weights_of(chances);
+        let lcm = chances.iter().fold(BigInt::one(), |lcm, c| lcm.lcm(c.big().denom()));
+        assert_eq!(BigInt::from(weights.total.clone()), lcm);
+        for (count, chance) in weights.counts.iter().zip(chances) {
+            let share = BigRational::new(BigInt::from(count.clone()), BigInt::from(weights.total.clone()));
+            assert_eq!(share, chance.big());
+        }
+    }
+
+    #[test]
+    fn chances_become_counts_over_their_least_common_total_in_words_and_past_them() {
+        let small = |num, den| Chance::Small { num, den };
+        // In words: sixths, tenths and fifteenths over 30.
+        check(&[small(1, 6), small(1, 10), small(4, 15), small(7, 15)]);
+        let weights = weights_of(&[small(1, 6), small(1, 10), small(4, 15)]);
+        assert_eq!(weights.total, BigUint::from(30u32));
+        assert_eq!(weights.counts, vec![BigUint::from(5u32), BigUint::from(3u32), BigUint::from(8u32)]);
+        // Two large primes: each fits in a word, their product does not.
+        check(&[small(1, 4_294_967_291), small(4_294_967_278, 4_294_967_279)]);
+        // A chance already past a word.
+        let tiny = Chance::Big(BigRational::new(BigInt::one(), BigInt::from(10u32).pow(30)));
+        check(&[small(1, 2), tiny]);
+    }
 }
