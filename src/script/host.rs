@@ -1031,12 +1031,12 @@ impl Host {
         // A unit the run left as it was is not copied again (most runs change one or none).
         for (handle, unit) in &snapshot.units {
             if *handle.0.borrow() != **unit {
-                *handle.edit() = (**unit).clone();
+                handle.edit().clone_from(&**unit);
             }
         }
         for (handle, leader) in &snapshot.leaders {
             if *handle.0.borrow() != **leader {
-                *handle.edit() = (**leader).clone();
+                handle.edit().clone_from(&**leader);
             }
         }
         let mut st = self.state.borrow_mut();

@@ -143,3 +143,22 @@ fn every_problem_is_reported_at_once() {
     // The chain stops at the cycle instead of looping.
     assert_eq!(oob.chain("div_1").len(), 4);
 }
+
+#[test]
+fn a_unit_cloned_into_another_becomes_equal_to_it_in_every_field() {
+    let mut source = Unit::new("u1", "4e Ligne", "french", "france", "infantry", "column", 6);
+    source.kind = Some("line".into());
+    source.set_marker("fresh", Marker::Flag(true));
+    source.command = Some("Friant".into());
+    source.leaders = vec!["l1".into()];
+    let mut other = Unit::new("u2", "IR 4", "allied", "austria", "cavalry", "line", 3);
+    other.grade = Some("veteran".into());
+    other.set_marker("spent", Marker::Flag(true));
+    other.attached = vec!["u9".into()];
+    other.clone_from(&source);
+    assert_eq!(other, source);
+    // And back: fields the source lacks are cleared.
+    let mut back = source.clone();
+    back.clone_from(&Unit::new("u3", "x", "s", "n", "a", "f", 1));
+    assert_eq!(back, Unit::new("u3", "x", "s", "n", "a", "f", 1));
+}

@@ -39,7 +39,7 @@ pub struct Placement {
 ///
 /// The words in `arm`, `kind`, `grade`, `formation` and `order` come from the
 /// ruleset's vocabulary; the kernel stores them and the ruleset checks them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     pub id: String,
@@ -75,6 +75,71 @@ pub struct Unit {
     /// Ids of units attached to it (a battery attached to a regiment).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attached: Vec<String>,
+}
+
+/// Cloned field by field, and into a unit that exists by reusing its words' room: an exact
+/// walk puts units back as they were many times over, and the words rarely change.
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        Unit {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+            nation: self.nation.clone(),
+            arm: self.arm.clone(),
+            kind: self.kind.clone(),
+            grade: self.grade.clone(),
+            stands: self.stands,
+            stands_at_start: self.stands_at_start,
+            formation: self.formation.clone(),
+            order: self.order.clone(),
+            markers: self.markers.clone(),
+            placement: self.placement.clone(),
+            command: self.command.clone(),
+            leaders: self.leaders.clone(),
+            attached: self.attached.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Every field named: a field added to `Unit` must be added here too.
+        let Unit {
+            id,
+            name,
+            side,
+            nation,
+            arm,
+            kind,
+            grade,
+            stands,
+            stands_at_start,
+            formation,
+            order,
+            markers,
+            placement,
+            command,
+            leaders,
+            attached,
+        } = source;
+        self.id.clone_from(id);
+        self.name.clone_from(name);
+        self.side.clone_from(side);
+        self.nation.clone_from(nation);
+        self.arm.clone_from(arm);
+        self.kind.clone_from(kind);
+        self.grade.clone_from(grade);
+        self.stands = *stands;
+        self.stands_at_start = *stands_at_start;
+        self.formation.clone_from(formation);
+        self.order.clone_from(order);
+        if self.markers != *markers {
+            self.markers.clone_from(markers);
+        }
+        self.placement.clone_from(placement);
+        self.command.clone_from(command);
+        self.leaders.clone_from(leaders);
+        self.attached.clone_from(attached);
+    }
 }
 
 impl Unit {

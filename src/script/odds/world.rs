@@ -144,19 +144,19 @@ impl World {
         for (handle, value) in self.units.values().zip(&self.unit_values) {
             let mut unit = handle.edit();
             if *unit != *value {
-                *unit = value.clone();
+                unit.clone_from(value);
             }
         }
         for (handle, value) in self.leaders.values().zip(&self.leader_values) {
             let mut leader = handle.edit();
             if *leader != *value {
-                *leader = value.clone();
+                leader.clone_from(value);
             }
         }
         for (handle, value) in &self.decks {
             let mut deck = handle.edit();
             if *deck != *value {
-                *deck = value.clone();
+                deck.clone_from(value);
             }
         }
         let mut st = state.borrow_mut();
