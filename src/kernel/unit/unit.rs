@@ -94,7 +94,7 @@ impl Clone for Unit {
             formation: self.formation.clone(),
             order: self.order.clone(),
             markers: self.markers.clone(),
-            placement: self.placement.clone(),
+            placement: self.placement,
             command: self.command.clone(),
             leaders: self.leaders.clone(),
             attached: self.attached.clone(),
@@ -135,7 +135,7 @@ impl Clone for Unit {
         if self.markers != *markers {
             self.markers.clone_from(markers);
         }
-        self.placement.clone_from(placement);
+        self.placement = *placement;
         self.command.clone_from(command);
         self.leaders.clone_from(leaders);
         self.attached.clone_from(attached);
