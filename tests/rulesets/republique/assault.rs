@@ -314,6 +314,26 @@ fn infantry_width_follows_the_interpretation_and_must_cover_both_flanks() {
 }
 
 #[test]
+fn an_overlap_given_with_one_flank_short_is_not_entirely_wider() {
+    // Five bases against four, not placed: one base wider in all. Past the left flank by
+    // one base and level on the right it qualifies; past the left by two and a base short
+    // of the right edge adds up to the same one base, but does not cover the front.
+    let code = |overlap: &str| {
+        format!(
+            r#"let a = unit(#{{name: "A", arm: "infantry", stands: 5, formation: "line"}});
+            let d = unit(#{{name: "D", arm: "infantry", stands: 4, formation: "line"}});
+            assault(a, d, #{{overlap: {overlap}}})"#
+        )
+    };
+    let host = host_with(&["unopposed_overlap"], &[("overlap_width", "total_only")]);
+    let (eval, _) = run(&host, &DICE, &code("#{left: 1, right: 0}"));
+    assert_line(&eval, &["mod     yes +2", "Unopposed overlap"]);
+    let (eval, _) = run(&host, &DICE, &code("#{left: 2, right: -1}"));
+    assert_line(&eval, &["the attacker falls short of the defender's front on one flank"]);
+    assert_line(&eval, &["mod     no  +2", "Unopposed overlap"]);
+}
+
+#[test]
 fn a_spaced_cavalry_line_overlaps_where_a_closed_one_does_not() {
     // Three cavalry bases one base-width apart span 5 widths (7.5") against 6": any
     // overlap counts for cavalry. Closed up, the three bases (4.5") overlap nothing.
