@@ -338,6 +338,22 @@ fn under_quarter_move_the_chargers_mounted_fire_is_still_at_close_range() {
 }
 
 #[test]
+fn a_charger_that_changed_frontage_late_may_not_use_mounted_fire() {
+    // Seed 003: changing frontage in the last 5-10" before contact, the unit "loses any
+    // Charge (Impetus) Bonus and may not use Mounted Fire". The same charge as above
+    // (Maneuver 8: At the Trot with Fire; the foot holds), but no fire die: 6 + 1 - 6 = 1.
+    let host = lw_host(&[], &[]);
+    let late =
+        GENDARMES_CHARGE_FOOT.replace("#{charger_run_in: 12}", "#{charger_run_in: 12, frontage_changed_late: true}");
+    let (v, lines, _) = run(&host, &[8, 5, 6, 6, 9, 1], &late);
+    assert!(lines.iter().any(|l| l.contains("trot_with_fire")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("it may not use Mounted Fire")), "{lines:#?}");
+    assert!(v["fire"].clone().cast::<rhai::Array>().is_empty(), "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.contains("the mounted fire was")), "{lines:#?}");
+    assert_eq!(v["combat"].clone().cast::<Map>()["differential"].as_int().unwrap(), 1, "{lines:#?}");
+}
+
+#[test]
 fn all_out_in_disorder_is_disordered_even_when_it_wins_and_pursues() {
     // Review finding 9. Seed L399 All Out in Disorder "is Disordered at the end of the first
     // Charge Movement Phase regardless of any other outcome of the charge". Maneuver 9: All
