@@ -113,6 +113,34 @@ fn the_loser_takes_the_result_and_the_winner_may_pursue() {
 }
 
 #[test]
+fn after_a_second_campaign_failure_the_losers_move_is_one_step_worse() {
+    // Seed 003 L364. 1 + 4 - 3 = 2: the foot falls back; a Retreat after two failures of
+    // its own army (not the charger's). 7 + 4 - 3 = 8: it routs, and with the victor in
+    // contact it surrenders (all its stands lost).
+    let host = lw_host(&[], &[]);
+    let code =
+        |keys: &str| format!("{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 12, defender_stands: 4{keys}}})");
+    for (keys, order) in
+        [("", "fall_back"), (", charger_army_failures: 2", "fall_back"), (", defender_army_failures: 1", "fall_back")]
+    {
+        let (value, lines, scope) = run(&host, &[1, 3, 9, 9], &code(keys));
+        assert_eq!(value["result"].to_string(), "defender_falls_back", "{keys}: {lines:#?}");
+        assert_eq!(unit(&scope, "d").order, order, "{keys}: {lines:#?}");
+        assert!(value["campaign"].is_unit(), "{keys}");
+    }
+    let (value, lines, scope) = run(&host, &[1, 3, 9, 9], &code(", defender_army_failures: 2"));
+    assert_eq!(unit(&scope, "d").order, "retreat", "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("the Fall Back becomes a Retreat")), "{lines:#?}");
+    assert!(value["campaign"].is_unit());
+    let (value, lines, scope) = run(&host, &[7, 3, 9, 9], &code(", army_failures: 2"));
+    assert_eq!(value["result"].to_string(), "defender_routs", "{lines:#?}");
+    assert_eq!(value["campaign"].to_string(), "surrendered", "{lines:#?}");
+    let d = unit(&scope, "d");
+    assert_eq!((d.stands, d.order.as_str()), (0, "rout"), "{lines:#?}");
+    assert!(d.has_marker("surrendered"));
+}
+
+#[test]
 fn a_standing_melee_falls_on_both_sides() {
     // 6 + 4 - 10 = 0.
     let host = lw_host(&[], &[]);
