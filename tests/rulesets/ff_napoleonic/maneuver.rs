@@ -172,3 +172,21 @@ fn the_prussian_emergency_bonus_ends_by_the_interpretation() {
         .to_string();
     assert!(err.contains("give situation.year"), "{err}");
 }
+
+#[test]
+fn an_emergency_change_counts_grenadiers_and_guards_by_type_as_by_marker() {
+    // +1 for any Grenadier/Guard unit, said by the unit's type or by a marker: with a 5,
+    // a minor nation's line (no modifier) totals 5, a grenadier or guard battalion 6.
+    let host = host(&["ff-napoleonic"]);
+    let total = |spec: &str| {
+        host.set_dice(Box::new(Supplied::new([5])));
+        let code = format!(
+            r#"emergency_formation_change(unit(#{{name: "Bn", nation: "minor", arm: "infantry", stands: 6, formation: "line", {spec}}}), #{{}}).total"#
+        );
+        host.eval(&mut Scope::new(), &code).unwrap_or_else(|e| panic!("{spec}: {e}")).value.as_int().unwrap()
+    };
+    assert_eq!(total(r#"type: "line""#), 5);
+    for spec in [r#"type: "grenadier""#, r#"type: "guard""#, "markers: #{grenadier: true}", "markers: #{guard: true}"] {
+        assert_eq!(total(spec), 6, "{spec}");
+    }
+}

@@ -265,3 +265,30 @@ fn a_repulse_by_more_than_ten_costs_more_only_when_mirrored() {
         assert_eq!(host.eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap(), lost, "{choice}");
     }
 }
+
+#[test]
+fn grenadiers_and_guards_count_by_their_type_as_by_a_marker() {
+    // The vocabulary has `grenadier` and `guard` as unit types and as markers: either way
+    // the Melee Table's +2 (Grenadier/Guard infantry, Guard cavalry) applies.
+    let host = host(&["ff-napoleonic"]);
+    let modifier = |spec: &str| {
+        let code = format!(
+            r#"let u = unit(#{{name: "U", nation: "minor", stands: 4, formation: "line", {spec}}});
+            let e = unit(#{{name: "E", nation: "minor", arm: "infantry", stands: 4, formation: "line"}});
+            melee_modifier(u, e, "defender", #{{}}, 0)"#
+        );
+        host.eval(&mut Scope::new(), &code).unwrap_or_else(|e| panic!("{spec}: {e}")).value.as_int().unwrap()
+    };
+    let plain = modifier(r#"arm: "infantry""#);
+    for spec in [
+        r#"arm: "infantry", type: "grenadier""#,
+        r#"arm: "infantry", markers: #{grenadier: true}"#,
+        r#"arm: "infantry", type: "guard""#,
+        r#"arm: "infantry", markers: #{guard: true}"#,
+    ] {
+        assert_eq!(modifier(spec), plain + 2, "{spec}");
+    }
+    let horse = modifier(r#"arm: "cavalry", type: "horse""#);
+    assert_eq!(modifier(r#"arm: "cavalry", type: "guard""#), horse + 2);
+    assert_eq!(modifier(r#"arm: "cavalry", type: "horse", markers: #{guard: true}"#), horse + 2);
+}
