@@ -632,6 +632,7 @@ impl Host {
         st.dice = saved;
         st.tracing = saved_tracing;
         st.units_made = None;
+        st.replayed = None;
         let mut odds = result?;
         for field in &mut odds.fields {
             field.check_found()?;
@@ -795,23 +796,9 @@ impl Host {
         fields: &[FieldOdds],
         whole_or_nothing: bool,
     ) -> Result<ProcedureOdds, ScriptError> {
-        // Its runs replay the same calls after the same faces: their answers are kept.
+        // Its runs replay the same calls after the same faces: their answers are kept, for
+        // this walk alone (`odds_with_fields` drops them when the command ends).
         self.state.borrow_mut().replayed = Some(Default::default());
-        let walked = self.walk_runs(scope, ast, code, limits, fields, whole_or_nothing);
-        self.state.borrow_mut().replayed = None;
-        walked
-    }
-
-    /// The runs of `walk_until`.
-    fn walk_runs(
-        &self,
-        scope: &Scope,
-        ast: &AST,
-        code: &str,
-        limits: EnumLimits,
-        fields: &[FieldOdds],
-        whole_or_nothing: bool,
-    ) -> Result<ProcedureOdds, ScriptError> {
         let snapshot = self.snapshot(scope);
         let mut dist = Distribution::new();
         let mut fields = fields.to_vec();
