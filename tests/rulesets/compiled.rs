@@ -91,7 +91,10 @@ fn exact_odds_are_the_same_both_ways() {
         c.attach(leader(#{name: "Kleist"})); c }"#;
     let calls = [
         format!("fire({line}, {led}, #{{range: 3}}).result"),
-        format!("let t = {led}; fire({line}, t, #{{fire_points: 10}}); t.leaders[0].marker(\"killed\") ?? t.stands"),
+        // A fallen leader leaves his unit: read him off his own handle.
+        format!(
+            "let t = {led}; let k = t.leaders[0]; fire({line}, t, #{{fire_points: 10}}); k.marker(\"killed\") ?? t.stands"
+        ),
     ];
     let [compiled, interpreted] = hosts("ff-napoleonic");
     for call in &calls {

@@ -587,21 +587,17 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     FuncRegistration::new("apply").with_volatility(true).register_into_engine(
         engine,
-        move |leader: LeaderRef, cell: Reading| {
-            let Some(result) = cell.result.as_ref().filter(|r| !r.effects.is_empty()) else { return };
-            {
-                let mut l = leader.edit();
-                for (name, value) in &result.effects.markers {
-                    l.markers.insert(name.clone(), value.clone());
-                }
-                for name in &result.effects.clear_markers {
-                    l.markers.remove(name);
-                }
-                if result.effects.removed {
-                    l.markers.insert("removed".into(), Marker::Flag(true));
-                }
-            }
-            st.borrow_mut().record(|| Step::Effect { subject: leader.name(), effects: result.effects.describe() });
+        move |leader: LeaderRef, cell: Reading| -> Result<(), Box<EvalAltResult>> {
+            let Some(result) = cell.result.as_ref().filter(|r| !r.effects.is_empty()) else { return Ok(()) };
+            apply_to_leader(&st, &leader, &result.effects)
+        },
+    );
+    // apply(leader, #{removed: true, markers: #{captured: true}}): effects written in a script.
+    let st = state.clone();
+    FuncRegistration::new("apply").with_volatility(true).register_into_engine(
+        engine,
+        move |leader: LeaderRef, spec: Map| -> Result<(), Box<EvalAltResult>> {
+            apply_to_leader(&st, &leader, &effects_from(spec)?)
         },
     );
     // Effects written in a script: apply(unit, #{order: "disordered", lose_stands: 1}).
@@ -613,6 +609,14 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
 
 /// `apply(unit, #{order: "disordered", lose_stands: 1})`: effects written in a script, traced.
 pub(crate) fn apply_spec(st: &Shared, unit: &UnitRef, spec: Map) -> Result<(), Box<EvalAltResult>> {
+    let effects = effects_from(spec)?;
+    apply_to_unit(unit, &effects);
+    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
+    Ok(())
+}
+
+/// Effects written in a script as a map, each key checked.
+fn effects_from(spec: Map) -> Result<Effects, Box<EvalAltResult>> {
     let mut effects = Effects::default();
     for (key, value) in spec {
         match key.as_str() {
@@ -636,14 +640,53 @@ pub(crate) fn apply_spec(st: &Shared, unit: &UnitRef, spec: Map) -> Result<(), B
                 effects.clear_markers = names.into_iter().map(|n| n.to_string()).collect();
             }
             other => {
+                let known = ["order", "lose_stands", "markers", "clear_markers", "removed"];
+                let hint = crate::rules::did_you_mean(other, known.into_iter());
                 return fail(format!(
-                    "`{other}` is not an effect; effects are order, lose_stands, markers, clear_markers and removed"
+                    "`{other}` is not an effect{hint}; effects are order, lose_stands, markers, clear_markers and removed"
                 ));
             }
         }
     }
-    apply_to_unit(unit, &effects);
-    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
+    Ok(effects)
+}
+
+/// Effects on a leader: markers set and cleared, and removal from play, which also takes
+/// him off the unit he was attached to, so that nothing counts a fallen or captured
+/// leader as still with his men. A leader has no order and no stands.
+fn apply_to_leader(st: &Shared, leader: &LeaderRef, effects: &Effects) -> Result<(), Box<EvalAltResult>> {
+    if effects.order.is_some() || effects.lose_stands.is_some() {
+        return fail(format!(
+            "{} is a leader: he has no order and no stands, only markers and removal ({})",
+            leader.name(),
+            effects.describe()
+        ));
+    }
+    let detached_from = {
+        let mut l = leader.edit();
+        for (name, value) in &effects.markers {
+            l.markers.insert(name.clone(), value.clone());
+        }
+        for name in &effects.clear_markers {
+            l.markers.remove(name);
+        }
+        if effects.removed {
+            l.markers.insert("removed".into(), Marker::Flag(true));
+            l.attached_to.take().map(|unit| (unit, l.id.clone()))
+        } else {
+            None
+        }
+    };
+    let mut words = effects.describe();
+    if let Some((unit_id, leader_id)) = detached_from {
+        let unit = st.borrow().units.get(&unit_id).cloned();
+        if let Some(unit) = unit {
+            let mut u = unit.edit();
+            u.leaders.retain(|id| *id != leader_id);
+            words = format!("{words}; no longer with {}", u.name);
+        }
+    }
+    st.borrow_mut().record(|| Step::Effect { subject: leader.name(), effects: words });
     Ok(())
 }
 

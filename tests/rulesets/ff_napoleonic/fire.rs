@@ -145,6 +145,80 @@ fn the_fallen_leader_check_follows_the_trigger_interpretation() {
     assert!(g.0.borrow().has_marker("killed"));
 }
 
+/// A fire at 2" on `T` (General attached) with the musketry die 10 (the fallen-leader
+/// trigger) and then `faces` for the Fallen Leader Table, then `after`; the value of `after`.
+fn fallen_leader_then(faces: [i64; 2], after: &str) -> Result<rhai::Dynamic, String> {
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([10, faces[0], faces[1], 1, 1, 1, 1])));
+    let code = format!(
+        r#"let t = unit(#{{name: "T", arm: "infantry", stands: 6, formation: "line"}});
+        let other = unit(#{{name: "Other", arm: "infantry", stands: 6, formation: "line"}});
+        let g = leader(#{{name: "General"}}); t.attach(g);
+        fire(unit(#{{name: "F", arm: "infantry", stands: 6, formation: "line"}}), t, #{{ range: 2 }});
+        {after}"#
+    );
+    host.eval(&mut Scope::new(), &code).map(|e| e.value).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_fallen_leader_leaves_his_unit_and_gives_no_more_bonus() {
+    let leaders = |faces, after: &str| fallen_leader_then(faces, after).unwrap().as_int().unwrap();
+    // Shot dead in saddle (7), felled (2), crushed (3), grievously wounded (9): gone at once.
+    for faces in [[3, 4], [1, 1], [1, 2], [4, 5]] {
+        assert_eq!(leaders(faces, "t.leaders.len()"), 0, "{faces:?}");
+        assert_eq!(leaders(faces, "if g.attached { 1 } else { 0 }"), 0, "{faces:?}");
+    }
+    // Before: the maneuver table's attached-officer +2 and the melee +1; after, neither.
+    let maneuver = |faces| {
+        let mods = r#"modifiers("maneuver_modifiers", #{unit: t, situation: #{}}).applied"#;
+        leaders(faces, &format!(r#"if "officer_attached" in {mods} {{ 1 }} else {{ 0 }}"#))
+    };
+    assert_eq!(maneuver([1, 3]), 1, "a staff officer hit (4) leaves the general attached");
+    assert_eq!(maneuver([3, 4]), 0, "shot dead in saddle (7)");
+    // Coat pierced (12) and the other no-effect results change nothing.
+    assert_eq!(leaders([6, 6], "t.leaders.len()"), 1);
+}
+
+#[test]
+fn a_disabled_leader_leaves_at_the_end_of_the_player_turn() {
+    let value = |after: &str| fallen_leader_then([2, 3], after).unwrap();
+    // Disabled (5): still with his brigade for the rest of the turn.
+    assert_eq!(value("t.leaders.len()").as_int().unwrap(), 1);
+    assert!(value(r#"g.has_marker("disabled")"#).as_bool().unwrap());
+    // At its end he leaves.
+    let removed = value("end_of_player_turn([g])").cast::<rhai::Array>();
+    assert_eq!(removed.iter().map(|d| d.to_string()).collect::<Vec<_>>(), ["General"]);
+    assert_eq!(value("end_of_player_turn([g]); t.leaders.len()").as_int().unwrap(), 0);
+    // A leader in good health stays, and is not named.
+    assert_eq!(value("end_of_player_turn([leader(#{name: \"Fit\"})]).len()").as_int().unwrap(), 0);
+}
+
+#[test]
+fn a_stunned_leader_is_out_for_a_turn_and_returns_to_his_brigade() {
+    let value = |after: &str| fallen_leader_then([5, 6], after);
+    // Stunned (11): out of play at once.
+    assert_eq!(value("t.leaders.len()").unwrap().as_int().unwrap(), 0);
+    // Back with his brigade, markers gone.
+    assert_eq!(value("stunned_return(g, t); t.leaders.len()").unwrap().as_int().unwrap(), 1);
+    assert!(
+        !value(r#"stunned_return(g, t); g.has_marker("removed") || g.has_marker("stunned_turns")"#)
+            .unwrap()
+            .as_bool()
+            .unwrap()
+    );
+    // Unattached when the brigade is gone.
+    assert!(!value("stunned_return(g, ()); g.attached").unwrap().as_bool().unwrap());
+    // Another brigade is refused, naming his own.
+    let err = value("stunned_return(g, other)").unwrap_err();
+    assert!(err.contains("General was stunned with") && err.contains("returns to that brigade"), "{err}");
+    // A leader who was not stunned cannot return.
+    let err = value("stunned_return(g, t); stunned_return(g, t)").unwrap_err();
+    assert!(err.contains("General is not stunned"), "{err}");
+    // Killed (2) is not stunned either.
+    let err = fallen_leader_then([1, 1], "stunned_return(g, t)").unwrap_err();
+    assert!(err.contains("General is not stunned"), "{err}");
+}
+
 #[test]
 fn the_2d6_musketry_die_changes_every_chance() {
     let mut rs = ruleset(&["ff-napoleonic"]);

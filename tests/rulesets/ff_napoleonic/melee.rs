@@ -117,7 +117,9 @@ fn the_modifiers_move_the_differential() {
     let d = d.0.borrow();
     assert_eq!((d.stands, d.order.as_str()), (2, "disordered"));
     assert_eq!(d.markers.get("retreat"), Some(&grognard::unit::Marker::Text("full move".into())));
-    assert!(scope.get_value::<LeaderRef>("k").unwrap().0.borrow().has_marker("captured"));
+    let k = scope.get_value::<LeaderRef>("k").unwrap();
+    assert!(k.0.borrow().has_marker("captured") && k.0.borrow().attached_to.is_none());
+    assert!(d.leaders.is_empty(), "a captured leader is no longer with IR 4: {:?}", d.leaders);
     let a = scope.get_value::<UnitRef>("a").unwrap();
     assert_eq!((a.0.borrow().stands, a.0.borrow().order.as_str()), (6, "good_order"));
 }
