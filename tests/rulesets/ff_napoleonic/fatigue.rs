@@ -174,3 +174,36 @@ fn bad_calls_say_what_is_wrong() {
     let none = host.eval(&mut Scope::new(), r#"fatigue([], "good", "army")"#).unwrap().value.cast::<Map>();
     assert!(!none["fatigued"].as_bool().unwrap());
 }
+
+#[test]
+fn a_fatigued_unit_may_not_charge_or_close_but_reacting_cavalry_may() {
+    let host = host(&["ff-napoleonic"]);
+    let setup = r#"
+        let inf = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"});
+        let cav = unit(#{name: "Cuirassiers", nation: "france", arm: "cavalry", type: "heavy", stands: 4, formation: "line"});
+        let foe = unit(#{name: "IR 4", nation: "austria", arm: "infantry", stands: 6, formation: "line"});
+        let a = unit(#{name: "A", nation: "minor", arm: "infantry", stands: 5, formation: "line"});
+        a.lose_stands(3);
+        fatigue([a, inf, cav], "good", "division");"#;
+    let eval = |code: &str| host.eval(&mut Scope::new(), &format!("{setup} {code}"));
+    let allowed = |code: &str| eval(code).unwrap().value.cast::<Map>()["allowed"].as_bool().unwrap();
+    // 3 of 15 bases lost is not fatigue (60% is 9): everyone may charge; 9 lost is.
+    assert!(allowed("may_charge(inf, #{})"));
+    let setup_fatigued = "a.lose_stands(2); inf.lose_stands(4); fatigue([a, inf, cav], \"good\", \"division\");";
+    assert!(!allowed(&format!("{setup_fatigued} may_charge(inf, #{{}})")));
+    assert!(!allowed(&format!("{setup_fatigued} may_close(inf)")));
+    assert!(!allowed(&format!("{setup_fatigued} may_charge(cav, #{{}})")));
+    // "Defending cavalry may react against enemy charges though."
+    assert!(allowed(&format!("{setup_fatigued} may_charge(cav, #{{reacting: true}})")));
+    assert!(!allowed(&format!("{setup_fatigued} may_charge(inf, #{{reacting: true}})")));
+    // melee() refuses a fatigued attacker, saying why, and lets reacting cavalry in.
+    host.set_dice(Box::new(grognard::dice::Supplied::new([5, 5, 9, 1])));
+    let err = eval(&format!("{setup_fatigued} melee(inf, foe, #{{}})")).unwrap_err().to_string();
+    assert!(
+        err.contains("4e Ligne may not charge: division fatigue: its units may not charge or move to within 2\""),
+        "{err}"
+    );
+    host.set_dice(Box::new(grognard::dice::Supplied::new([9, 1])));
+    let fought = eval(&format!("{setup_fatigued} melee(cav, foe, #{{reacting: true}})")).unwrap();
+    assert_eq!(fought.value.cast::<Map>()["rounds"].as_int().unwrap(), 1);
+}
