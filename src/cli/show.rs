@@ -132,8 +132,8 @@ pub fn modifier_list(list: &ModifierList) -> String {
         if let Some(option) = &m.option {
             s += &format!("  {:>14}  only with option {option}\n", "");
         }
-        for (name, choice) in &m.interpretation {
-            s += &format!("  {:>14}  only when {name} = {choice}\n", "");
+        for (name, choices) in &m.interpretation {
+            s += &format!("  {:>14}  only when {name} = {}\n", "", choices.join(" or "));
         }
         if m.source != list.source {
             s += &format!("  {:>14}  source: {}\n", "", m.source);

@@ -595,7 +595,7 @@ impl Loader {
             when: def.when.map(|w| w.value),
             group,
             option: def.option.map(|o| o.value),
-            interpretation: def.interpretation.0.into_iter().map(|(n, c)| (n.value, c.value)).collect(),
+            interpretation: def.interpretation.0.into_iter().map(|(n, c)| (n.value, c.into_words())).collect(),
             text: text.trim().to_string(),
             source,
             origin: Origin { file: file.clone(), span: origin_span },
@@ -644,7 +644,7 @@ impl Loader {
                         format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id),
                     ));
                 }
-                for (name, choice) in &m.interpretation {
+                for (name, choices) in &m.interpretation {
                     match rs.interpretations.get(name) {
                         None => {
                             let hint = did_you_mean(name, rs.interpretations.keys().map(String::as_str));
@@ -656,10 +656,19 @@ impl Loader {
                                 ),
                             ));
                         }
-                        Some(info) if !info.choices.iter().any(|(c, _)| c == choice) => {
-                            self.problems.push(here("rules::unknown_choice", format!("modifier `{}` depends on `{name}` being `{choice}`, which is not one of its choices", m.id)));
+                        Some(info) => {
+                            for choice in choices.iter().filter(|c| !info.choices.iter().any(|(known, _)| known == *c))
+                            {
+                                let hint = did_you_mean(choice, info.choices.iter().map(|(c, _)| c.as_str()));
+                                self.problems.push(here(
+                                    "rules::unknown_choice",
+                                    format!(
+                                        "modifier `{}` depends on `{name}` being `{choice}`, which is not one of its choices{hint}",
+                                        m.id
+                                    ),
+                                ));
+                            }
                         }
-                        Some(_) => {}
                     }
                 }
             }

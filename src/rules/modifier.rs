@@ -103,10 +103,11 @@ pub struct ModifierDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub option: Option<Spanned<String>>,
-    /// Only under these interpretation choices: `{ name: choice }`.
+    /// Only under these interpretation choices: `{ name: choice }`, or
+    /// `{ name: [choice, choice] }` for any of several.
     #[serde(default)]
-    #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub interpretation: Entries<Spanned<String>, Spanned<String>>,
+    #[schemars(with = "std::collections::BTreeMap<String, ChoicesDef>")]
+    pub interpretation: Entries<Spanned<String>, ChoicesDef>,
     /// The modifier as the chart prints it.
     #[serde(default)]
     pub text: Option<String>,
@@ -115,6 +116,26 @@ pub struct ModifierDef {
     /// In an overlay: remove the base's modifier with this id.
     #[serde(default)]
     pub remove: bool,
+}
+
+/// The interpretation choices a modifier holds under: one word or a list.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ChoicesDef {
+    #[schemars(with = "String")]
+    One(Spanned<String>),
+    #[schemars(with = "Vec<String>")]
+    Many(Vec<Spanned<String>>),
+}
+
+impl ChoicesDef {
+    /// The choices, in the order written.
+    pub fn into_words(self) -> Vec<String> {
+        match self {
+            ChoicesDef::One(one) => vec![one.value],
+            ChoicesDef::Many(many) => many.into_iter().map(|c| c.value).collect(),
+        }
+    }
 }
 
 /// What a modifier does when it applies.
@@ -147,7 +168,8 @@ pub struct Modifier {
     /// The condition's text; `None` when it always applies.
     pub when: Option<String>,
     pub option: Option<String>,
-    pub interpretation: Vec<(String, String)>,
+    /// Only while each named interpretation is set to one of its listed choices.
+    pub interpretation: Vec<(String, Vec<String>)>,
     pub group: Option<String>,
     /// How many times the value counts, as written (`situation.stands_lost`), and where.
     pub per: Option<(String, Origin)>,

@@ -150,7 +150,8 @@ fn a_fire_explains_itself_and_changes_the_target() {
     let eval = host.eval(&mut scope, &code).unwrap();
     let lines = eval.trace.lines();
     // Every modifier is considered; the one that applies says why and where from.
-    assert_eq!(lines.iter().filter(|l| l.starts_with("mod ")).count(), 17);
+    // 21: the four "-1/2" modifiers are listed twice, as a halving and as a -1 (fire_halving).
+    assert_eq!(lines.iter().filter(|l| l.starts_with("mod ")).count(), 21);
     assert!(
         lines
             .iter()
@@ -191,7 +192,21 @@ fn halving_modifiers_follow_the_interpretation() {
         rs.set_interpretation("fire_halving", choice).unwrap();
         let host = Host::new(rs.clone()).unwrap();
         host.set_dice(Box::new(Supplied::new([5])));
-        let value = host.eval(&mut Scope::new(), code).unwrap().value.cast::<rhai::Map>();
+        let eval = host.eval(&mut Scope::new(), code).unwrap();
+        // The trace says what was applied: a halving, or a -1 on the die.
+        let applied: Vec<String> = eval
+            .trace
+            .lines()
+            .into_iter()
+            .filter(|l| l.starts_with("mod     yes") && l.contains("Firing unit"))
+            .collect();
+        assert_eq!(applied.len(), 2, "{choice}: {applied:#?}");
+        for line in &applied {
+            let minus_one = line.starts_with("mod     yes -1") && line.contains("(-1/2 read as -1)");
+            let halve = line.contains("halve fire points") && !line.contains("-1/2 read as -1");
+            assert!(if choice == "minus_one" { minus_one } else { halve }, "{choice}: {line}");
+        }
+        let value = eval.value.cast::<rhai::Map>();
         assert_eq!(value["fire_points"].as_float().unwrap(), fire_points, "{choice}");
         assert_eq!(value["row"].as_int().unwrap(), row, "{choice}");
         // minus_one takes 2 off the die instead: 5 - 2 = 3.

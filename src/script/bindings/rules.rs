@@ -509,14 +509,14 @@ fn gate<'m>(settings: &crate::rules::Settings, m: &'m crate::rules::Modifier) ->
     }
     m.interpretation
         .iter()
-        .find(|(name, choice)| settings.interpretations.get(name) != Some(choice))
-        .map(|(name, choice)| WhyNot::Interpretation(name, choice))
+        .find(|(name, choices)| !settings.interpretations.get(name).is_some_and(|set| choices.contains(set)))
+        .map(|(name, choices)| WhyNot::Interpretation(name, choices))
 }
 
 /// Why a modifier does not apply, worded only when a trace records it.
 enum WhyNot<'a> {
     OptionOff(&'a str),
-    Interpretation(&'a str, &'a str),
+    Interpretation(&'a str, &'a [String]),
     CountsZero,
     Group { word: &'static str, group: &'a str, kept: &'a str },
 }
@@ -525,7 +525,7 @@ impl std::fmt::Display for WhyNot<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WhyNot::OptionOff(option) => write!(f, "option {option} is off"),
-            WhyNot::Interpretation(name, choice) => write!(f, "{name} is not {choice}"),
+            WhyNot::Interpretation(name, choices) => write!(f, "{name} is not {}", choices.join(" or ")),
             WhyNot::CountsZero => f.write_str("counts 0 times"),
             WhyNot::Group { word, group, kept } => write!(f, "only the {word} of group {group} counts: {kept}"),
         }
