@@ -59,7 +59,27 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
         }
     };
     let mut scope = Scope::new();
-    let evaluation = host.eval(&mut scope, &args.expr)?;
+    let show_trace = !args.quiet && !args.json;
+    if let (true, None, Some(seed)) = (show_trace, args.seed, seed) {
+        writeln!(out, "seed   {seed}")?;
+    }
+    let evaluation = match host.eval(&mut scope, &args.expr) {
+        Ok(evaluation) => evaluation,
+        Err(err) => {
+            // The steps up to the failure: which roll ran out of faces, or what led to the error.
+            if let (true, Some(trace)) = (show_trace, host.take_failed_trace()) {
+                write!(out, "{trace}")?;
+            }
+            return Err(err.into());
+        }
+    };
+    // Faces a player typed and no roll took: a face too many, or one missed earlier.
+    if let Err(unused) = host.unused_faces() {
+        if show_trace {
+            write!(out, "{}", evaluation.trace)?;
+        }
+        return Err(unused.into());
+    }
     if args.json {
         let value = serde_json::json!({
             "value": dynamic_to_json(&evaluation.value),
@@ -69,10 +89,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
         writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         return Ok(());
     }
-    if !args.quiet {
-        if let (None, Some(seed)) = (args.seed, seed) {
-            writeln!(out, "seed   {seed}")?;
-        }
+    if show_trace {
         write!(out, "{}", evaluation.trace)?;
     }
     writeln!(out, "= {}", super::json::display(&evaluation.value))?;

@@ -78,6 +78,8 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
             writeln!(out, "{roll}")?;
         }
     }
+    // Faces typed and not taken: a face too many, or a roll missed.
+    source.unused_faces()?;
     Ok(())
 }
 

@@ -64,6 +64,8 @@ pub struct Host {
     /// The arguments of the call in the code last given to `odds`, each as code of its own
     /// (see `called_once`), with that code: asked again, they are not taken apart again.
     odds_arguments: RefCell<Option<CallArguments>>,
+    /// The trace of the last run that failed (see `take_failed_trace`).
+    failed_trace: RefCell<Option<Trace>>,
 }
 
 /// Some code compiled alone, and the arguments of its call, each as code of its own.
@@ -142,6 +144,7 @@ impl Host {
             exact_engine: Cell::new(true),
             odds_code: RefCell::new(None),
             odds_arguments: RefCell::new(None),
+            failed_trace: RefCell::new(None),
             meter,
             code_name: RefCell::new("expression".into()),
             native: None,
@@ -432,6 +435,17 @@ impl Host {
         self.state.borrow_mut().dice = DiceMode::Source(source);
     }
 
+    /// Faces given in advance (`--dice`) that no roll took, as an error.
+    pub fn unused_faces(&self) -> Result<(), DiceError> {
+        self.state.borrow().dice.unused_faces()
+    }
+
+    /// The trace of the last run that failed, up to the failure, taken out: what a player
+    /// reads to see which roll or step it stopped at.
+    pub fn take_failed_trace(&self) -> Option<Trace> {
+        self.failed_trace.borrow_mut().take()
+    }
+
     /// Whether traces are recorded (off for bulk runs).
     pub fn set_tracing(&self, on: bool) {
         self.state.borrow_mut().tracing = on;
@@ -559,11 +573,14 @@ impl Host {
         let trace = std::mem::take(&mut st.trace);
         match result {
             Ok(value) => Ok(Evaluation { value, trace }),
-            Err(err) => Err(match (st.dice_error.take(), st.scenario_problems.take()) {
-                (Some(dice), _) => ScriptError::Dice(dice),
-                (None, Some(problems)) => ScriptError::Rules(problems),
-                (None, None) => self.locate(&err, code),
-            }),
+            Err(err) => {
+                *self.failed_trace.borrow_mut() = Some(trace);
+                Err(match (st.dice_error.take(), st.scenario_problems.take()) {
+                    (Some(dice), _) => ScriptError::Dice(dice),
+                    (None, Some(problems)) => ScriptError::Rules(problems),
+                    (None, None) => self.locate(&err, code),
+                })
+            }
         }
     }
 

@@ -44,6 +44,13 @@ impl RollSource for DiceMode {
         }
     }
 
+    fn unused_faces(&self) -> Result<(), DiceError> {
+        match self {
+            DiceMode::Source(source) => source.unused_faces(),
+            DiceMode::Walk(_) => Ok(()),
+        }
+    }
+
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
         match self {
             DiceMode::Source(source) => source.pool_faces(die, what, take),

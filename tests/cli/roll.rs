@@ -38,7 +38,7 @@ fn real_dice_are_checked_and_used() {
     insta::assert_snapshot!("bad_face", stderr(&out));
     let out = grognard(&["roll", "2d6", "--dice", "3"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("no face left for a d6 (1-6): all 1 supplied faces were used"));
+    assert!(stderr(&out).contains("no face left for a d6 (1-6) for `die 2 of 2`: all 1 supplied faces"));
 }
 
 #[test]

@@ -44,6 +44,36 @@ fn procedure_mistakes_are_pointed_at() {
 }
 
 #[test]
+fn dice_that_run_out_name_the_roll_and_keep_the_trace_so_far() {
+    let melee = r#"let a = unit(#{name: "A", nation: "france", arm: "infantry", stands: 6, formation: "line"});
+        let b = unit(#{name: "B", nation: "britain", arm: "infantry", stands: 6, formation: "line"}); melee(a, b, #{})"#;
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "--dice", "5", melee]);
+    assert_eq!(out.status.code(), Some(1));
+    // The attacker's die took the 5; the defender's found none.
+    assert!(stdout(&out).contains("roll    A (attacker), 1d10: [5] = 5"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("\n= "), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("no face left for a d10 (1-10) for `B (defender)`: all 1 supplied faces"), "{err}");
+}
+
+#[test]
+fn supplied_faces_left_over_are_refused() {
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "--dice", "5,6,7", r#"roll("1d10", "musketry")"#]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("roll    musketry, 1d10: [5] = 5"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("2 of the 3 supplied faces were not used: 6, 7"), "{}", stderr(&out));
+    let out = grognard(&["roll", "2d6", "--dice", "3,4,5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("1 of the 3 supplied faces was not used: 5"), "{}", stderr(&out));
+    // Exactly enough is fine.
+    let out = grognard(&["roll", "2d6", "--dice", "3,4"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A face the die cannot show names the roll too.
+    let out = grognard(&["eval", "--rules", "ff-napoleonic", "--dice", "11", r#"roll("1d10", "musketry")"#]);
+    assert!(stderr(&out).contains("face 11 cannot be rolled on a d10 (1-10) for `musketry`"), "{}", stderr(&out));
+}
+
+#[test]
 fn a_missing_ruleset_is_an_error() {
     let out = grognard(&["check", "no-such-ruleset"]);
     assert_eq!(out.status.code(), Some(1));

@@ -54,15 +54,27 @@ pub enum DiceError {
     #[diagnostic(code(dice::exact_limit), help("sample it instead, e.g. `grognard roll '{expr}' --times 10000`"))]
     ExactTooBig { expr: String, work: u64, limit: u64 },
 
-    /// Supplied faces ran out before the dice did.
-    #[error("no face left for a {die}: all {used} supplied faces were used")]
+    /// Supplied faces ran out before the dice did. `what` is what the die was for
+    /// ("musketry", "B (defender)"), or empty.
+    #[error("no face left for a {die}{}: all {used} supplied faces were used", purpose(.what))]
     #[diagnostic(code(dice::out_of_faces), help("supply one face for every die rolled, in the order they are rolled"))]
-    OutOfFaces { die: String, used: usize },
+    OutOfFaces { die: String, used: usize, what: String },
 
     /// A supplied face cannot be shown by the die it was given for.
-    #[error("face {face} cannot be rolled on a {die}")]
+    #[error("face {face} cannot be rolled on a {die}{}", purpose(.what))]
     #[diagnostic(code(dice::bad_face), help("supplied face number {position} was {face}"))]
-    BadFace { face: i64, die: String, position: usize },
+    BadFace { face: i64, die: String, position: usize, what: String },
+
+    /// Supplied faces were left over when the rolls were done: a face too many, or one
+    /// missed, and every roll after it may have taken the wrong face.
+    #[error("{} of the {given} supplied faces {} not used: {}", .unused.len(), if .unused.len() == 1 { "was" } else { "were" }, faces(.unused))]
+    #[diagnostic(
+        code(dice::unused_faces),
+        help(
+            "supply exactly one face for every die rolled, in the order they are rolled; the trace shows which roll took each"
+        )
+    )]
+    UnusedFaces { unused: Vec<i64>, given: usize },
 
     /// The player asked for a die gave none (Ctrl-C or end of input).
     #[error("no face was given for a {die}: the roll was cancelled")]
@@ -102,4 +114,14 @@ pub enum DiceError {
         help("exact odds need a computation whose every die depends only on the dice rolled before it")
     )]
     Nondeterministic { before: String, now: String },
+}
+
+/// ` for \`musketry\`` when a die's purpose is known, else nothing.
+fn purpose(what: &str) -> String {
+    if what.is_empty() { String::new() } else { format!(" for `{what}`") }
+}
+
+/// `6, 7`: faces as a player would write them.
+fn faces(faces: &[i64]) -> String {
+    faces.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
 }

@@ -24,6 +24,11 @@ pub trait RollSource {
         false
     }
 
+    /// Faces given in advance and not used, as an error: none for a generator.
+    fn unused_faces(&self) -> Result<(), DiceError> {
+        Ok(())
+    }
+
     /// The faces of dice rolled together (a pool), one for each of `what`, passed to
     /// `take` in order: a player at the table may give them all on one line.
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
@@ -45,6 +50,10 @@ impl<S: RollSource + ?Sized> RollSource for &mut S {
 
     fn shows_purpose(&self) -> bool {
         (**self).shows_purpose()
+    }
+
+    fn unused_faces(&self) -> Result<(), DiceError> {
+        (**self).unused_faces()
     }
 
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
@@ -154,13 +163,30 @@ impl Supplied {
 
 impl RollSource for Supplied {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        self.face_for(die, "")
+    }
+
+    /// Errors name what the die was for: the faces are a player's, given in advance.
+    fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
         let Some(&face) = self.faces.get(self.next) else {
-            return Err(DiceError::OutOfFaces { die: die.describe(), used: self.next });
+            return Err(DiceError::OutOfFaces { die: die.describe(), used: self.next, what: what.to_string() });
         };
         if !die.has_face(face) {
-            return Err(DiceError::BadFace { face, die: die.describe(), position: self.next + 1 });
+            let position = self.next + 1;
+            return Err(DiceError::BadFace { face, die: die.describe(), position, what: what.to_string() });
         }
         self.next += 1;
         Ok(face)
+    }
+
+    fn shows_purpose(&self) -> bool {
+        true
+    }
+
+    fn unused_faces(&self) -> Result<(), DiceError> {
+        match self.remaining() {
+            [] => Ok(()),
+            unused => Err(DiceError::UnusedFaces { unused: unused.to_vec(), given: self.faces.len() }),
+        }
     }
 }

@@ -179,7 +179,7 @@ fn supplied_faces_are_used_in_order_and_checked() {
     assert_eq!(roll.naturals().collect::<Vec<_>>(), [3, 5]);
     assert_eq!(source.remaining(), [12]);
     let err = parse("1d6").unwrap().roll(&mut source).unwrap_err();
-    assert_eq!(err, DiceError::BadFace { face: 12, die: "d6 (1-6)".into(), position: 3 });
+    assert_eq!(err, DiceError::BadFace { face: 12, die: "d6 (1-6)".into(), position: 3, what: String::new() });
     let err = parse("1d6").unwrap().roll(&mut Supplied::new([])).unwrap_err();
     assert_eq!(err.to_string(), "no face left for a d6 (1-6): all 0 supplied faces were used");
     assert_eq!(Supplied::parse_list("8, 4 10").unwrap().remaining(), [8, 4, 10]);
