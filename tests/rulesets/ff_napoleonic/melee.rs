@@ -226,6 +226,17 @@ fn prussian_national_modifiers_need_the_date() {
     }
 }
 
+#[test]
+fn a_unit_without_a_nation_is_told_it_needs_one() {
+    let code = r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line"});
+        let b = unit(#{name: "B", nation: "britain", arm: "infantry", stands: 6, formation: "line"});
+        melee(a, b, #{})"#;
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([5, 5])));
+    let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
+    assert!(err.contains("A has no nation: the National Modifiers table needs one"), "{err}");
+}
+
 /// The attacker's total modifier in a first round, under an interpretation.
 fn first_differential(choice: (&str, &str), code: &str, dice: [i64; 2]) -> i64 {
     let mut rs = ruleset(&["ff-napoleonic"]);
