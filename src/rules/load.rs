@@ -8,6 +8,7 @@ use miette::SourceSpan;
 use serde_saphyr::Spanned;
 
 use super::band::{Band, check_bands};
+use super::contract::{self, ContractFile};
 use super::files::{self, Confined, FileError, Refusal};
 use super::manifest::ManifestFile;
 use super::modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
@@ -111,6 +112,7 @@ impl Loader {
             self.tables(rs, &folder);
             self.modifier_lists(rs, &folder);
             self.procedures(rs, &folder);
+            self.contracts(rs, &folder);
         }
         let ruleset = ruleset?;
         self.cross_check(&ruleset);
@@ -606,6 +608,23 @@ impl Loader {
         for path in self.yaml_files(folder, "procedures", "rhai") {
             if let Some(file) = self.read(folder, &path) {
                 rs.procedures.push(Procedure { name: stem(&path), file, folder: folder.to_path_buf() });
+            }
+        }
+    }
+
+    /// `contracts/*.yaml`: a later layer's contract for a procedure replaces an earlier one.
+    fn contracts(&mut self, rs: &mut Ruleset, folder: &Path) {
+        for path in self.yaml_files(folder, "contracts", "yaml") {
+            let Some(file) = self.read(folder, &path) else {
+                continue;
+            };
+            match yaml::parse::<ContractFile>(&file) {
+                Ok(parsed) => {
+                    for contract in contract::build(&file, parsed, &rs.source, &rs.vocabulary, &mut self.problems) {
+                        rs.contracts.insert(contract.name.clone(), contract);
+                    }
+                }
+                Err(p) => self.problems.push(*p),
             }
         }
     }

@@ -4,6 +4,7 @@
 //! `Ruleset`, reporting every problem at once, each pointing into its file.
 
 pub mod band;
+pub mod contract;
 mod dice_section;
 mod effects;
 pub mod files;

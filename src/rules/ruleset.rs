@@ -32,6 +32,8 @@ pub struct Ruleset {
     /// Procedure files in load order; a later layer's function replaces an
     /// earlier one of the same name and arity.
     pub procedures: Vec<Procedure>,
+    /// What each entry procedure takes (`contracts/`), by procedure name.
+    pub contracts: BTreeMap<String, super::contract::Contract>,
 }
 
 /// One folder of a ruleset.
@@ -106,6 +108,7 @@ impl Ruleset {
             tables: BTreeMap::new(),
             modifiers: BTreeMap::new(),
             procedures: Vec::new(),
+            contracts: BTreeMap::new(),
         }
     }
 

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
+use super::bindings::contract::ContractBreach;
 use super::bindings::{self, rules::CONDITION_NAMES};
 use super::budget::{Meter, Stop};
 use super::compiled::Compiled;
@@ -179,6 +180,7 @@ impl Host {
                 Err(err) => problems.push(parse_problem(&file, &err)),
             }
         }
+        let checked = super::contracted::put_checks(&self.engine, &self.state.borrow().ruleset, &compiled, problems);
         let script_fns: BTreeSet<String> =
             compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
         let known = self.known_functions(&script_fns);
@@ -200,7 +202,9 @@ impl Host {
                 }
             }
             problems.extend(super::roll_readings::unread_rolls(file, ast));
-            self.written = self.written.merge(ast);
+        }
+        for (_, ast) in checked {
+            self.written = self.written.merge(&ast);
         }
         self.engine.set_optimization_level(OptimizationLevel::Simple);
         self.fold();
@@ -935,19 +939,38 @@ impl Host {
     fn locate(&self, err: &EvalAltResult, code: &str) -> ScriptError {
         // Follow calls down to the innermost error, remembering the chain.
         let mut chain = Vec::new();
+        let mut call_sites = Vec::new();
         let mut inner = err;
         let mut source = String::new();
-        while let EvalAltResult::ErrorInFunctionCall(name, src, next, _) = inner {
+        while let EvalAltResult::ErrorInFunctionCall(name, src, next, at) = inner {
             chain.push(name.clone());
+            call_sites.push(*at);
             source = src.clone();
             inner = next;
         }
-        let file = chain
-            .last()
-            .and_then(|name| self.function_files.get(name))
-            .or_else(|| self.sources.get(&source))
-            .cloned()
-            .unwrap_or_else(|| expression_source(&self.code_name.borrow(), code));
+        let file_of = |function: Option<&String>| {
+            function
+                .and_then(|name| self.function_files.get(name))
+                .or_else(|| function.is_some().then(|| self.sources.get(&source)).flatten())
+                .cloned()
+                .unwrap_or_else(|| expression_source(&self.code_name.borrow(), code))
+        };
+        // A broken contract is the caller's mistake: point at the call it checks, in the
+        // caller's code (the check itself runs first thing inside the procedure).
+        if let Some(breach) = contract_breach(inner)
+            && let Some(&at) = call_sites.last()
+            && !at.is_none()
+        {
+            let caller = file_of(chain.len().checked_sub(2).and_then(|i| chain.get(i)));
+            let mut problem =
+                Problem::error("script::contract", breach, &caller, span_at(&caller, at)).with_label("called here");
+            // (The state is borrowed while a run's error is located: only the chain is read.)
+            if let Some(name) = chain.last() {
+                problem = problem.with_help(format!("`show {name}` lists what {name}() takes"));
+            }
+            return problem.into();
+        }
+        let file = file_of(chain.last());
         let (code_name, message, help) = match (self.meter.stopped(), inner) {
             // However a binding passed the error on, a stopped command says why it stopped.
             (Some(stop), _) => {
@@ -982,6 +1005,14 @@ impl Host {
             problem = problem.with_help(help_text);
         }
         problem.into()
+    }
+}
+
+/// The words of a broken contract, when `err` is one (see `bindings::contract`).
+fn contract_breach(err: &EvalAltResult) -> Option<String> {
+    match err {
+        EvalAltResult::ErrorRuntime(value, _) => value.read_lock::<ContractBreach>().map(|b| b.0.clone()),
+        _ => None,
     }
 }
 

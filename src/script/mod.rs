@@ -12,6 +12,7 @@ mod budget;
 mod check;
 mod compiled;
 mod condition;
+mod contracted;
 mod error;
 mod fields;
 mod handles;

@@ -1,6 +1,7 @@
 //! Registers the kernel and the loaded ruleset with a Rhai engine.
 
 pub mod cards;
+pub mod contract;
 pub(crate) mod dice;
 pub(crate) mod measure;
 pub mod rules;
@@ -23,6 +24,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     measure::register(engine, state);
     study::register(engine, state);
     scenario::register(engine, state);
+    contract::register(engine, state);
 }
 
 /// A runtime error for Rhai with `message`.

@@ -1,0 +1,311 @@
+//! Procedure contracts (`contracts/<file>.yaml`): the parameters and situation keys each
+//! entry procedure takes, with their kinds, words and text, checked when a call is made.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::modifier::Origin;
+use super::problem::{Problem, SourceFile};
+use super::ruleset::did_you_mean;
+use super::source::Source;
+use super::table::LookupValue;
+use super::yaml::{Entries, span_of};
+use crate::unit::Vocabulary;
+
+/// A contracts file: procedure name → its contract.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct ContractFile(
+    #[schemars(with = "std::collections::BTreeMap<String, ContractDef>")] pub Entries<Spanned<String>, ContractDef>,
+);
+
+/// One procedure's contract as written.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContractDef {
+    /// What the procedure does and returns, in a line or two.
+    pub text: String,
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// The parameters, in the order the procedure takes them.
+    #[schemars(with = "std::collections::BTreeMap<String, KeyDef>")]
+    pub params: Entries<Spanned<String>, KeyDef>,
+    /// The keys its `situation` map may hold (every one optional).
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, KeyDef>")]
+    pub situation: Entries<Spanned<String>, KeyDef>,
+}
+
+/// A parameter or a situation key as written.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeyDef {
+    /// unit, leader, units, leaders, number, int, bool, word, words, text, list, map, any, situation.
+    #[serde(rename = "type")]
+    #[schemars(with = "String")]
+    pub kind: Spanned<String>,
+    /// For `word` and `words`: the words allowed.
+    #[serde(default)]
+    pub words: Option<Vec<String>>,
+    /// For `word` and `words`: the vocabulary field whose words are allowed (`nations`, `arms`...).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub vocabulary: Option<Spanned<String>>,
+    /// What an absent key counts as (a situation key), for the reader.
+    #[serde(default)]
+    pub default: Option<LookupValue>,
+    /// A parameter that may be `()`.
+    #[serde(default)]
+    pub optional: bool,
+    /// One line for the reader.
+    pub text: String,
+    #[serde(default)]
+    pub source: Option<Source>,
+}
+
+/// What a parameter or situation key holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Unit,
+    Leader,
+    Units,
+    Leaders,
+    Number,
+    Int,
+    Bool,
+    Word,
+    Words,
+    Text,
+    List,
+    Map,
+    Any,
+    Situation,
+}
+
+impl Kind {
+    pub const NAMES: [&'static str; 14] = [
+        "unit",
+        "leader",
+        "units",
+        "leaders",
+        "number",
+        "int",
+        "bool",
+        "word",
+        "words",
+        "text",
+        "list",
+        "map",
+        "any",
+        "situation",
+    ];
+    const ALL: [Kind; 14] = [
+        Kind::Unit,
+        Kind::Leader,
+        Kind::Units,
+        Kind::Leaders,
+        Kind::Number,
+        Kind::Int,
+        Kind::Bool,
+        Kind::Word,
+        Kind::Words,
+        Kind::Text,
+        Kind::List,
+        Kind::Map,
+        Kind::Any,
+        Kind::Situation,
+    ];
+
+    /// The kind named `name` in a contract file.
+    pub fn named(name: &str) -> Option<Kind> {
+        Kind::NAMES.iter().position(|n| *n == name).map(|i| Kind::ALL[i])
+    }
+
+    /// How an error says what is wanted: "a unit", "true or false".
+    pub fn wanted(self) -> &'static str {
+        match self {
+            Kind::Unit => "a unit",
+            Kind::Leader => "a leader",
+            Kind::Units => "a list of units",
+            Kind::Leaders => "a list of leaders",
+            Kind::Number => "a number",
+            Kind::Int => "a whole number",
+            Kind::Bool => "true or false",
+            Kind::Word => "a word",
+            Kind::Words => "a word or a list of words",
+            Kind::Text => "a text",
+            Kind::List => "a list",
+            Kind::Map => "a map",
+            Kind::Any => "anything",
+            Kind::Situation => "a situation map such as #{range: 2}",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let i = Kind::ALL.iter().position(|k| k == self).expect("every kind has a name");
+        f.write_str(Kind::NAMES[i])
+    }
+}
+
+/// A checked parameter or situation key.
+#[derive(Clone, Debug)]
+pub struct Key {
+    pub name: String,
+    pub kind: Kind,
+    /// The words a `word` or `words` key takes; empty: any word.
+    pub words: BTreeSet<String>,
+    pub default: Option<LookupValue>,
+    pub optional: bool,
+    pub text: String,
+    pub source: Option<Source>,
+}
+
+/// A checked contract: what a call of `name` must pass.
+#[derive(Clone, Debug)]
+pub struct Contract {
+    pub name: String,
+    pub text: String,
+    pub source: Source,
+    pub params: Vec<Key>,
+    pub situation: Vec<Key>,
+    /// Where the contract's name is written.
+    pub origin: Origin,
+}
+
+impl Contract {
+    /// The situation key called `name`.
+    pub fn situation_key(&self, name: &str) -> Option<&Key> {
+        self.situation.iter().find(|k| k.name == name)
+    }
+
+    /// `fire(firer, target, situation)`.
+    pub fn signature(&self) -> String {
+        let params: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+        format!("{}({})", self.name, params.join(", "))
+    }
+}
+
+/// The vocabulary fields a `word` key may take its words from.
+const VOCABULARY_FIELDS: [&str; 7] = ["arms", "types", "grades", "formations", "orders", "nations", "markers"];
+
+/// Checks a contracts file against the kinds and the ruleset's vocabulary, giving each
+/// contract it holds; every mistake becomes a problem pointing into the file.
+pub(super) fn build(
+    file: &SourceFile,
+    parsed: ContractFile,
+    file_source: &Source,
+    vocabulary: &Vocabulary,
+    problems: &mut Vec<Problem>,
+) -> Vec<Contract> {
+    let mut contracts = Vec::new();
+    for (name, def) in parsed.0.0 {
+        let origin = Origin { file: file.clone(), span: span_of(file, &name) };
+        let mut key = |what: &str, key_name: Spanned<String>, def: KeyDef| -> Option<Key> {
+            let kind = match Kind::named(&def.kind.value) {
+                Some(kind) => kind,
+                None => {
+                    let hint = did_you_mean(&def.kind.value, Kind::NAMES.into_iter());
+                    problems.push(
+                        Problem::error(
+                            "rules::contract",
+                            format!(
+                                "{what} `{}` of `{}` has no type `{}`{hint}",
+                                key_name.value, name.value, def.kind.value
+                            ),
+                            file,
+                            span_of(file, &def.kind),
+                        )
+                        .with_label("not a type")
+                        .with_help(format!("types: {}", Kind::NAMES.join(", "))),
+                    );
+                    return None;
+                }
+            };
+            let mut words: BTreeSet<String> = def.words.unwrap_or_default().into_iter().collect();
+            if let Some(field) = &def.vocabulary {
+                match vocabulary_words(vocabulary, &field.value) {
+                    Some(set) => words.extend(set.iter().cloned()),
+                    None => {
+                        let hint = did_you_mean(&field.value, VOCABULARY_FIELDS.into_iter());
+                        problems.push(
+                            Problem::error(
+                                "rules::contract",
+                                format!("the vocabulary has no field `{}`{hint}", field.value),
+                                file,
+                                span_of(file, field),
+                            )
+                            .with_label("not a vocabulary field")
+                            .with_help(format!("fields: {}", VOCABULARY_FIELDS.join(", "))),
+                        );
+                    }
+                }
+            }
+            if !words.is_empty() && !matches!(kind, Kind::Word | Kind::Words) {
+                problems.push(
+                    Problem::error(
+                        "rules::contract",
+                        format!(
+                            "{what} `{}` is {kind}: only a word or words takes `words:` or `vocabulary:`",
+                            key_name.value
+                        ),
+                        file,
+                        span_of(file, &def.kind),
+                    )
+                    .with_label("give `type: word` or `type: words`"),
+                );
+            }
+            Some(Key {
+                name: key_name.value,
+                kind,
+                words,
+                default: def.default,
+                optional: def.optional,
+                text: def.text.trim().to_string(),
+                source: def.source,
+            })
+        };
+        let params: Vec<Key> = def.params.0.into_iter().filter_map(|(n, d)| key("parameter", n, d)).collect();
+        let situation: Vec<Key> = def.situation.0.into_iter().filter_map(|(n, d)| key("situation key", n, d)).collect();
+        let takes_situation = params.iter().any(|p| p.kind == Kind::Situation);
+        if !situation.is_empty() && !takes_situation {
+            problems.push(
+                Problem::error(
+                    "rules::contract",
+                    format!("`{}` lists situation keys but no parameter of type situation", name.value),
+                    file,
+                    origin.span,
+                )
+                .with_label("here")
+                .with_help("give the situation parameter `type: situation`"),
+            );
+        }
+        contracts.push(Contract {
+            name: name.value,
+            text: def.text.trim().to_string(),
+            source: def.source.unwrap_or_else(|| file_source.clone()),
+            params,
+            situation,
+            origin,
+        });
+    }
+    contracts
+}
+
+fn vocabulary_words<'a>(vocabulary: &'a Vocabulary, field: &str) -> Option<&'a BTreeSet<String>> {
+    Some(match field {
+        "arms" => &vocabulary.arms,
+        "types" => &vocabulary.types,
+        "grades" => &vocabulary.grades,
+        "formations" => &vocabulary.formations,
+        "orders" => &vocabulary.orders,
+        "nations" => &vocabulary.nations,
+        "markers" => &vocabulary.markers,
+        _ => return None,
+    })
+}

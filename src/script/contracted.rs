@@ -1,0 +1,105 @@
+//! Contracts put to work: each procedure a contract names first checks what it was passed
+//! (`contract_check`), on every path that runs it, Rhai's and the compiled one alike.
+
+use rhai::{AST, Engine};
+
+use super::bindings::contract::CHECK;
+use super::error::offset_of;
+use crate::rules::{Problem, Ruleset, SourceFile, did_you_mean};
+
+/// The procedure files with `contract_check(...)` put first in the body of every function
+/// a contract names, and a problem for each contract that names no procedure or whose
+/// parameters differ from the procedure's. The check is written on the line of the body's
+/// `{`, so no line number of the file moves.
+pub(super) fn put_checks(
+    engine: &Engine,
+    ruleset: &Ruleset,
+    compiled: &[(SourceFile, AST)],
+    problems: &mut Vec<Problem>,
+) -> Vec<(SourceFile, AST)> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (file, ast) in compiled {
+        let text = file.inner();
+        let mut inserts: Vec<(usize, String)> = Vec::new();
+        for def in ast.iter_fn_def() {
+            let Some(contract) = ruleset.contracts.get(def.name.as_str()) else { continue };
+            let params: Vec<&str> = def.params.iter().map(|p| p.as_str()).collect();
+            let declared: Vec<&str> = contract.params.iter().map(|p| p.name.as_str()).collect();
+            if params.len() != declared.len() {
+                continue;
+            }
+            found.insert(contract.name.clone());
+            if params != declared {
+                problems.push(
+                    Problem::error(
+                        "rules::contract",
+                        format!(
+                            "the contract of `{}` names its parameters {}, but {} names them {}",
+                            contract.name,
+                            declared.join(", "),
+                            file.name(),
+                            params.join(", ")
+                        ),
+                        &contract.origin.file,
+                        contract.origin.span,
+                    )
+                    .with_label("here")
+                    .with_help("list the parameters as the procedure names them, in its order"),
+                );
+                continue;
+            }
+            let brace = offset_of(text, def.body.start_position());
+            if text.as_bytes().get(brace) != Some(&b'{') {
+                continue;
+            }
+            inserts.push((brace + 1, format!(" {CHECK}(\"{}\", [{}]);", contract.name, params.join(", "))));
+        }
+        if inserts.is_empty() {
+            out.push((file.clone(), ast.clone()));
+            continue;
+        }
+        inserts.sort();
+        let mut checked = String::with_capacity(text.len() + 100 * inserts.len());
+        let mut at = 0;
+        for (offset, insert) in inserts {
+            checked.push_str(&text[at..offset]);
+            checked.push_str(&insert);
+            at = offset;
+        }
+        checked.push_str(&text[at..]);
+        match engine.compile(&checked) {
+            Ok(mut with_checks) => {
+                if let Some(source) = ast.source() {
+                    with_checks.set_source(source);
+                }
+                out.push((file.clone(), with_checks));
+            }
+            // Cannot happen for a file that compiled; kept as written if it does.
+            Err(_) => out.push((file.clone(), ast.clone())),
+        }
+    }
+    for contract in ruleset.contracts.values().filter(|c| !found.contains(&c.name)) {
+        let arities: Vec<usize> = compiled
+            .iter()
+            .flat_map(|(_, ast)| ast.iter_fn_def().filter(|d| d.name == contract.name).map(|d| d.params.len()))
+            .collect();
+        let message = if arities.is_empty() {
+            let names = compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string()));
+            let names: Vec<String> = names.collect();
+            let hint = did_you_mean(&contract.name, names.iter().map(String::as_str));
+            format!("the contract `{}` names no procedure of this ruleset{hint}", contract.name)
+        } else {
+            format!(
+                "the contract of `{}` lists {} parameters; the procedure takes {}",
+                contract.name,
+                contract.params.len(),
+                arities.iter().map(usize::to_string).collect::<Vec<_>>().join(" or ")
+            )
+        };
+        problems.push(
+            Problem::error("rules::contract", message, &contract.origin.file, contract.origin.span).with_label("here"),
+        );
+    }
+    out
+}
