@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::error::Error;
+use crate::rules::contract::ContractFile;
 use crate::rules::{ManifestFile, ModifierFile, TableFile};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard schema table                 # print the schema of tables/*.yaml
-  grognard schema all --out schema/     # write ruleset, table and modifiers schemas";
+  grognard schema all --out schema/     # write ruleset, table, modifiers and contracts schemas";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SchemaKind {
@@ -20,7 +21,9 @@ pub enum SchemaKind {
     Table,
     /// `modifiers/*.yaml`
     Modifiers,
-    /// All three (with `--out`).
+    /// `contracts/*.yaml`
+    Contracts,
+    /// All four (with `--out`).
     All,
 }
 
@@ -40,13 +43,14 @@ pub fn schema_text(kind: SchemaKind) -> String {
         SchemaKind::Ruleset => schemars::schema_for!(ManifestFile),
         SchemaKind::Table => schemars::schema_for!(TableFile),
         SchemaKind::Modifiers | SchemaKind::All => schemars::schema_for!(ModifierFile),
+        SchemaKind::Contracts => schemars::schema_for!(ContractFile),
     };
     serde_json::to_string_pretty(&schema).expect("a schema serializes") + "\n"
 }
 
 pub(super) fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), Error> {
     let kinds = match args.kind {
-        SchemaKind::All => vec![SchemaKind::Ruleset, SchemaKind::Table, SchemaKind::Modifiers],
+        SchemaKind::All => vec![SchemaKind::Ruleset, SchemaKind::Table, SchemaKind::Modifiers, SchemaKind::Contracts],
         one => vec![one],
     };
     match &args.out {

@@ -614,6 +614,7 @@ impl Loader {
 
     /// `contracts/*.yaml`: a later layer's contract for a procedure replaces an earlier one.
     fn contracts(&mut self, rs: &mut Ruleset, folder: &Path) {
+        let mut this_layer: BTreeMap<String, SourceFile> = BTreeMap::new();
         for path in self.yaml_files(folder, "contracts", "yaml") {
             let Some(file) = self.read(folder, &path) else {
                 continue;
@@ -621,6 +622,22 @@ impl Loader {
             match yaml::parse::<ContractFile>(&file) {
                 Ok(parsed) => {
                     for contract in contract::build(&file, parsed, &rs.source, &rs.vocabulary, &mut self.problems) {
+                        if let Some(first) = this_layer.insert(contract.name.clone(), file.clone()) {
+                            self.problems.push(
+                                Problem::error(
+                                    "rules::duplicate_id",
+                                    format!(
+                                        "a second contract for `{}` (the first is in {})",
+                                        contract.name,
+                                        first.name()
+                                    ),
+                                    &contract.origin.file,
+                                    contract.origin.span,
+                                )
+                                .with_label("again here")
+                                .with_help("one contract per procedure; an overlay's contract replaces its base's"),
+                            );
+                        }
                         rs.contracts.insert(contract.name.clone(), contract);
                     }
                 }

@@ -39,6 +39,11 @@ fn modifier_mistakes_are_pointed_at() {
 }
 
 #[test]
+fn contract_mistakes_are_pointed_at() {
+    insta::assert_snapshot!("broken_contracts", broken("broken-contracts"));
+}
+
+#[test]
 fn procedure_mistakes_are_pointed_at() {
     insta::assert_snapshot!("broken_procedures", broken("broken-procedures"));
 }
@@ -219,6 +224,14 @@ fn the_shipped_schemas_are_up_to_date() {
         assert_eq!(v["type"], "object");
         assert_eq!(v["additionalProperties"], false);
     }
+    // A contracts file is a map of procedure names, each contract closed to unknown keys.
+    let out = grognard(&["schema", "contracts"]);
+    let shipped = std::fs::read_to_string("schema/contracts.schema.json").unwrap();
+    assert_eq!(stdout(&out), shipped, "schema/contracts.schema.json is stale: run `grognard schema all --out schema`");
+    let v: Value = serde_json::from_str(&shipped).unwrap();
+    assert_eq!(v["additionalProperties"]["$ref"], "#/$defs/ContractDef");
+    assert_eq!(v["$defs"]["ContractDef"]["additionalProperties"], false);
+    assert_eq!(v["$defs"]["KeyDef"]["additionalProperties"], false);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! the procedures' results, traces, effects and exact odds.
 
 mod compiled;
+mod contracts;
 mod exact_engine;
 mod ff_napoleonic;
 mod fields_and_observations;
