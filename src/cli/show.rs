@@ -6,17 +6,19 @@ use clap::Args;
 
 use super::rules_flags::RulesFlags;
 use crate::error::Error;
+use crate::rules::contract::{Contract, Key};
 use crate::rules::{Edge, ModifierList, Ruleset, Table, TableBody, did_you_mean};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard show --rules ff-napoleonic                 # what the ruleset holds
   grognard show --rules ff-napoleonic musketry        # one table as a chart
   grognard show --rules ff-napoleonic fire_modifiers  # a modifier list
+  grognard show --rules ff-napoleonic procedures fire # the procedures, and what fire() takes
   grognard show --rules republique --with attached_artillery options interpretations";
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Tables, modifier lists, `options` or `interpretations` to show (a summary when none).
+    /// Tables, modifier lists, procedures, `procedures`, `options` or `interpretations` to show (a summary when none).
     pub names: Vec<String>,
     #[command(flatten)]
     pub rules: RulesFlags,
@@ -48,18 +50,83 @@ pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, Error> {
     if name == "interpretations" {
         return Ok(interpretations(ruleset));
     }
+    if name == "procedures" {
+        return Ok(procedures(ruleset));
+    }
+    // A table and a procedure may share a name (`melee`): both are shown.
+    let mut shown = Vec::new();
     if let Some(table) = ruleset.tables.get(name) {
-        return Ok(table_chart(table));
+        shown.push(table_chart(table));
     }
     if let Some(list) = ruleset.modifiers.get(name) {
-        return Ok(modifier_list(list));
+        shown.push(modifier_list(list));
     }
-    let known = ruleset.tables.keys().chain(ruleset.modifiers.keys()).map(String::as_str);
-    let hint = did_you_mean(name, known.chain(["options", "interpretations"]));
+    if let Some(contract) = ruleset.contracts.get(name) {
+        shown.push(contract_text(contract));
+    }
+    if !shown.is_empty() {
+        return Ok(shown.join("\n"));
+    }
+    let known = ruleset.tables.keys().chain(ruleset.modifiers.keys()).chain(ruleset.contracts.keys());
+    let hint = did_you_mean(name, known.map(String::as_str).chain(["options", "interpretations", "procedures"]));
     Err(Error::Input(format!(
-        "ruleset `{}` has no table or modifier list `{name}`{hint}; `grognard show --rules {}` lists them",
+        "ruleset `{}` has no table, modifier list or procedure `{name}`{hint}; `grognard show --rules {}` lists them",
         ruleset.id, ruleset.id
     )))
+}
+
+/// Each procedure file and the entry procedures its contracts declare, with what they take.
+fn procedures(ruleset: &Ruleset) -> String {
+    let mut s = String::from("procedures:\n");
+    for p in &ruleset.procedures {
+        s += &format!("  {}\n", p.file.name());
+        let defined = defined_in(&p.file).filter_map(|name| ruleset.contracts.get(name));
+        for contract in defined {
+            s += &format!("    {}: {}\n", contract.signature(), contract.text);
+            if !contract.situation.is_empty() {
+                let keys: Vec<&str> = contract.situation.iter().map(|k| k.name.as_str()).collect();
+                s += &format!("      situation: {}\n", keys.join(", "));
+            }
+        }
+    }
+    s
+}
+
+/// The names of the functions `file` defines, in its order (lines that start `fn name(`).
+fn defined_in(file: &crate::rules::SourceFile) -> impl Iterator<Item = &str> {
+    file.inner()
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("fn ")?.split_once('(').map(|(name, _)| name.trim()))
+}
+
+/// A procedure's contract: what it does, each parameter and each situation key.
+pub fn contract_text(contract: &Contract) -> String {
+    let mut s = format!("{}\n  {}  [{}]\n", contract.signature(), contract.text, contract.source);
+    let key_line = |key: &Key| {
+        let mut kind = key.kind.to_string();
+        if !key.words.is_empty() {
+            kind += &format!(" ({})", key.words.iter().map(String::as_str).collect::<Vec<_>>().join(", "));
+        }
+        if key.optional {
+            kind += " or ()";
+        }
+        if let Some(default) = &key.default {
+            kind += &format!(", default {default}");
+        }
+        let source = key.source.as_ref().map(|s| format!("  [{s}]")).unwrap_or_default();
+        format!("  {:<26} {kind}\n  {:<26} {}{source}\n", key.name, "", key.text)
+    };
+    s += "parameters:\n";
+    for p in &contract.params {
+        s += &key_line(p);
+    }
+    if !contract.situation.is_empty() {
+        s += "situation keys (each may be left out):\n";
+        for k in &contract.situation {
+            s += &key_line(k);
+        }
+    }
+    s
 }
 
 /// What the ruleset holds, one line each.
@@ -74,10 +141,8 @@ pub fn summary(ruleset: &Ruleset) -> String {
     for m in ruleset.modifiers.values() {
         s += &format!("  {:<28} {} ({} modifiers)\n", m.id, m.title, m.modifiers.len());
     }
-    s += "\nprocedures:\n";
-    for p in &ruleset.procedures {
-        s += &format!("  {}\n", p.file.name());
-    }
+    s += "\n";
+    s += &procedures(ruleset);
     s += "\n";
     s += &options(ruleset);
     s += "\n";

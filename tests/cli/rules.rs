@@ -44,6 +44,30 @@ fn contract_mistakes_are_pointed_at() {
 }
 
 #[test]
+fn show_lists_the_procedures_and_what_each_takes() {
+    let rules = "tests/fixtures/rules/contracts";
+    let out = grognard(&["show", "--rules", rules, "procedures", "shoot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("procedures/shoot.rhai\n    shoot(firer, target, situation): A die plus what the situation adds\n      situation: range, enfiladed, cover, side\n"), "{text}");
+    assert!(text.contains("    rally(unit, leader): 1 with a leader\n"), "{text}");
+    assert!(text.contains("\nsituation keys (each may be left out):\n"), "{text}");
+    assert!(
+        text.contains(
+            "  enfiladed                  bool, default false\n                             Shot from the flank\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("  side                       word (britain, france)\n"), "{text}");
+    let out = grognard(&["show", "--rules", rules, "rally"]);
+    assert!(stdout(&out).contains("  leader                     leader or ()\n"), "{}", stdout(&out));
+    let out = grognard(&["show", "--rules", rules, "shot"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no table, modifier list or procedure `shot` (did"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("you mean `shoot`?)"), "{}", stderr(&out));
+}
+
+#[test]
 fn procedure_mistakes_are_pointed_at() {
     insta::assert_snapshot!("broken_procedures", broken("broken-procedures"));
 }
