@@ -1,10 +1,11 @@
 //! Contracts put to work: each procedure a contract names first checks what it was passed
 //! (`contract_check`), on every path that runs it, Rhai's and the compiled one alike.
 
-use rhai::{AST, Engine};
+use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
 
-use super::bindings::contract::CHECK;
+use super::bindings::contract::{CHECK, check_param, check_situation_key};
 use super::error::offset_of;
+use crate::rules::contract::Kind;
 use crate::rules::{Problem, Ruleset, SourceFile, did_you_mean};
 
 /// The procedure files with `contract_check(...)` put first in the body of every function
@@ -102,4 +103,50 @@ pub(super) fn put_checks(
         );
     }
     out
+}
+
+/// Calls in `ast` of a contracted procedure that break its contract where it can be seen
+/// without running them: a literal situation key that is not listed, and a literal value
+/// (a word, a number, a flag, a list of words) of the wrong kind or not among its words.
+/// Each with the position of the key or value to point at.
+pub(super) fn literal_breaches(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
+            _ => return true,
+        };
+        if !call.namespace.is_empty() || call.name.as_str() == CHECK {
+            return true;
+        }
+        let Some(contract) = ruleset.contracts.get(call.name.as_str()) else { return true };
+        if call.args.len() != contract.params.len() {
+            return true;
+        }
+        for (param, arg) in contract.params.iter().zip(call.args.iter()) {
+            match (param.kind, arg) {
+                (Kind::Situation, Expr::Map(map, _)) => {
+                    for (key, value) in &map.0 {
+                        let literal = value.get_literal_value(None);
+                        if let Err(why) = check_situation_key(contract, &param.name, &key.name, literal.as_ref()) {
+                            // An unknown key is pointed at by its name, a wrong value by itself.
+                            let at =
+                                if contract.situation_key(&key.name).is_some() { value.position() } else { key.pos };
+                            found.push((why, at));
+                        }
+                    }
+                }
+                (Kind::Situation, _) => {}
+                (_, arg) => {
+                    if let Some(value) = arg.get_literal_value(None)
+                        && let Err(why) = check_param(contract, param, &value)
+                    {
+                        found.push((why, arg.position()));
+                    }
+                }
+            }
+        }
+        true
+    });
+    found
 }

@@ -202,6 +202,9 @@ impl Host {
                 }
             }
             problems.extend(super::roll_readings::unread_rolls(file, ast));
+            for (why, at) in super::contracted::literal_breaches(ast, &self.state.borrow().ruleset) {
+                problems.push(Problem::error("script::contract", why, file, span_at(file, at)).with_label("here"));
+            }
         }
         for (_, ast) in checked {
             self.written = self.written.merge(&ast);

@@ -73,23 +73,38 @@ pub fn check_call(contract: &Contract, args: &[Dynamic]) -> Result<(), String> {
 
 fn check_situation(contract: &Contract, param: &str, map: &Map) -> Result<(), String> {
     for (key, value) in map {
-        let Some(spec) = contract.situation_key(key) else {
-            let hint = did_you_mean(key, contract.situation.iter().map(|k| k.name.as_str()));
-            let known: Vec<&str> = contract.situation.iter().map(|k| k.name.as_str()).collect();
-            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-            return Err(format!(
-                "{}: {param} has no key `{key}`{hint}; {} reads: {known}",
-                contract.signature(),
-                contract.name
-            ));
-        };
-        // () is the same as leaving the key out.
-        if value.is_unit() {
-            continue;
-        }
-        check_value(spec, value).map_err(|why| format!("{}: {param}.{key} {why}", contract.signature()))?;
+        check_situation_key(contract, param, key, Some(value))?;
     }
     Ok(())
+}
+
+/// One key of a situation, and its value when known (`check` reads literal maps).
+pub fn check_situation_key(contract: &Contract, param: &str, key: &str, value: Option<&Dynamic>) -> Result<(), String> {
+    let Some(spec) = contract.situation_key(key) else {
+        let hint = did_you_mean(key, contract.situation.iter().map(|k| k.name.as_str()));
+        let known: Vec<&str> = contract.situation.iter().map(|k| k.name.as_str()).collect();
+        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        return Err(format!(
+            "{}: {param} has no key `{key}`{hint}; {} reads: {known}",
+            contract.signature(),
+            contract.name
+        ));
+    };
+    match value {
+        // () is the same as leaving the key out.
+        Some(value) if !value.is_unit() => {
+            check_value(spec, value).map_err(|why| format!("{}: {param}.{key} {why}", contract.signature()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A parameter's value (not a situation's), worded as a call's error.
+pub fn check_param(contract: &Contract, param: &Key, value: &Dynamic) -> Result<(), String> {
+    if value.is_unit() {
+        return Ok(());
+    }
+    check_value(param, value).map_err(|why| format!("{}: `{}` {why}", contract.signature(), param.name))
 }
 
 /// Whether `value` is of `key`'s kind (and one of its words); else why not.
