@@ -100,6 +100,9 @@ fn a_wrong_kind_or_word_is_refused() {
     assert!(err.contains("`situation` is a situation map such as #{range: 2}, not the unit"), "{err}");
     let err = error("shoot((), b, #{})");
     assert!(err.contains("`firer` is missing (it is a unit: The unit shooting)"), "{err}");
+    // A situation given as () would fail at its first key inside the procedure.
+    let err = error("shoot(a, b, ())");
+    assert!(err.contains("`situation` is missing (it is a situation map such as #{range: 2}"), "{err}");
 }
 
 #[test]

@@ -41,8 +41,9 @@ impl std::fmt::Display for ContractBreach {
 /// Whether `args` are what `contract` asks for; else the first mistake, worded for a player.
 pub fn check_call(contract: &Contract, args: &[Dynamic]) -> Result<(), String> {
     for (param, value) in contract.params.iter().zip(args) {
+        // A situation given as () would fail at its first key: it is refused here, unless optional.
         if value.is_unit() {
-            if param.optional || param.kind == Kind::Situation {
+            if param.optional {
                 continue;
             }
             return Err(format!(
