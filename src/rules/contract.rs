@@ -141,7 +141,7 @@ impl Kind {
             Kind::List => "a list",
             Kind::Map => "a map",
             Kind::Any => "anything",
-            Kind::Situation => "a situation map such as #{range: 2}",
+            Kind::Situation => "a map of situation keys",
         }
     }
 }

@@ -97,12 +97,17 @@ fn a_wrong_kind_or_word_is_refused() {
     assert!(err.contains("`nation` has no word \"prussia\"; its words are britain, france"), "{err}");
     // A unit where a situation goes, and a missing parameter.
     let err = error("shoot(a, b, a)");
-    assert!(err.contains("`situation` is a situation map such as #{range: 2}, not the unit"), "{err}");
+    assert!(
+        err.contains(
+            "`situation` is a map such as #{range: ...} (its keys: range, enfiladed, cover, side), not the unit"
+        ),
+        "{err}"
+    );
     let err = error("shoot((), b, #{})");
     assert!(err.contains("`firer` is missing (it is a unit: The unit shooting)"), "{err}");
     // A situation given as () would fail at its first key inside the procedure.
     let err = error("shoot(a, b, ())");
-    assert!(err.contains("`situation` is missing (it is a situation map such as #{range: 2}"), "{err}");
+    assert!(err.contains("`situation` is missing (it is a map such as #{range: ...}"), "{err}");
 }
 
 #[test]

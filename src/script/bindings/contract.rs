@@ -50,7 +50,7 @@ pub fn check_call(contract: &Contract, args: &[Dynamic]) -> Result<(), String> {
                 "{}: `{}` is missing (it is {}: {})",
                 contract.signature(),
                 param.name,
-                param.kind.wanted(),
+                wanted(contract, param),
                 param.text
             ));
         }
@@ -60,7 +60,7 @@ pub fn check_call(contract: &Contract, args: &[Dynamic]) -> Result<(), String> {
                     "{}: `{}` is {}, not {}",
                     contract.signature(),
                     param.name,
-                    Kind::Situation.wanted(),
+                    wanted(contract, param),
                     describe(value)
                 ));
             };
@@ -70,6 +70,21 @@ pub fn check_call(contract: &Contract, args: &[Dynamic]) -> Result<(), String> {
         check_value(param, value).map_err(|why| format!("{}: `{}` {why}", contract.signature(), param.name))?;
     }
     Ok(())
+}
+
+/// What a parameter wants, for an error: a situation names the keys it may hold.
+fn wanted(contract: &Contract, param: &Key) -> String {
+    if param.kind != Kind::Situation {
+        return param.kind.wanted().to_string();
+    }
+    match contract.situation.first() {
+        None => "a map, #{} (it takes no keys)".to_string(),
+        Some(first) => format!("a map such as #{{{}: ...}} (its keys: {})", first.name, key_names(contract)),
+    }
+}
+
+fn key_names(contract: &Contract) -> String {
+    contract.situation.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 fn check_situation(contract: &Contract, param: &str, map: &Map) -> Result<(), String> {
@@ -83,8 +98,7 @@ fn check_situation(contract: &Contract, param: &str, map: &Map) -> Result<(), St
 pub fn check_situation_key(contract: &Contract, param: &str, key: &str, value: Option<&Dynamic>) -> Result<(), String> {
     let Some(spec) = contract.situation_key(key) else {
         let hint = did_you_mean(key, contract.situation.iter().map(|k| k.name.as_str()));
-        let known: Vec<&str> = contract.situation.iter().map(|k| k.name.as_str()).collect();
-        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        let known = if contract.situation.is_empty() { "none".to_string() } else { key_names(contract) };
         return Err(format!(
             "{}: {param} has no key `{key}`{hint}; {} reads: {known}",
             contract.signature(),

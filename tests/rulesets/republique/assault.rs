@@ -606,7 +606,9 @@ fn river_crossers_limbered_guns_and_both_sides_vulnerable() {
 fn bad_input_is_refused_with_a_reason() {
     let host = host_with(&[], &[]);
     let err = fails(&host, &[], &format!("{EVEN} assault(a, d, \"woods\")"));
-    assert!(err.contains("an assault's situation is a map"), "{err}");
+    // The call is held to assault's contract before the procedure runs.
+    assert!(err.contains("`situation` is a map such as #{cover: ...} (its keys: cover, column,"), "{err}");
+    assert!(err.contains("not the text \"woods\""), "{err}");
     let err = fails(&host, &[], &format!("{EVEN} assault(a, [], #{{}})"));
     assert!(err.contains("the defender side of an assault needs at least one unit"), "{err}");
     let err = fails(&host, &[], &format!("{EVEN} assault(a, 3, #{{}})"));
