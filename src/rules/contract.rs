@@ -206,69 +206,15 @@ pub(super) fn build(
     let mut contracts = Vec::new();
     for (name, def) in parsed.0.0 {
         let origin = Origin { file: file.clone(), span: span_of(file, &name) };
-        let mut key = |what: &str, key_name: Spanned<String>, def: KeyDef| -> Option<Key> {
-            let kind = match Kind::named(&def.kind.value) {
-                Some(kind) => kind,
-                None => {
-                    let hint = did_you_mean(&def.kind.value, Kind::NAMES.into_iter());
-                    problems.push(
-                        Problem::error(
-                            "rules::contract",
-                            format!(
-                                "{what} `{}` of `{}` has no type `{}`{hint}",
-                                key_name.value, name.value, def.kind.value
-                            ),
-                            file,
-                            span_of(file, &def.kind),
-                        )
-                        .with_label("not a type")
-                        .with_help(format!("types: {}", Kind::NAMES.join(", "))),
-                    );
-                    return None;
-                }
-            };
-            let mut words: BTreeSet<String> = def.words.unwrap_or_default().into_iter().collect();
-            if let Some(field) = &def.vocabulary {
-                match vocabulary_words(vocabulary, &field.value) {
-                    Some(set) => words.extend(set.iter().cloned()),
-                    None => {
-                        let hint = did_you_mean(&field.value, VOCABULARY_FIELDS.into_iter());
-                        problems.push(
-                            Problem::error(
-                                "rules::contract",
-                                format!("the vocabulary has no field `{}`{hint}", field.value),
-                                file,
-                                span_of(file, field),
-                            )
-                            .with_label("not a vocabulary field")
-                            .with_help(format!("fields: {}", VOCABULARY_FIELDS.join(", "))),
-                        );
-                    }
-                }
-            }
-            if !words.is_empty() && !matches!(kind, Kind::Word | Kind::Words) {
-                problems.push(
-                    Problem::error(
-                        "rules::contract",
-                        format!(
-                            "{what} `{}` is {kind}: only a word or words takes `words:` or `vocabulary:`",
-                            key_name.value
-                        ),
-                        file,
-                        span_of(file, &def.kind),
-                    )
-                    .with_label("give `type: word` or `type: words`"),
-                );
-            }
-            Some(Key {
-                name: key_name.value,
-                kind,
-                words,
-                default: def.default,
-                optional: def.optional,
-                text: def.text.trim().to_string(),
-                source: def.source,
-            })
+        let mut key = |what: &str, key_name: Spanned<String>, def: KeyDef| {
+            build_key(
+                file,
+                &format!("{what} `{}` of `{}`", key_name.value, name.value),
+                key_name,
+                def,
+                vocabulary,
+                problems,
+            )
         };
         let params: Vec<Key> = def.params.0.into_iter().filter_map(|(n, d)| key("parameter", n, d)).collect();
         let situation: Vec<Key> = def.situation.0.into_iter().filter_map(|(n, d)| key("situation key", n, d)).collect();
@@ -295,6 +241,74 @@ pub(super) fn build(
         });
     }
     contracts
+}
+
+/// One parameter or situation key checked (`what` names it in errors: "situation key
+/// `range` of `fire`"): its type, its words and its vocabulary field.
+pub(super) fn build_key(
+    file: &SourceFile,
+    what: &str,
+    key_name: Spanned<String>,
+    def: KeyDef,
+    vocabulary: &Vocabulary,
+    problems: &mut Vec<Problem>,
+) -> Option<Key> {
+    let kind = match Kind::named(&def.kind.value) {
+        Some(kind) => kind,
+        None => {
+            let hint = did_you_mean(&def.kind.value, Kind::NAMES.into_iter());
+            problems.push(
+                Problem::error(
+                    "rules::contract",
+                    format!("{what} has no type `{}`{hint}", def.kind.value),
+                    file,
+                    span_of(file, &def.kind),
+                )
+                .with_label("not a type")
+                .with_help(format!("types: {}", Kind::NAMES.join(", "))),
+            );
+            return None;
+        }
+    };
+    let mut words: BTreeSet<String> = def.words.unwrap_or_default().into_iter().collect();
+    if let Some(field) = &def.vocabulary {
+        match vocabulary_words(vocabulary, &field.value) {
+            Some(set) => words.extend(set.iter().cloned()),
+            None => {
+                let hint = did_you_mean(&field.value, VOCABULARY_FIELDS.into_iter());
+                problems.push(
+                    Problem::error(
+                        "rules::contract",
+                        format!("the vocabulary has no field `{}`{hint}", field.value),
+                        file,
+                        span_of(file, field),
+                    )
+                    .with_label("not a vocabulary field")
+                    .with_help(format!("fields: {}", VOCABULARY_FIELDS.join(", "))),
+                );
+            }
+        }
+    }
+    if !words.is_empty() && !matches!(kind, Kind::Word | Kind::Words) {
+        problems.push(
+            Problem::error(
+                "rules::contract",
+                format!("{what} is {kind}: only a word or words takes `words:` or `vocabulary:`"),
+                file,
+                span_of(file, &def.kind),
+            )
+            .with_label("give `type: word` or `type: words`"),
+        );
+    }
+    Some(Key {
+        name: key_name.value,
+        kind,
+        words,
+        default: def.default,
+        optional: def.optional,
+        text: def.text.trim().to_string(),
+        source: def.source,
+    })
 }
 
 fn vocabulary_words<'a>(vocabulary: &'a Vocabulary, field: &str) -> Option<&'a BTreeSet<String>> {

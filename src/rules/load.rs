@@ -11,7 +11,10 @@ use super::band::{Band, check_bands};
 use super::contract::{self, ContractFile};
 use super::files::{self, Confined, FileError, Refusal};
 use super::manifest::ManifestFile;
-use super::modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin};
+use super::modifier::{
+    GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin,
+    SituationDef,
+};
 use super::problem::{Problem, Problems, SourceFile, source_file};
 use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, did_you_mean};
 use super::source::Source;
@@ -407,6 +410,7 @@ impl Loader {
                 source: Source::House,
                 table: None,
                 groups: BTreeMap::new(),
+                situation: None,
                 modifiers: Vec::new(),
             });
             match (parsed.title, list.title.is_empty()) {
@@ -440,6 +444,20 @@ impl Loader {
                         .with_label("no such table"),
                     );
                 }
+            }
+            match parsed.situation {
+                Some(SituationDef::Of(name)) => {
+                    let origin = Origin { file: file.clone(), span: span_of(&file, &name) };
+                    list.situation = Some(ListSituation::Of(name.value, origin));
+                }
+                Some(SituationDef::Keys(keys)) => {
+                    let keys = keys.0.into_iter().filter_map(|(name, def)| {
+                        let what = format!("situation key `{}` of `{id}`", name.value);
+                        contract::build_key(&file, &what, name, def, &rs.vocabulary, &mut self.problems)
+                    });
+                    list.situation = Some(ListSituation::Keys(keys.collect()));
+                }
+                None => {}
             }
             for (name, def) in &parsed.groups.0 {
                 if let Some(rule) = self.group_rule(&file, rs, def) {
@@ -669,6 +687,22 @@ impl Loader {
     /// interpretations, and the words effects use.
     fn cross_check(&mut self, rs: &Ruleset) {
         for list in rs.modifiers.values() {
+            if let Some(ListSituation::Of(name, origin)) = &list.situation
+                && rs.contracts.get(name).is_none_or(|c| c.situation.is_empty())
+            {
+                let with_keys = rs.contracts.values().filter(|c| !c.situation.is_empty());
+                let hint = did_you_mean(name, with_keys.map(|c| c.name.as_str()));
+                self.problems.push(
+                    Problem::error(
+                        "rules::contract",
+                        format!("modifier list `{}` reads the situation of `{name}`, which has no contract with situation keys{hint}", list.id),
+                        &origin.file,
+                        origin.span,
+                    )
+                    .with_label("no such contract")
+                    .with_help("name a procedure whose contract lists situation keys, or list the keys here"),
+                );
+            }
             for m in &list.modifiers {
                 let here = |code, message: String| Problem::error(code, message, &m.origin.file, m.origin.span);
                 if let Some(option) = &m.option

@@ -20,7 +20,9 @@ mod yaml;
 pub use effects::Effects;
 pub use load::{Loaded, default_rules_dir, load, load_partial, resolve};
 pub use manifest::{InterpretationDef, ManifestFile, OptionDef};
-pub use modifier::{GroupDef, GroupRule, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin, Pick};
+pub use modifier::{
+    GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin, Pick,
+};
 pub use problem::{Problem, Problems, SHOWN_PROBLEMS, SourceFile, source_file};
 pub use ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, Switches, did_you_mean};
 pub use source::{SeedRef, Source};

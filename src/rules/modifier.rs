@@ -32,7 +32,31 @@ pub struct ModifierFile {
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, GroupDef>")]
     pub groups: Entries<Spanned<String>, GroupDef>,
+    /// What the conditions may read off `situation`: the name of the procedure whose
+    /// situation is passed on (`situation: fire`, its contract's keys), or the keys
+    /// themselves, as a contract lists them. `check` refuses a condition reading any other.
+    #[serde(default)]
+    pub situation: Option<SituationDef>,
     pub modifiers: Vec<ModifierDef>,
+}
+
+/// A modifier list's situation as written: a procedure's name, or keys.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SituationDef {
+    Of(#[schemars(with = "String")] Spanned<String>),
+    Keys(
+        #[schemars(with = "std::collections::BTreeMap<String, super::contract::KeyDef>")]
+        Entries<Spanned<String>, super::contract::KeyDef>,
+    ),
+}
+
+/// What a list's conditions may read off `situation`, checked.
+#[derive(Clone, Debug)]
+pub enum ListSituation {
+    /// The situation of this procedure's contract (where the list is named).
+    Of(String, Origin),
+    Keys(Vec<super::contract::Key>),
 }
 
 /// Which of a group's applicable modifiers count.
@@ -194,5 +218,7 @@ pub struct ModifierList {
     pub source: Source,
     pub table: Option<String>,
     pub groups: std::collections::BTreeMap<String, GroupRule>,
+    /// What the conditions may read off `situation`, when the list says.
+    pub situation: Option<ListSituation>,
     pub modifiers: Vec<Modifier>,
 }

@@ -205,6 +205,9 @@ impl Host {
             for (why, at) in super::contracted::literal_breaches(ast, &self.state.borrow().ruleset) {
                 problems.push(Problem::error("script::contract", why, file, span_at(file, at)).with_label("here"));
             }
+            for (why, at) in super::words::misspelt_in_procedures(ast, &self.state.borrow().ruleset) {
+                problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
+            }
         }
         for (_, ast) in checked {
             self.written = self.written.merge(&ast);
@@ -255,6 +258,7 @@ impl Host {
         let scripted: BTreeSet<String> = self.written.iter_functions().map(|f| f.name.to_string()).collect();
         let shadowed = |name: &str| scripted.contains(name);
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
+        let condition_names = super::words::condition_names();
         for list in lists {
             let mut compiled = CompiledList::new(&list);
             for (i, m) in list.modifiers.iter().enumerate() {
@@ -282,6 +286,13 @@ impl Host {
                                     );
                                     problems.push(at(message, call.position).with_label("not a function"));
                                 }
+                            }
+                            let ruleset = &self.state.borrow().ruleset;
+                            let keys = super::words::list_situation(ruleset, &list);
+                            let misspelt =
+                                super::words::misspelt_with(&ast, ruleset, &condition_names, keys.as_deref());
+                            for (why, pos) in misspelt {
+                                problems.push(at(format!("modifier `{}`: {why}", m.id), pos).with_label("here"));
                             }
                             let slot = if per { &mut compiled.per[i] } else { &mut compiled.when[i] };
                             *slot = Some(Condition::new(ast, &shadowed));

@@ -26,6 +26,7 @@ mod roll_readings;
 mod sandbox;
 mod state;
 mod trace;
+mod words;
 
 pub use bindings::rules::{CONDITION_NAMES, Mods};
 pub use budget::Stop;
