@@ -184,6 +184,8 @@ impl Host {
         let script_fns: BTreeSet<String> =
             compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
         let known = self.known_functions(&script_fns);
+        let all = compiled.iter().fold(AST::empty(), |all, (_, ast)| all.merge(ast));
+        let marker_values = super::words::marker_values(&self.state.borrow().ruleset, &all);
         for (file, ast) in &compiled {
             for call in calls(ast) {
                 if !known.contains(&call.name) {
@@ -205,8 +207,13 @@ impl Host {
             for (why, at) in super::contracted::literal_breaches(ast, &self.state.borrow().ruleset) {
                 problems.push(Problem::error("script::contract", why, file, span_at(file, at)).with_label("here"));
             }
-            for (why, at) in super::words::misspelt_in_procedures(ast, &self.state.borrow().ruleset) {
+            for (why, at) in super::words::misspelt_in_procedures(ast, &self.state.borrow().ruleset, &marker_values) {
                 problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
+            }
+            for (why, at) in super::words::unknown_methods(ast, &known) {
+                problems.push(
+                    Problem::error("script::unknown_function", why, file, span_at(file, at)).with_label("not a method"),
+                );
             }
         }
         for (_, ast) in checked {
@@ -249,16 +256,12 @@ impl Host {
     }
 
     fn compile_conditions(&mut self, problems: &mut Vec<Problem>) {
-        // Variables, not constants: the optimizer would fold a constant `()` into the condition.
-        let mut scope = Scope::new();
-        for name in CONDITION_NAMES {
-            scope.push_dynamic(name, Dynamic::UNIT);
-        }
+        let scope = condition_scope();
         let known = self.known_functions(&BTreeSet::new());
         let scripted: BTreeSet<String> = self.written.iter_functions().map(|f| f.name.to_string()).collect();
         let shadowed = |name: &str| scripted.contains(name);
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
-        let condition_names = super::words::condition_names();
+        let marker_values = super::words::marker_values(&self.state.borrow().ruleset, &self.written);
         for list in lists {
             let mut compiled = CompiledList::new(&list);
             for (i, m) in list.modifiers.iter().enumerate() {
@@ -267,49 +270,83 @@ impl Host {
                     m.per.as_ref().map(|(text, origin)| ("`per:` count", text, origin, true)),
                 ];
                 for (what, text, origin, per) in expressions.into_iter().flatten() {
-                    let at = |message: String, position: rhai::Position| {
-                        Problem::error(
-                            "script::condition",
-                            message,
-                            &origin.file,
-                            expression_span(origin, text, position),
-                        )
-                    };
-                    match self.engine.compile_expression_with_scope(&scope, text) {
-                        Ok(ast) => {
-                            for call in calls(&ast) {
-                                if !known.contains(&call.name) {
-                                    let hint = crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
-                                    let message = format!(
-                                        "the {what} of modifier `{}` calls `{}`, which does not exist{hint}",
-                                        m.id, call.name
-                                    );
-                                    problems.push(at(message, call.position).with_label("not a function"));
-                                }
-                            }
-                            let ruleset = &self.state.borrow().ruleset;
-                            let keys = super::words::list_situation(ruleset, &list);
-                            let misspelt =
-                                super::words::misspelt_with(&ast, ruleset, &condition_names, keys.as_deref());
-                            for (why, pos) in misspelt {
-                                problems.push(at(format!("modifier `{}`: {why}", m.id), pos).with_label("here"));
-                            }
-                            let slot = if per { &mut compiled.per[i] } else { &mut compiled.when[i] };
-                            *slot = Some(Condition::new(ast, &shadowed));
-                        }
-                        Err(err) => {
-                            let names = CONDITION_NAMES.join(", ");
-                            problems.push(
-                                at(format!("the {what} of modifier `{}` does not compile: {}", m.id, err.0), err.1)
-                                    .with_label("here")
-                                    .with_help(format!("it is one Rhai expression over {names}")),
-                            );
-                        }
+                    let written =
+                        Written { list: &list, marker_values: &marker_values, modifier: &m.id, what, text, origin };
+                    let (ast, found) = self.condition(&scope, &known, &written);
+                    problems.extend(found);
+                    if let Some(ast) = ast {
+                        let slot = if per { &mut compiled.per[i] } else { &mut compiled.when[i] };
+                        *slot = Some(Condition::new(ast, &shadowed));
                     }
                 }
             }
             self.state.borrow_mut().lists.insert(list.id.clone(), Rc::new(compiled));
         }
+    }
+
+    /// A condition (or `per:` count) compiled, with every problem in it: it does not
+    /// compile, calls a function that does not exist, or misspells a word.
+    fn condition(&self, scope: &Scope, known: &BTreeSet<String>, w: &Written) -> (Option<AST>, Vec<Problem>) {
+        let at = |message: String, position: rhai::Position| {
+            Problem::error("script::condition", message, &w.origin.file, expression_span(w.origin, w.text, position))
+        };
+        let mut problems = Vec::new();
+        let ast = match self.engine.compile_expression_with_scope(scope, w.text) {
+            Ok(ast) => ast,
+            Err(err) => {
+                let names = CONDITION_NAMES.join(", ");
+                problems.push(
+                    at(format!("the {} of modifier `{}` does not compile: {}", w.what, w.modifier, err.0), err.1)
+                        .with_label("here")
+                        .with_help(format!("it is one Rhai expression over {names}")),
+                );
+                return (None, problems);
+            }
+        };
+        for call in calls(&ast) {
+            if !known.contains(&call.name) {
+                let hint = crate::rules::did_you_mean(&call.name, known.iter().map(String::as_str));
+                let message = format!(
+                    "the {} of modifier `{}` calls `{}`, which does not exist{hint}",
+                    w.what, w.modifier, call.name
+                );
+                problems.push(at(message, call.position).with_label("not a function"));
+            }
+        }
+        for (why, pos) in super::words::unknown_methods(&ast, known) {
+            problems.push(
+                at(format!("the {} of modifier `{}`: {why}", w.what, w.modifier), pos).with_label("not a method"),
+            );
+        }
+        let st = self.state.borrow();
+        let keys = super::words::list_situation(&st.ruleset, w.list);
+        let names = super::words::condition_names();
+        for (why, pos) in super::words::misspelt_with(&ast, &st.ruleset, &names, w.marker_values, keys) {
+            problems.push(at(format!("modifier `{}`: {why}", w.modifier), pos).with_label("here"));
+        }
+        (Some(ast), problems)
+    }
+
+    /// The problems `check` finds in `text` written as the condition of a modifier of the
+    /// list `list` (which must exist): what an editor of rule files would show as it is typed.
+    pub fn check_condition(&self, list: &str, text: &str) -> Vec<Problem> {
+        let Some(list) = self.state.borrow().ruleset.modifiers.get(list).cloned() else {
+            return vec![Problem::general("rules::unknown_list", format!("there is no modifier list `{list}`"))];
+        };
+        let origin = crate::rules::Origin {
+            file: crate::rules::source_file("condition", text.to_string()),
+            span: (0, text.len()).into(),
+        };
+        let marker_values = super::words::marker_values(&self.state.borrow().ruleset, &self.written);
+        let written = Written {
+            list: &list,
+            marker_values: &marker_values,
+            modifier: "(checked)",
+            what: "condition",
+            text,
+            origin: &origin,
+        };
+        self.condition(&condition_scope(), &self.known_functions(&BTreeSet::new()), &written).1
     }
 
     /// Dice written as a literal in `roll("...")` must read under the ruleset's conventions,
@@ -1020,6 +1057,25 @@ impl Host {
         }
         problem.into()
     }
+}
+
+/// A condition as a modifier list holds it, for its problems to point into.
+struct Written<'a> {
+    list: &'a crate::rules::ModifierList,
+    marker_values: &'a super::words::MarkerValues,
+    modifier: &'a str,
+    what: &'a str,
+    text: &'a str,
+    origin: &'a crate::rules::Origin,
+}
+
+/// The names a condition reads, as variables: the optimizer would fold a constant `()` into it.
+fn condition_scope() -> Scope<'static> {
+    let mut scope = Scope::new();
+    for name in CONDITION_NAMES {
+        scope.push_dynamic(name, Dynamic::UNIT);
+    }
+    scope
 }
 
 /// The words of a broken contract, when `err` is one (see `bindings::contract`).

@@ -836,3 +836,83 @@ fn a_run_counting_a_key_twice_weighs_each_value_by_its_share() {
     assert!(observed.once(n));
     assert_eq!(n.rows(true), [(&ratio(1, 2), BigRational::one())]);
 }
+
+// ---- check reads every word ------------------------------------------------------------
+
+/// The words of a condition a typo can hit: each name (a variable, a property, a key, a
+/// function) and each quoted word, as byte ranges of `text`.
+fn condition_words(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'"' {
+            let end = text[i + 1..].find('"').map_or(bytes.len(), |e| i + 1 + e);
+            if end > i + 1 {
+                words.push((i + 1, end));
+            }
+            i = end + 1;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            // `in` is an operator, and a one-letter change makes another operator or a name.
+            if &text[start..i] != "in" {
+                words.push((start, i));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    words
+}
+
+/// `word` with one letter changed to another, the letter and its place drawn from `seed`.
+fn one_letter_typo(word: &str, seed: &mut u64) -> String {
+    let mut next = || {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize
+    };
+    let letters: Vec<usize> = word.char_indices().filter(|(_, c)| c.is_ascii_lowercase()).map(|(i, _)| i).collect();
+    let at = letters[next() % letters.len()];
+    let old = word.as_bytes()[at];
+    let mut new = b'a' + (next() % 26) as u8;
+    if new == old {
+        new = if old == b'z' { b'a' } else { old + 1 };
+    }
+    let mut typo = word.to_string();
+    typo.replace_range(at..at + 1, &(new as char).to_string());
+    typo
+}
+
+#[test]
+fn a_one_letter_typo_in_any_word_of_a_shipped_condition_is_caught() {
+    let mut seed = 17;
+    for id in ["ff-napoleonic"] {
+        let rs = ruleset(&[id]);
+        let host = Host::new(rs.clone()).unwrap();
+        let (mut tried, mut missed) = (0, Vec::new());
+        for list in rs.modifiers.values() {
+            for m in &list.modifiers {
+                let Some(text) = &m.when else { continue };
+                assert!(host.check_condition(&list.id, text).is_empty(), "{id} {}: {text}", m.id);
+                for (start, end) in condition_words(text) {
+                    let word = &text[start..end];
+                    if !word.bytes().any(|b| b.is_ascii_lowercase()) {
+                        continue;
+                    }
+                    let typo = one_letter_typo(word, &mut seed);
+                    let changed = format!("{}{typo}{}", &text[..start], &text[end..]);
+                    tried += 1;
+                    if !host.check_condition(&list.id, &changed).iter().any(Problem::is_error) {
+                        missed.push(format!("{}.{}: {word} -> {typo}", list.id, m.id));
+                    }
+                }
+            }
+        }
+        assert!(tried > 50, "{id}: {tried}");
+        assert!(missed.is_empty(), "{id}: {} of {tried} typos not caught:\n{}", missed.len(), missed.join("\n"));
+    }
+}

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rhai::{AST, ASTNode, Expr, FnCallExpr, Position, Stmt};
 
 use super::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES};
-use crate::rules::contract::Kind;
+use crate::rules::contract::{Key, Kind};
 use crate::rules::{Ruleset, did_you_mean};
 
 /// What a name stands for, where it is known.
@@ -50,48 +50,110 @@ pub(super) fn condition_names() -> BTreeMap<String, Typed> {
 
 /// Every misspelt word in `ast`, read with `names` known (a condition's `unit`, a
 /// contracted procedure's parameters), each with where it is written.
-pub(super) fn misspelt(ast: &AST, ruleset: &Ruleset, names: &BTreeMap<String, Typed>) -> Vec<(String, Position)> {
-    misspelt_with(ast, ruleset, names, None)
+pub(super) fn misspelt(
+    ast: &AST,
+    ruleset: &Ruleset,
+    names: &BTreeMap<String, Typed>,
+    marker_values: &MarkerValues,
+) -> Vec<(String, Position)> {
+    misspelt_with(ast, ruleset, names, marker_values, None)
 }
 
-/// `misspelt`, with the keys `situation` may hold when they are known (a modifier list's).
+/// `misspelt`, with the keys `situation` may hold when they are known (a modifier list's):
+/// a key read that is not one of them, or a word compared with a key's value that is not
+/// among its words, is misspelt too.
 pub(super) fn misspelt_with(
     ast: &AST,
     ruleset: &Ruleset,
     names: &BTreeMap<String, Typed>,
-    situation: Option<&[&str]>,
+    marker_values: &MarkerValues,
+    situation: Option<&[Key]>,
 ) -> Vec<(String, Position)> {
     let mut found = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
-        check_node(path, ruleset, names, &mut found);
-        if let (Some(keys), Some(ASTNode::Expr(Expr::Dot(chain, ..)))) = (situation, path.last())
-            && let Expr::Variable(var, ..) = &chain.lhs
-            && var.1 == "situation"
-            && let Expr::Property(p, at) = first_step(&chain.rhs)
-            && !keys.contains(&p.2.as_str())
-        {
-            let hint = did_you_mean(&p.2, keys.iter().copied());
-            found.push((format!("the situation has no key `{}`{hint}; it has {}", p.2, keys.join(", ")), *at));
+        check_node(path, ruleset, names, marker_values, &mut found);
+        let Some(keys) = situation else { return true };
+        match path.last() {
+            Some(ASTNode::Expr(Expr::Dot(chain, ..))) => {
+                if let Some((key, at)) = situation_key(&chain.lhs, &chain.rhs)
+                    && !keys.iter().any(|k| k.name == key)
+                {
+                    let names: Vec<&str> = keys.iter().map(|k| k.name.as_str()).collect();
+                    let hint = did_you_mean(key, names.iter().copied());
+                    found.push((format!("the situation has no key `{key}`{hint}; it has {}", names.join(", ")), at));
+                }
+            }
+            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _)))
+                if call.namespace.is_empty() =>
+            {
+                for (value, words) in compared_words(call) {
+                    let Expr::Dot(chain, ..) = value else { continue };
+                    let Some((key, _)) = situation_key(&chain.lhs, &chain.rhs) else { continue };
+                    let Some(spec) = keys.iter().find(|k| k.name == key) else { continue };
+                    for (word, at) in words {
+                        if !spec.words.is_empty() && !spec.words.contains(&word) {
+                            let hint = did_you_mean(&word, spec.words.iter().map(String::as_str));
+                            let list: Vec<&str> = spec.words.iter().map(String::as_str).collect();
+                            found.push((
+                                format!(
+                                    "situation.{key} has no word \"{word}\"{hint}; its words are {}",
+                                    list.join(", ")
+                                ),
+                                at,
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
         true
     });
     found
 }
 
+/// `situation.key`: the key read off the situation, and where.
+fn situation_key<'a>(lhs: &Expr, rhs: &'a Expr) -> Option<(&'a str, Position)> {
+    match (lhs, first_step(rhs)) {
+        (Expr::Variable(var, ..), Expr::Property(p, at)) if var.1 == "situation" => Some((p.2.as_str(), *at)),
+        _ => None,
+    }
+}
+
+/// The value compared and the words it is compared with, in `x == "w"` (either way round),
+/// `x != "w"`, `x in [..]` and `has_any(x, [..])`.
+fn compared_words(call: &FnCallExpr) -> Vec<(&Expr, Vec<(String, Position)>)> {
+    let args = &call.args[..];
+    match (call.name.as_str(), args) {
+        ("==" | "!=", [a, b]) => [(a, b), (b, a)]
+            .into_iter()
+            .filter_map(|(value, other)| match other {
+                Expr::StringConstant(word, at) => Some((value, vec![(word.to_string(), *at)])),
+                _ => None,
+            })
+            .collect(),
+        ("contains", [list, value]) | ("has_any", [value, list]) => vec![(value, words_of(list))],
+        _ => Vec::new(),
+    }
+}
+
 /// The keys a modifier list's conditions may read off `situation`, when it says.
-pub(super) fn list_situation<'a>(ruleset: &'a Ruleset, list: &'a crate::rules::ModifierList) -> Option<Vec<&'a str>> {
+pub(super) fn list_situation<'a>(ruleset: &'a Ruleset, list: &'a crate::rules::ModifierList) -> Option<&'a [Key]> {
     use crate::rules::ListSituation;
-    let keys = match list.situation.as_ref()? {
+    Some(match list.situation.as_ref()? {
         ListSituation::Of(name, _) => &ruleset.contracts.get(name)?.situation,
         ListSituation::Keys(keys) => keys,
-    };
-    Some(keys.iter().map(|k| k.name.as_str()).collect())
+    })
 }
 
 /// The same in every function of `ast`; in a function with a contract its parameters are
 /// typed by it, and the variables of its `for` loops over their units and leaders.
-pub(super) fn misspelt_in_procedures(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
-    let mut found = misspelt(ast, ruleset, &BTreeMap::new());
+pub(super) fn misspelt_in_procedures(
+    ast: &AST,
+    ruleset: &Ruleset,
+    marker_values: &MarkerValues,
+) -> Vec<(String, Position)> {
+    let mut found = misspelt(ast, ruleset, &BTreeMap::new(), marker_values);
     for def in ast.iter_fn_def() {
         let Some(contract) = ruleset.contracts.get(def.name.as_str()) else { continue };
         if contract.params.len() != def.params.len() {
@@ -123,7 +185,7 @@ pub(super) fn misspelt_in_procedures(ast: &AST, ruleset: &Ruleset) -> Vec<(Strin
             }
             true
         });
-        for breach in misspelt(&alone, ruleset, &names) {
+        for breach in misspelt(&alone, ruleset, &names, marker_values) {
             if !found.contains(&breach) {
                 found.push(breach);
             }
@@ -169,6 +231,7 @@ fn check_node(
     path: &[ASTNode],
     ruleset: &Ruleset,
     names: &BTreeMap<String, Typed>,
+    marker_values: &MarkerValues,
     found: &mut Vec<(String, Position)>,
 ) {
     match path.last() {
@@ -193,7 +256,7 @@ fn check_node(
             }
         }
         Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => {
-            check_call(call, ruleset, names, found);
+            check_call(call, ruleset, names, marker_values, found);
         }
         _ => {}
     }
@@ -211,6 +274,7 @@ fn check_call(
     call: &FnCallExpr,
     ruleset: &Ruleset,
     names: &BTreeMap<String, Typed>,
+    marker_values: &MarkerValues,
     found: &mut Vec<(String, Position)>,
 ) {
     if !call.namespace.is_empty() {
@@ -224,15 +288,25 @@ fn check_call(
                 if let (Some(field), Expr::StringConstant(word, at)) = (unit_field(side, names), other) {
                     check_word(ruleset, field, word, *at, found);
                 }
+                // `unit.marker("battery") == "damaged"`: a word the marker is ever given.
+                if let (Some(marker), Expr::StringConstant(word, at)) = (marker_read(side), other)
+                    && let Some(values) = marker_values.get(marker)
+                    && !values.contains(word.as_str())
+                {
+                    let hint = did_you_mean(word, values.iter().map(String::as_str));
+                    let list: Vec<&str> = values.iter().map(String::as_str).collect();
+                    found.push((
+                        format!("marker `{marker}` is never \"{word}\"{hint}; the rules give it {}", list.join(", ")),
+                        *at,
+                    ));
+                }
             }
         }
         // `unit.arm in ["infantry", "cavalry"]` is Rhai's `contains([..], unit.arm)`.
-        ("contains", [Expr::Array(items, _), value]) | ("has_any", [value, Expr::Array(items, _)]) => {
+        ("contains", [list, value]) | ("has_any", [value, list]) => {
             if let Some(field) = unit_field(value, names) {
-                for item in items.iter() {
-                    if let Expr::StringConstant(word, at) = item {
-                        check_word(ruleset, field, word, *at, found);
-                    }
+                for (word, at) in words_of(list) {
+                    check_word(ruleset, field, &word, at, found);
                 }
             }
         }
@@ -247,6 +321,28 @@ fn check_call(
             }
         }
         _ => {}
+    }
+}
+
+/// The words of a list written in the code, each where it is written (or, folded into
+/// one constant by the optimizer, where the list is).
+fn words_of(list: &Expr) -> Vec<(String, Position)> {
+    match list {
+        Expr::Array(items, _) => items
+            .iter()
+            .filter_map(|item| match item {
+                Expr::StringConstant(word, at) => Some((word.to_string(), *at)),
+                _ => None,
+            })
+            .collect(),
+        other if other.is_constant() => {
+            let at = other.position();
+            let Some(items) = other.get_literal_value(None).and_then(|v| v.try_cast::<rhai::Array>()) else {
+                return Vec::new();
+            };
+            items.iter().filter(|w| w.is_string()).map(|w| (w.to_string(), at)).collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -279,5 +375,82 @@ fn check_word(ruleset: &Ruleset, field: &str, word: &str, at: Position, found: &
         return;
     }
     let hint = did_you_mean(word, words.iter().map(String::as_str));
-    found.push((format!("\"{word}\" is not a {name} of this ruleset{hint}"), at));
+    let article = if name.starts_with(['a', 'o']) { "an" } else { "a" };
+    found.push((format!("\"{word}\" is not {article} {name} of this ruleset{hint}"), at));
+}
+
+/// The words each marker is given anywhere in the rules: by a table result's effects, by
+/// `set_marker("name", "word")` and by `apply(x, #{markers: #{name: "word"}})` in procedures.
+pub(super) type MarkerValues = BTreeMap<String, BTreeSet<String>>;
+
+pub(super) fn marker_values(ruleset: &Ruleset, procedures: &AST) -> MarkerValues {
+    let mut values = MarkerValues::new();
+    for table in ruleset.tables.values() {
+        for result in table.results.values() {
+            for (name, marker) in &result.effects.markers {
+                if let crate::unit::Marker::Text(word) = marker {
+                    values.entry(name.clone()).or_default().insert(word.clone());
+                }
+            }
+        }
+    }
+    procedures.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(
+                ASTNode::Expr(Expr::FnCall(call, _) | Expr::MethodCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _)),
+            ) => call,
+            _ => return true,
+        };
+        let args = &call.args[..];
+        match (call.name.as_str(), args) {
+            ("set_marker", [.., Expr::StringConstant(name, _), value]) => {
+                if let Some(word) = value.get_literal_value(None).filter(rhai::Dynamic::is_string) {
+                    values.entry(name.to_string()).or_default().insert(word.to_string());
+                }
+            }
+            ("apply", [_, spec]) => {
+                let markers = spec
+                    .get_literal_value(None)
+                    .and_then(|s| s.try_cast::<rhai::Map>())
+                    .and_then(|m| m.get("markers").and_then(|m| m.clone().try_cast::<rhai::Map>()));
+                for (name, word) in markers.into_iter().flatten() {
+                    if word.is_string() {
+                        values.entry(name.to_string()).or_default().insert(word.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    values
+}
+
+/// `x.marker("name")`: the marker read.
+fn marker_read(expr: &Expr) -> Option<&str> {
+    let Expr::Dot(chain, ..) = expr else { return None };
+    match first_step(&chain.rhs) {
+        Expr::MethodCall(call, _) if call.name == "marker" => match call.args.first() {
+            Some(Expr::StringConstant(name, _)) => Some(name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Methods called in `ast` (`x.has_marker(..)`) that no function of the engine or the
+/// rules is called, each with where it is written.
+pub(super) fn unknown_methods(ast: &AST, known: &BTreeSet<String>) -> Vec<(String, Position)> {
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::MethodCall(call, at))) = path.last()
+            && call.namespace.is_empty()
+            && !known.contains(call.name.as_str())
+        {
+            let hint = did_you_mean(&call.name, known.iter().map(String::as_str));
+            found.push((format!("there is no method `{}`{hint}", call.name), *at));
+        }
+        true
+    });
+    found
 }

@@ -68,6 +68,11 @@ fn show_lists_the_procedures_and_what_each_takes() {
 }
 
 #[test]
+fn misspelt_words_are_pointed_at() {
+    insta::assert_snapshot!("broken_words", broken("broken-words"));
+}
+
+#[test]
 fn procedure_mistakes_are_pointed_at() {
     insta::assert_snapshot!("broken_procedures", broken("broken-procedures"));
 }
