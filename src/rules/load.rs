@@ -13,7 +13,6 @@ use super::files::{self, Confined, FileError, Refusal};
 use super::manifest::ManifestFile;
 use super::modifier::{
     GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin,
-    SituationDef,
 };
 use super::problem::{Problem, Problems, SourceFile, source_file};
 use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, did_you_mean};
@@ -445,19 +444,16 @@ impl Loader {
                     );
                 }
             }
-            match parsed.situation {
-                Some(SituationDef::Of(name)) => {
-                    let origin = Origin { file: file.clone(), span: span_of(&file, &name) };
-                    list.situation = Some(ListSituation::Of(name.value, origin));
-                }
-                Some(SituationDef::Keys(keys)) => {
-                    let keys = keys.0.into_iter().filter_map(|(name, def)| {
-                        let what = format!("situation key `{}` of `{id}`", name.value);
-                        contract::build_key(&file, &what, name, def, &rs.vocabulary, &mut self.problems)
-                    });
-                    list.situation = Some(ListSituation::Keys(keys.collect()));
-                }
-                None => {}
+            if let Some(name) = parsed.situation_of {
+                let origin = Origin { file: file.clone(), span: span_of(&file, &name) };
+                list.situation = Some(ListSituation::Of(name.value, origin));
+            }
+            if !parsed.situation.is_empty() {
+                let keys = parsed.situation.0.into_iter().filter_map(|(name, def)| {
+                    let what = format!("situation key `{}` of `{id}`", name.value);
+                    contract::build_key(&file, &what, name, def, &rs.vocabulary, &mut self.problems)
+                });
+                list.situation = Some(ListSituation::Keys(keys.collect()));
             }
             for (name, def) in &parsed.groups.0 {
                 if let Some(rule) = self.group_rule(&file, rs, def) {

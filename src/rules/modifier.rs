@@ -32,23 +32,18 @@ pub struct ModifierFile {
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, GroupDef>")]
     pub groups: Entries<Spanned<String>, GroupDef>,
-    /// What the conditions may read off `situation`: the name of the procedure whose
-    /// situation is passed on (`situation: fire`, its contract's keys), or the keys
-    /// themselves, as a contract lists them. `check` refuses a condition reading any other.
+    /// What the conditions may read off `situation`, as a contract lists situation keys.
+    /// `check` refuses a condition reading any other key, or comparing a key with a word
+    /// not among its words.
     #[serde(default)]
-    pub situation: Option<SituationDef>,
+    #[schemars(with = "std::collections::BTreeMap<String, super::contract::KeyDef>")]
+    pub situation: Entries<Spanned<String>, super::contract::KeyDef>,
+    /// Instead of `situation`: the procedure whose situation the conditions read, passed on
+    /// as it was given (`situation_of: fire`, its contract's keys).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub situation_of: Option<Spanned<String>>,
     pub modifiers: Vec<ModifierDef>,
-}
-
-/// A modifier list's situation as written: a procedure's name, or keys.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum SituationDef {
-    Of(#[schemars(with = "String")] Spanned<String>),
-    Keys(
-        #[schemars(with = "std::collections::BTreeMap<String, super::contract::KeyDef>")]
-        Entries<Spanned<String>, super::contract::KeyDef>,
-    ),
 }
 
 /// What a list's conditions may read off `situation`, checked.
