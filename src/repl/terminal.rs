@@ -19,6 +19,8 @@ use super::session::{Reply, Session};
 /// input that goes on while a brace, bracket or parenthesis is open.
 struct ReplHelper {
     words: Vec<String>,
+    /// Each contracted procedure's situation keys, completed inside `fire(a, b, #{`.
+    situation_keys: std::collections::BTreeMap<String, Vec<String>>,
     hinter: HistoryHinter,
     brackets: MatchingBracketHighlighter,
 }
@@ -27,14 +29,8 @@ impl Completer for ReplHelper {
     type Candidate = Pair;
 
     fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let start = line[..pos].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
-        let prefix = &line[start..pos];
-        let pairs = self
-            .words
-            .iter()
-            .filter(|w| w.starts_with(prefix))
-            .map(|w| Pair { display: w.clone(), replacement: w.clone() })
-            .collect();
+        let (start, words) = super::session::complete_at(&self.words, &self.situation_keys, line, pos);
+        let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
         Ok((start, pairs))
     }
 }
@@ -127,6 +123,7 @@ pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
     loop {
         editor.set_helper(Some(ReplHelper {
             words: session.completions(""),
+            situation_keys: session.situation_keys(),
             hinter: HistoryHinter::new(),
             brackets: MatchingBracketHighlighter::new(),
         }));

@@ -361,6 +361,23 @@ fn completion_offers_commands_procedures_tables_and_variables() {
 }
 
 #[test]
+fn inside_a_situation_the_procedures_keys_complete() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    let at_end = |line: &str| s.completions_at(line, line.len());
+    // After `#{` and after a `,`: the keys of fire's contract not yet given, as `key: `.
+    let (start, keys) = at_end("fire(a, b, #{enf");
+    assert_eq!((start, keys), (13, vec!["enfiladed: ".to_string()]));
+    let (_, keys) = at_end("fire(a, b, #{range: 2, ");
+    assert!(keys.contains(&"cover: ".to_string()) && !keys.contains(&"range: ".to_string()), "{keys:?}");
+    assert_eq!(at_end("melee(a, b, #{wo").1, ["woods: "]);
+    // A value is not a key; outside a situation the usual words complete.
+    assert!(at_end("fire(a, b, #{range: ").1.iter().all(|w| !w.ends_with(": ")));
+    assert!(at_end("fire(a, b, #{cover: \"wo").1.is_empty());
+    assert!(at_end("mel").1.contains(&"melee".to_string()));
+}
+
+#[test]
 fn reload_keeps_leaders_attached() {
     let mut s = session(&["linear-warfare"]);
     output(s.handle(r#"let u = unit(#{name: "IR 15", arm: "infantry", stands: 6, formation: "line"}); let k = leader(#{name: "Kleist"}); u.attach(k);"#));

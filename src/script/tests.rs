@@ -890,7 +890,7 @@ fn one_letter_typo(word: &str, seed: &mut u64) -> String {
 #[test]
 fn a_one_letter_typo_in_any_word_of_a_shipped_condition_is_caught() {
     let mut seed = 17;
-    for id in ["ff-napoleonic", "republique"] {
+    for id in ["ff-napoleonic", "linear-warfare", "republique"] {
         let rs = ruleset(&[id]);
         let host = Host::new(rs.clone()).unwrap();
         let (mut tried, mut missed) = (0, Vec::new());
