@@ -208,7 +208,7 @@ fn show_rules_and_use() {
     assert!(err.contains("no ruleset folder"), "{err}");
     // The old rules are still there.
     assert!(output(s.handle(":show")).contains("Fallen Leader Table"));
-    assert!(error(s.handle(":show nothing")).contains("no table or modifier list `nothing`"));
+    assert!(error(s.handle(":show nothing")).contains("no table, modifier list or procedure `nothing`"));
 }
 
 #[test]
