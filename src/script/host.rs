@@ -210,6 +210,9 @@ impl Host {
             for (why, at) in super::words::misspelt_in_procedures(ast, &self.state.borrow().ruleset, &marker_values) {
                 problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
             }
+            for (why, at) in super::words::yes_no_rolls_as_numbers(ast, &self.state.borrow().ruleset) {
+                problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
+            }
             for (why, at) in super::words::unknown_methods(ast, &known) {
                 problems.push(
                     Problem::error("script::unknown_function", why, file, span_at(file, at)).with_label("not a method"),

@@ -311,6 +311,36 @@ fn check_call(
             }
         }
         ("any_marker", [_, Expr::StringConstant(marker, at)]) => check_marker(ruleset, marker, *at, found),
+        // `apply(unit, #{markers: #{name: ..}, clear_markers: ["name"]})`: the names of the markers.
+        ("apply", [_, Expr::Map(spec, _)]) => {
+            for (key, value) in &spec.0 {
+                match (key.name.as_str(), value) {
+                    ("markers", Expr::Map(markers, _)) => {
+                        for (name, _) in &markers.0 {
+                            check_marker(ruleset, &name.name, name.pos, found);
+                        }
+                    }
+                    ("markers" | "clear_markers", other) if other.is_constant() => {
+                        let at = other.position();
+                        let value = other.get_literal_value(None);
+                        let names: Vec<String> = match value {
+                            Some(v) if v.is_map() => v.cast::<rhai::Map>().keys().map(|k| k.to_string()).collect(),
+                            Some(v) if v.is_array() => v.cast::<rhai::Array>().iter().map(|n| n.to_string()).collect(),
+                            _ => Vec::new(),
+                        };
+                        for name in names {
+                            check_marker(ruleset, &name, at, found);
+                        }
+                    }
+                    ("clear_markers", list) => {
+                        for (name, at) in words_of(list) {
+                            check_marker(ruleset, &name, at, found);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
         ("has_marker" | "marker" | "set_marker" | "clear_marker", _) => check_marker_call(call, 1, ruleset, found),
         ("table_result", [Expr::StringConstant(table, _), Expr::StringConstant(result, at)]) => {
             if let Some(t) = ruleset.tables.get(table.as_str())
@@ -449,6 +479,55 @@ pub(super) fn unknown_methods(ast: &AST, known: &BTreeSet<String>) -> Vec<(Strin
         {
             let hint = did_you_mean(&call.name, known.iter().map(String::as_str));
             found.push((format!("there is no method `{}`{hint}", call.name), *at));
+        }
+        true
+    });
+    found
+}
+
+/// A yes-or-no roll (`roll("2d6 >= 7")`) used as a number, written into an operator:
+/// at run time it is refused ("read its `.success`"); `check` says so where it is written.
+/// Reads the roll itself and the names `let` binds to one.
+pub(super) fn yes_no_rolls_as_numbers(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
+    let asks = |expr: &Expr| -> Option<String> {
+        let Expr::FnCall(call, _) = expr else { return None };
+        if call.name != "roll" || !call.namespace.is_empty() {
+            return None;
+        }
+        let Some(Expr::StringConstant(text, _)) = call.args.first() else { return None };
+        let parsed = crate::dice::parse_with(text, &ruleset.dice, &crate::dice::DiceLimits::default()).ok()?;
+        parsed.is_chance().then(|| text.to_string())
+    };
+    let mut bound: BTreeMap<String, String> = BTreeMap::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::Var(x, ..))) = path.last()
+            && let Some(text) = asks(&x.1)
+        {
+            bound.insert(x.0.name.to_string(), text);
+        }
+        true
+    });
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
+            _ => return true,
+        };
+        if !call.is_operator_call() || !matches!(call.name.as_str(), "+" | "-" | ">=" | "<=" | ">" | "<" | "==" | "!=")
+        {
+            return true;
+        }
+        for arg in call.args.iter() {
+            let text = match arg {
+                Expr::Variable(var, ..) => bound.get(var.1.as_str()).cloned(),
+                other => asks(other),
+            };
+            if let Some(text) = text {
+                found.push((
+                    format!("`{text}` asks yes or no: read its `.success`, not its value as a number"),
+                    arg.position(),
+                ));
+            }
         }
         true
     });

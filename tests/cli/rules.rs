@@ -381,3 +381,111 @@ fn procedure_odds_read_as_a_player_reads_them() {
     let text = stdout(&grognard(&["odds", "--rules", "volley-example", duel, "--max-outcomes", "2000"]));
     assert!(text.contains("cut off after 6 dice (walking deeper would pass --max-outcomes 2000)"), "{text}");
 }
+
+/// Copies the shipped ruleset `id` to a fresh folder, with each `(file, from, to)` edit made.
+fn copy_with_typos(id: &str, edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |from: &std::path::Path, to: &std::path::Path| {
+        for entry in walk(from) {
+            let target = to.join(entry.strip_prefix(from).unwrap());
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, &target).unwrap();
+        }
+    };
+    let root = dir.path().join(id);
+    copy(&std::path::Path::new("rules").join(id), &root);
+    for (file, from, to) in edits {
+        let path = root.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no `{from}`");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
+    dir
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files
+}
+
+#[test]
+fn check_reports_each_typo_in_a_copy_of_each_shipped_ruleset() {
+    let cases: [(&str, &[(&str, &str, &str)], &[&str]); 3] = [
+        (
+            "ff-napoleonic",
+            &[
+                (
+                    "modifiers/fire_modifiers.yaml",
+                    r#""france", "britain", "russia""#,
+                    r#""france", "britian", "russia""#,
+                ),
+                ("modifiers/fire_modifiers.yaml", r#"firer.order == "disordered""#, r#"firer.order == "disordred""#),
+                (
+                    "modifiers/melee_modifiers.yaml",
+                    r#"when: situation.side == "defender""#,
+                    r#"when: situation.sied == "defender""#,
+                ),
+                (
+                    "modifiers/emergency_fc_modifiers.yaml",
+                    r#"unit.formation == "column""#,
+                    r#"unit.formation == "colum""#,
+                ),
+            ],
+            &[
+                "(did you mean `britain`?)",
+                "(did you mean `disordered`?)",
+                "(did you mean `side`?)",
+                "(did you mean `column`?)",
+            ],
+        ),
+        (
+            "linear-warfare",
+            &[
+                (
+                    "modifiers/fire_modifiers.yaml",
+                    r#"firer.has_marker("howitzer_hit")"#,
+                    r#"firer.has_marker("howitzer_hti")"#,
+                ),
+                (
+                    "modifiers/charge_combat_modifiers.yaml",
+                    r#"situation.impetus == "trot""#,
+                    r#"situation.impetus == "trott""#,
+                ),
+                (
+                    "procedures/charge.rhai",
+                    r#"table_result("trophies", "standard_lost")"#,
+                    r#"table_result("trophies", "standard_lst")"#,
+                ),
+            ],
+            &["(did you mean `howitzer_hit`?)", "(did you mean `trot`?)", "(did you mean `standard_lost`?)"],
+        ),
+        (
+            "republique",
+            &[
+                ("modifiers/assault_modifiers.yaml", r#"unit.grade == "elite""#, r#"unit.grade == "elit""#),
+                (
+                    "modifiers/assault_modifiers.yaml",
+                    "situation.side == \"defender\" && situation.markers",
+                    "situation.sied == \"defender\" && situation.markers",
+                ),
+            ],
+            &["(did you mean `elite`?)", "(did you mean `side`?)"],
+        ),
+    ];
+    for (id, edits, hints) in cases {
+        let dir = copy_with_typos(id, edits);
+        let out = grognard(&["check", dir.path().join(id).to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{id}");
+        // Wrapped lines joined: a hint may break over two.
+        let report = stderr(&out).replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(stdout(&out).contains(&format!("{} errors", edits.len())), "{id}: {}\n{report}", stdout(&out));
+        for hint in hints {
+            assert!(report.contains(hint), "{id}: no {hint} in\n{report}");
+        }
+    }
+}

@@ -535,6 +535,23 @@ Mandatory or voluntary Pursuit moves allow one move during the following turn: t
 Fall Back during the first friendy Movement Phase of the turn following the Pursuit.";
 
 #[test]
+fn a_charger_all_out_in_disorder_ends_its_fall_back_disordered() {
+    // Seed 003 L399: "Disordered at the end of the first Charge Movement Phase regardless of
+    // any other outcome of the charge"; a charger under a Fall Back carries a `disordered` marker.
+    let host = lw();
+    let m = eval_map(
+        &host,
+        &format!(
+            r#"{BN} mandatory_move(u, "fall_back", #{{}}); apply(u, #{{ markers: #{{ disordered: true }} }});
+            let ended = end_mandatory_move(u, #{{}});
+            #{{ended: ended, marker: u.has_marker("disordered")}}"#
+        ),
+    );
+    assert_eq!(text(&m, "ended"), "disordered");
+    assert!(!m["marker"].as_bool().unwrap(), "the marker is spent");
+}
+
+#[test]
 fn a_fall_back_that_has_ended_is_still_next_turns_move() {
     assert!(SEED_NEXT_TURN.contains("move for the following Tum"));
     assert_eq!(lookup("mandatory_moves", &["fall_back", "next_turn_move"]), LookupValue::Flag(true));
