@@ -415,7 +415,9 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn check_reports_each_typo_in_a_copy_of_each_shipped_ruleset() {
-    let cases: [(&str, &[(&str, &str, &str)], &[&str]); 3] = [
+    // A ruleset, its typos (file, word, misspelt) and the hint each gets.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str, &'a str)], &'a [&'a str]);
+    let cases: [Case; 3] = [
         (
             "ff-napoleonic",
             &[
