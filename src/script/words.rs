@@ -1,7 +1,8 @@
-//! `check` reads every word: properties read off units and leaders, words compared with a
-//! unit's vocabulary field, marker names and table result ids written in procedures and
-//! conditions, each against what the ruleset has, so that a misspelt word is an error and
-//! not a comparison that is quietly never true.
+//! `check` reads every word of procedures and conditions against what the ruleset has:
+//! properties read off units and leaders, words compared with a unit's vocabulary field or
+//! a situation key's words, situation keys a modifier list's conditions read, marker names
+//! and the words markers are given, table result ids, method names, and a yes-or-no roll
+//! used as a number. A misspelt word is then an error, not a comparison quietly never true.
 
 use std::collections::{BTreeMap, BTreeSet};
 
