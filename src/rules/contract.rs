@@ -272,7 +272,7 @@ pub(super) fn build_key(
     };
     let mut words: BTreeSet<String> = def.words.unwrap_or_default().into_iter().collect();
     if let Some(field) = &def.vocabulary {
-        match vocabulary_words(vocabulary, &field.value) {
+        match vocabulary.field(&field.value) {
             Some(set) => words.extend(set.iter().cloned()),
             None => {
                 let hint = did_you_mean(&field.value, VOCABULARY_FIELDS.into_iter());
@@ -308,18 +308,5 @@ pub(super) fn build_key(
         optional: def.optional,
         text: def.text.trim().to_string(),
         source: def.source,
-    })
-}
-
-fn vocabulary_words<'a>(vocabulary: &'a Vocabulary, field: &str) -> Option<&'a BTreeSet<String>> {
-    Some(match field {
-        "arms" => &vocabulary.arms,
-        "types" => &vocabulary.types,
-        "grades" => &vocabulary.grades,
-        "formations" => &vocabulary.formations,
-        "orders" => &vocabulary.orders,
-        "nations" => &vocabulary.nations,
-        "markers" => &vocabulary.markers,
-        _ => return None,
     })
 }

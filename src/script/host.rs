@@ -67,6 +67,8 @@ pub struct Host {
     odds_arguments: RefCell<Option<CallArguments>>,
     /// The trace of the last run that failed (see `take_failed_trace`).
     failed_trace: RefCell<Option<Trace>>,
+    /// The words the rules give each marker, read once from tables and procedures for `check`.
+    marker_values: RefCell<super::words::MarkerValues>,
 }
 
 /// Some code compiled alone, and the arguments of its call, each as code of its own.
@@ -146,6 +148,7 @@ impl Host {
             odds_code: RefCell::new(None),
             odds_arguments: RefCell::new(None),
             failed_trace: RefCell::new(None),
+            marker_values: RefCell::default(),
             meter,
             code_name: RefCell::new("expression".into()),
             native: None,
@@ -185,7 +188,8 @@ impl Host {
             compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
         let known = self.known_functions(&script_fns);
         let all = compiled.iter().fold(AST::empty(), |all, (_, ast)| all.merge(ast));
-        let marker_values = super::words::marker_values(&self.state.borrow().ruleset, &all);
+        *self.marker_values.borrow_mut() = super::words::marker_values(&self.state.borrow().ruleset, &all);
+        let marker_values = self.marker_values.borrow().clone();
         for (file, ast) in &compiled {
             for call in calls(ast) {
                 if !known.contains(&call.name) {
@@ -264,7 +268,7 @@ impl Host {
         let scripted: BTreeSet<String> = self.written.iter_functions().map(|f| f.name.to_string()).collect();
         let shadowed = |name: &str| scripted.contains(name);
         let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
-        let marker_values = super::words::marker_values(&self.state.borrow().ruleset, &self.written);
+        let marker_values = self.marker_values.borrow().clone();
         for list in lists {
             let mut compiled = CompiledList::new(&list);
             for (i, m) in list.modifiers.iter().enumerate() {
@@ -340,7 +344,7 @@ impl Host {
             file: crate::rules::source_file("condition", text.to_string()),
             span: (0, text.len()).into(),
         };
-        let marker_values = super::words::marker_values(&self.state.borrow().ruleset, &self.written);
+        let marker_values = self.marker_values.borrow();
         let written = Written {
             list: &list,
             marker_values: &marker_values,

@@ -27,18 +27,18 @@ const MARKER_METHODS: [&str; 4] = ["has_marker", "marker", "set_marker", "clear_
 /// Properties a unit has besides its own fields: where it stands and who leads it.
 const UNIT_EXTRAS: [&str; 2] = ["placed", "leaders"];
 
-/// The unit fields whose words a ruleset's vocabulary lists.
-fn vocabulary_of<'a>(ruleset: &'a Ruleset, field: &str) -> Option<(&'static str, &'a BTreeSet<String>)> {
-    let v = &ruleset.vocabulary;
-    Some(match field {
-        "arm" => ("arm", &v.arms),
-        "type" => ("type", &v.types),
-        "grade" => ("grade", &v.grades),
-        "formation" => ("formation", &v.formations),
-        "order" => ("order", &v.orders),
-        "nation" => ("nation", &v.nations),
+/// The vocabulary field that lists the words of a unit's property, and the property's name.
+fn vocabulary_of<'a>(ruleset: &'a Ruleset, property: &str) -> Option<(&'static str, &'a BTreeSet<String>)> {
+    let (name, field) = match property {
+        "arm" => ("arm", "arms"),
+        "type" => ("type", "types"),
+        "grade" => ("grade", "grades"),
+        "formation" => ("formation", "formations"),
+        "order" => ("order", "orders"),
+        "nation" => ("nation", "nations"),
         _ => return None,
-    })
+    };
+    Some((name, ruleset.vocabulary.field(field)?))
 }
 
 /// What a modifier's condition knows by name: the units and the leader it is about.

@@ -29,6 +29,20 @@ pub struct Vocabulary {
 }
 
 impl Vocabulary {
+    /// The words of the field named as a ruleset writes it (`nations`, `arms`...).
+    pub fn field(&self, name: &str) -> Option<&BTreeSet<String>> {
+        Some(match name {
+            "arms" => &self.arms,
+            "types" => &self.types,
+            "grades" => &self.grades,
+            "formations" => &self.formations,
+            "orders" => &self.orders,
+            "nations" => &self.nations,
+            "markers" => &self.markers,
+            _ => return None,
+        })
+    }
+
     /// Whether `word` is allowed by `set` (every word is, when the set is empty).
     pub fn allows(set: &BTreeSet<String>, word: &str) -> bool {
         set.is_empty() || set.contains(word)
