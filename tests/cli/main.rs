@@ -1,6 +1,7 @@
 //! The command line, run as a process: output, JSON shape, exit statuses and rendered errors.
 
 mod files;
+mod golden;
 mod icepool;
 mod odds;
 mod repl;
