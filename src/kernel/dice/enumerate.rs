@@ -32,9 +32,16 @@ pub struct EnumLimits {
     pub max_depth: usize,
 }
 
+impl EnumLimits {
+    /// The limits every front-end walks with unless told otherwise (`odds --max-outcomes`,
+    /// `--max-depth`): past 200,000 outcomes a walk samples instead, which keeps the
+    /// REPL responsive and a walk's memory small.
+    pub const STANDARD: EnumLimits = EnumLimits { max_outcomes: 200_000, max_depth: 64 };
+}
+
 impl Default for EnumLimits {
     fn default() -> Self {
-        EnumLimits { max_outcomes: 1_000_000, max_depth: 64 }
+        EnumLimits::STANDARD
     }
 }
 
