@@ -4,6 +4,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use crate::dice::DiceError;
+use crate::present::ruleset::NotInRuleset;
 use crate::rules::Problems;
 use crate::script::ScriptError;
 
@@ -21,6 +22,10 @@ pub enum Error {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Script(#[from] ScriptError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    NotInRuleset(#[from] NotInRuleset),
 
     /// `grognard check` found errors (already printed).
     #[error("{0} ruleset{s} with errors", s = if *.0 == 1 { "" } else { "s" })]

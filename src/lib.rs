@@ -6,9 +6,11 @@
 
 pub mod cli;
 pub mod error;
+#[cfg(test)]
+mod floors;
 pub mod kernel;
+pub mod present;
 pub mod repl;
-pub mod report;
 pub mod rules;
 pub mod run;
 pub mod script;

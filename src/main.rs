@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use grognard::cli::{Cli, Io};
-use grognard::report;
+use grognard::present::diagnostic;
 
 fn main() -> ExitCode {
     grognard::script::fix_hashing();
@@ -44,7 +44,7 @@ fn run() -> ExitCode {
             ExitCode::from(1)
         }
         Err(err) => {
-            let text = if fancy { report::render_for_terminal(&err) } else { report::render_plain(&err) };
+            let text = diagnostic::render(&err, fancy);
             eprint!("{text}");
             ExitCode::from(1)
         }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::error::Error;
-use crate::report;
+use crate::present::diagnostic;
 use crate::rules::files;
 use crate::rules::{Problem, Problems, default_rules_dir, load_partial};
 use crate::script;
@@ -35,7 +35,7 @@ pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fa
         // the first few say what is wrong, and printing them all takes minutes.
         let shown = usize::try_from(args.max_problems).unwrap_or(usize::MAX);
         for problem in problems.iter().take(shown) {
-            let text = if fancy { report::render_for_terminal(problem) } else { report::render_plain(problem) };
+            let text = diagnostic::render(problem, fancy);
             write!(err, "{text}")?;
         }
         if problems.len() > shown {

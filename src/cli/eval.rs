@@ -5,11 +5,11 @@ use std::io::Write;
 use clap::Args;
 use rhai::Scope;
 
-use super::json::dynamic_to_json;
 use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::{Seeded, Supplied};
 use crate::error::Error;
+use crate::present::value::dynamic_to_json;
 use crate::script::{Host, Limits};
 
 pub(super) const EXAMPLES: &str = "Examples:
@@ -53,7 +53,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
             None
         }
         None => {
-            let seed = args.seed.unwrap_or_else(super::roll::fresh_seed);
+            let seed = args.seed.unwrap_or_else(crate::dice::Seeded::fresh_seed);
             host.set_dice(Box::new(Seeded::new(seed)));
             Some(seed)
         }
@@ -92,6 +92,6 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
     if show_trace {
         write!(out, "{}", evaluation.trace)?;
     }
-    writeln!(out, "= {}", super::json::display(&evaluation.value))?;
+    writeln!(out, "= {}", crate::present::value::display(&evaluation.value))?;
     Ok(())
 }

@@ -4,8 +4,8 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde_json::{Value, json};
 
-use super::odds::{outcome_json, percent, render_rows, render_table, table_json};
 use crate::dice::{fraction, to_f64};
+use crate::present::odds::{outcome_json, percent, render_rows, render_table, table_json};
 use crate::rules::Ruleset;
 use crate::run::Summary;
 use crate::script::{ExactObservations, KeyOdds, ObservedOdds, Outcome, ProcedureOdds, display_order};

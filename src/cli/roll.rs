@@ -59,7 +59,7 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
         Some(list) => (Box::new(Supplied::parse_list(list).map_err(Error::Input)?), None),
         None => {
-            let seed = args.seed.unwrap_or_else(fresh_seed);
+            let seed = args.seed.unwrap_or_else(Seeded::fresh_seed);
             (Box::new(Seeded::new(seed)), Some(seed))
         }
     };
@@ -90,10 +90,4 @@ pub(super) fn ruleset_dice(rules: &[String]) -> Result<crate::dice::DiceConventi
     }
     let flags = super::rules_flags::RulesFlags { rules: rules.to_vec(), ..Default::default() };
     Ok(flags.load()?.0.dice)
-}
-
-/// A seed from the clock and the process id, shown to the player so the roll can be repeated.
-pub(crate) fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
 }

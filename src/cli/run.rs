@@ -84,7 +84,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         )));
     }
     let (ruleset, _warnings) = flags.load()?;
-    let seed = args.seed.unwrap_or_else(super::roll::fresh_seed);
+    let seed = args.seed.unwrap_or_else(crate::dice::Seeded::fresh_seed);
     let name = args.script.display().to_string();
 
     if args.exact {
@@ -97,17 +97,17 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         let odds = host.odds_with_fields(
             &rhai::Scope::new(),
             &script,
-            EnumLimits { max_outcomes: 200_000, max_depth: 64 },
+            EnumLimits::STANDARD,
             (args.trials, seed),
             &args.fields,
         )?;
         let ruleset = host.ruleset();
         if args.json {
-            let mut value = super::odds::procedure_json(&name, &odds);
+            let mut value = crate::present::odds::procedure_json(&name, &odds);
             super::observed::put_json(&mut value, &odds, &ruleset);
             writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         } else {
-            out.write_all(super::odds::render_procedure(&name, &odds).as_bytes())?;
+            out.write_all(crate::present::odds::render_procedure(&name, &odds).as_bytes())?;
             out.write_all(super::observed::render(&odds, &ruleset).as_bytes())?;
         }
         return Ok(());

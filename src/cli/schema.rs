@@ -61,7 +61,7 @@ pub(super) fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), Error> {
             for kind in kinds {
                 let name = format!("{}.schema.json", kind.to_possible_value().expect("named").get_name());
                 let path = dir.join(name);
-                crate::cli::write_atomically(&path, &schema_text(kind))?;
+                crate::present::file::write_atomically(&path, &schema_text(kind))?;
                 writeln!(out, "wrote {}", path.display())?;
             }
             Ok(())

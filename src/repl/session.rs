@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 
 use super::manual_dice::{Ask, Manual};
 use super::saved::{self, Saved};
-use crate::cli::json::display;
-use crate::cli::odds::{render_odds, render_procedure};
-use crate::cli::show;
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
-use crate::report;
+use crate::present::diagnostic;
+use crate::present::odds::{render_odds, render_procedure};
+use crate::present::ruleset as show;
+use crate::present::value::display;
 use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
 use crate::script::{Evaluation, Host, LeaderRef, Limits, Step, UnitRef};
 
@@ -103,7 +103,7 @@ impl Session {
     ) -> Result<Session, crate::error::Error> {
         let rules_dir = rules_dir.unwrap_or_else(default_rules_dir);
         let host = build_host(specs, &switches, &rules_dir)?;
-        let seed = crate::cli::roll::fresh_seed();
+        let seed = crate::dice::Seeded::fresh_seed();
         host.set_dice(Box::new(Seeded::new(seed)));
         let refused: Ask = Rc::new(RefCell::new(|_: &str| None::<String>));
         let interrupt = host.interrupt_flag();
@@ -381,8 +381,7 @@ impl Session {
                 Err(err) => Reply::Error(render(&err, self.fancy)),
             };
         }
-        let limits = EnumLimits { max_outcomes: 200_000, max_depth: 64 };
-        match self.host.odds_with_fields(&self.scope, expr, limits, (20_000, self.seed), &fields) {
+        match self.host.odds_with_fields(&self.scope, expr, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
             Ok(odds) => Reply::Output(render_procedure(expr, &odds).trim_end().to_string()),
             Err(err) => Reply::Error(render(&err, self.fancy)),
         }
@@ -436,7 +435,7 @@ impl Session {
                 ));
             }
         }
-        match crate::cli::write_atomically(Path::new(path), &text) {
+        match crate::present::file::write_atomically(Path::new(path), &text) {
             Ok(()) => Reply::Output(format!(
                 "saved {} variables, {} units and {} leaders to {path}",
                 saved.variables.len(),
@@ -628,7 +627,7 @@ fn available(rules_dir: &Path) -> Vec<String> {
 }
 
 fn render(err: &dyn miette::Diagnostic, fancy: bool) -> String {
-    if fancy { report::render_for_terminal(err) } else { report::render_plain(err) }
+    diagnostic::render(err, fancy)
 }
 
 /// The fields `:odds --field NAME ... EXPR` asks for, and the expression after them.

@@ -6,7 +6,7 @@ use miette::Diagnostic;
 use proptest::prelude::*;
 
 use super::*;
-use crate::report::render_plain;
+use crate::present::diagnostic::render_plain;
 
 const MIN: i64 = i64::MIN;
 const MAX: i64 = i64::MAX;

@@ -8,9 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::modifier::Origin;
-use super::problem::{Problem, SourceFile};
-use super::ruleset::did_you_mean;
+use super::problem::{Origin, Problem, SourceFile, did_you_mean};
 use super::source::Source;
 use super::table::LookupValue;
 use super::yaml::{Entries, span_of};

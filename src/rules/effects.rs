@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::unit::Marker;
+use crate::unit::{Leader, Marker, Unit};
 
 /// Structured effects of a result. A procedure applies them with `apply(unit, result)`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -27,6 +27,48 @@ pub struct Effects {
 }
 
 impl Effects {
+    /// Applies these effects to a unit: its order, stands, markers, and removal from play.
+    pub fn apply_to_unit(&self, unit: &mut Unit) {
+        if let Some(order) = &self.order {
+            unit.order = order.clone();
+        }
+        if let Some(n) = self.lose_stands {
+            unit.lose_stands(n);
+        }
+        for (name, value) in &self.markers {
+            unit.set_marker(name, value.clone());
+        }
+        for name in &self.clear_markers {
+            unit.clear_marker(name);
+        }
+        if self.removed {
+            unit.set_marker("removed", Marker::Flag(true));
+        }
+    }
+
+    /// Whether these effects can befall a leader, who has no order and no stands.
+    pub fn fit_a_leader(&self) -> bool {
+        self.order.is_none() && self.lose_stands.is_none()
+    }
+
+    /// Applies these effects to a leader: markers set and cleared, and removal from play,
+    /// which also detaches him. Returns the id of the unit he was taken off, which must let go
+    /// of him too, so that nothing counts a fallen or captured leader as still with his men.
+    pub fn apply_to_leader(&self, leader: &mut Leader) -> Option<String> {
+        for (name, value) in &self.markers {
+            leader.markers.insert(name.clone(), value.clone());
+        }
+        for name in &self.clear_markers {
+            leader.markers.remove(name);
+        }
+        if self.removed {
+            leader.markers.insert("removed".into(), Marker::Flag(true));
+            leader.attached_to.take()
+        } else {
+            None
+        }
+    }
+
     /// Whether applying these changes nothing.
     pub fn is_empty(&self) -> bool {
         *self == Effects::default()

@@ -12,10 +12,11 @@ use super::contract::{self, ContractFile};
 use super::files::{self, Confined, FileError, Refusal};
 use super::manifest::ManifestFile;
 use super::modifier::{
-    GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin,
+    GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList,
 };
+use super::problem::{Origin, did_you_mean};
 use super::problem::{Problem, Problems, SourceFile, source_file};
-use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, did_you_mean};
+use super::ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset};
 use super::source::Source;
 use super::table::{Edge, GridRow, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult};
 use super::yaml::{self, span_of};

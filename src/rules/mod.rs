@@ -13,6 +13,7 @@ mod manifest;
 mod modifier;
 mod problem;
 mod ruleset;
+mod settings;
 mod source;
 mod table;
 mod yaml;
@@ -21,10 +22,12 @@ pub use effects::Effects;
 pub use load::{Loaded, default_rules_dir, load, load_partial, resolve};
 pub use manifest::{InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{
-    GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Origin, Pick,
+    GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Pick, Verdict,
+    WhyNot, apply_groups, gate,
 };
-pub use problem::{Problem, Problems, SHOWN_PROBLEMS, SourceFile, source_file};
-pub use ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset, Settings, Switches, did_you_mean};
+pub use problem::{Origin, Problem, Problems, SHOWN_PROBLEMS, SourceFile, did_you_mean, source_file};
+pub use ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset};
+pub use settings::{Settings, Switches};
 pub use source::{SeedRef, Source};
 pub use table::{
     Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,

@@ -6,7 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
-use super::problem::SourceFile;
+use super::problem::Origin;
+use super::settings::Settings;
 use super::source::Source;
 use super::yaml::Entries;
 
@@ -198,13 +199,6 @@ pub struct Modifier {
     pub origin: Origin,
 }
 
-/// A place in a rule file.
-#[derive(Clone, Debug)]
-pub struct Origin {
-    pub file: SourceFile,
-    pub span: miette::SourceSpan,
-}
-
 /// A checked modifier list.
 #[derive(Clone, Debug)]
 pub struct ModifierList {
@@ -216,4 +210,91 @@ pub struct ModifierList {
     /// What the conditions may read off `situation`, when the list says.
     pub situation: Option<ListSituation>,
     pub modifiers: Vec<Modifier>,
+}
+
+/// Whether a modifier applies, why not, how many times it counts and what it adds.
+pub struct Verdict<'a> {
+    pub applies: bool,
+    pub why_not: Option<WhyNot<'a>>,
+    pub times: Option<i64>,
+    pub value: i64,
+}
+
+/// Why an option or interpretation keeps a modifier out, if one does.
+pub fn gate<'m>(settings: &Settings, m: &'m Modifier) -> Option<WhyNot<'m>> {
+    if let Some(option) = &m.option
+        && !settings.options.get(option).copied().unwrap_or(false)
+    {
+        return Some(WhyNot::OptionOff(option));
+    }
+    m.interpretation
+        .iter()
+        .find(|(name, choices)| !settings.interpretations.get(name).is_some_and(|set| choices.contains(set)))
+        .map(|(name, choices)| WhyNot::Interpretation(name, choices))
+}
+
+/// Why a modifier does not apply, worded only when a trace records it.
+pub enum WhyNot<'a> {
+    OptionOff(&'a str),
+    Interpretation(&'a str, &'a [String]),
+    CountsZero,
+    Group { word: &'static str, group: &'a str, kept: &'a str },
+}
+
+impl std::fmt::Display for WhyNot<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WhyNot::OptionOff(option) => write!(f, "option {option} is off"),
+            WhyNot::Interpretation(name, choices) => write!(f, "{name} is not {}", choices.join(" or ")),
+            WhyNot::CountsZero => f.write_str("counts 0 times"),
+            WhyNot::Group { word, group, kept } => write!(f, "only the {word} of group {group} counts: {kept}"),
+        }
+    }
+}
+
+/// Keeps, in each group whose rule is `best` or `worst`, only the one
+/// applicable modifier with the largest (or smallest) value; the first listed wins a tie.
+pub fn apply_groups<'a>(settings: &Settings, list: &'a ModifierList, verdicts: &mut [Verdict<'a>]) {
+    for (group, rule) in &list.groups {
+        let pick = match rule {
+            GroupRule::Fixed(pick) => *pick,
+            GroupRule::ByInterpretation { interpretation, choices } => settings
+                .interpretations
+                .get(interpretation)
+                .and_then(|choice| choices.get(choice))
+                .copied()
+                .unwrap_or(Pick::All),
+        };
+        if pick == Pick::All {
+            continue;
+        }
+        let members: Vec<(usize, i64)> = list
+            .modifiers
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| m.group.as_deref() == Some(group.as_str()) && verdicts[*i].applies)
+            .filter(|(_, m)| matches!(m.effect, ModEffect::Add(_)))
+            .map(|(i, _)| (i, verdicts[i].value))
+            .collect();
+        let keep = match pick {
+            Pick::Best => members.iter().copied().reduce(|a, b| if b.1 > a.1 { b } else { a }),
+            _ => members.iter().copied().reduce(|a, b| if b.1 < a.1 { b } else { a }),
+        };
+        let Some((kept, _)) = keep else { continue };
+        let word = if pick == Pick::Best { "best" } else { "worst" };
+        for (i, _) in members {
+            if i != kept {
+                verdicts[i].applies = false;
+                verdicts[i].why_not = Some(WhyNot::Group { word, group, kept: &list.modifiers[kept].id });
+            }
+        }
+    }
+}
+
+impl Modifier {
+    /// `modifiers/fire.yaml:12:11`: where the condition is written.
+    pub fn origin_text(&self) -> String {
+        let problem = super::problem::Problem::error("", "", &self.origin.file, self.origin.span);
+        problem.place()
+    }
 }

@@ -195,3 +195,19 @@ impl Diagnostic for Problems {
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
+
+/// A place in a rule file.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub file: SourceFile,
+    pub span: miette::SourceSpan,
+}
+
+/// ` (did you mean `x`?)` when a known word is close to `word`, else nothing.
+pub fn did_you_mean<'a>(word: &str, known: impl Iterator<Item = &'a str>) -> String {
+    let set: std::collections::BTreeSet<String> = known.map(str::to_string).collect();
+    match crate::unit::Vocabulary::closest(&set, word) {
+        Some(close) => format!(" (did you mean `{close}`?)"),
+        None => String::new(),
+    }
+}

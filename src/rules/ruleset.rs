@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::modifier::ModifierList;
-use super::problem::{Problem, SourceFile};
+use super::problem::{Problem, SourceFile, did_you_mean};
+use super::settings::{Settings, Switches};
 use super::source::Source;
 use super::table::Table;
 use crate::dice::DiceConventions;
@@ -73,22 +74,6 @@ pub struct Procedure {
     pub file: SourceFile,
     /// The folder imports are confined to (the layer's folder).
     pub folder: PathBuf,
-}
-
-/// The current value of every option and interpretation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Settings {
-    pub options: BTreeMap<String, bool>,
-    pub interpretations: BTreeMap<String, String>,
-}
-
-/// Switches asked for on the command line or in the REPL:
-/// `--with OPTION`, `--without OPTION`, `--set INTERPRETATION=CHOICE`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Switches {
-    pub with: Vec<String>,
-    pub without: Vec<String>,
-    pub set: Vec<(String, String)>,
 }
 
 impl Ruleset {
@@ -180,14 +165,5 @@ impl Ruleset {
             self.id,
             did_you_mean(name, list.iter().copied())
         )
-    }
-}
-
-/// ` (did you mean `x`?)` when a known word is close to `word`, else nothing.
-pub fn did_you_mean<'a>(word: &str, known: impl Iterator<Item = &'a str>) -> String {
-    let set: std::collections::BTreeSet<String> = known.map(str::to_string).collect();
-    match Vocabulary::closest(&set, word) {
-        Some(close) => format!(" (did you mean `{close}`?)"),
-        None => String::new(),
     }
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rhai::Scope;
 
 use crate::dice::Seeded;
-use crate::report;
+use crate::present::diagnostic::render_plain;
 use crate::rules::{Problems, Ruleset};
 use crate::script::{Host, Limits, Observations, SCRIPT_STACK};
 
@@ -60,7 +60,7 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
     let probe = Host::new(study.ruleset.clone()).map_err(|p| StudyError::Setup(render_problems(p)))?;
     probe.name_code(study.name);
     probe.allow_scenarios_from(study.folder);
-    probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(report::render_plain(&e)))?;
+    probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(render_plain(&e)))?;
     drop(probe);
 
     let jobs = study.jobs.clamp(1, study.count.max(1) as usize);
@@ -144,7 +144,7 @@ fn work(
     let ast = match host.compile(&trial_scope(study.first), study.script) {
         Ok(ast) => ast,
         Err(err) => {
-            let report = report::render_plain(&err);
+            let report = render_plain(&err);
             found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, report })));
             return found;
         }
@@ -155,12 +155,12 @@ fn work(
         let mut scope = trial_scope(trial);
         match host.run(&mut scope, &ast, study.script) {
             Ok(eval) => {
-                let value = crate::cli::json::display(&eval.value);
+                let value = crate::present::value::display(&eval.value);
                 let trace = (study.count == 1).then(|| eval.trace.to_string());
                 found.push((trial, Ok(Trial { observations: host.take_observations(), value, trace })));
             }
             Err(err) => {
-                let report = report::render_plain(&err);
+                let report = render_plain(&err);
                 found.push((trial, Err(TrialFailure { trial, seed: study.seed, report })));
                 // Trials past a failure are not needed: the lowest failure is reported.
                 failed.fetch_min(trial, Ordering::Relaxed);
@@ -183,5 +183,5 @@ fn trial_scope(trial: u64) -> Scope<'static> {
 }
 
 fn render_problems(problems: Vec<crate::rules::Problem>) -> String {
-    report::render_plain(&Problems(problems))
+    render_plain(&Problems(problems))
 }

@@ -19,9 +19,40 @@ use std::rc::Rc;
 
 use rhai::{AST, ASTFlags, Array, Dynamic, Expr, FnCallExpr, ImmutableString, Stmt};
 
-use super::bindings::rules::{CONDITION_NAMES, any_marker, has_any};
-use super::bindings::unit::{UnitWord, leader_method, leader_property, unit_method, unit_property};
 use super::handles::{LeaderRef, UnitRef};
+use super::properties::{UnitWord, leader_method, leader_property, unit_method, unit_property};
+
+/// The names a `when:` condition may use; each is `()` unless the caller gives it.
+pub const CONDITION_NAMES: [&str; 9] =
+    ["firer", "target", "attacker", "defender", "unit", "enemy", "leader", "situation", "roll"];
+
+/// The value of each of the `CONDITION_NAMES` in a `modifiers` call, in that order.
+pub type ConditionValues<'a> = [&'a Dynamic; CONDITION_NAMES.len()];
+
+/// `has_any(situation.cover, ["woods", "hedge"])`: whether a word, or any word of a list, is among `words`.
+pub(crate) fn has_any(value: Dynamic, words: &Array) -> bool {
+    let wanted = |v: &Dynamic| {
+        let Ok(v) = v.clone().into_immutable_string() else { return false };
+        words.iter().any(|w| match w.clone().into_immutable_string() {
+            Ok(w) => w == v,
+            Err(_) => w.to_string() == v.as_str(),
+        })
+    };
+    if value.is_array() { value.cast::<Array>().iter().any(wanted) } else { wanted(&value) }
+}
+
+/// `any_marker(unit.leaders, "exceptional")`: whether any unit or leader of a list carries a marker.
+pub(crate) fn any_marker(items: &Array, marker: &str) -> bool {
+    items.iter().any(|item| {
+        if let Some(unit) = item.read_lock::<UnitRef>() {
+            unit.0.borrow().has_marker(marker)
+        } else if let Some(leader) = item.read_lock::<LeaderRef>() {
+            leader.0.borrow().has_marker(marker)
+        } else {
+            false
+        }
+    })
+}
 
 /// A compiled condition: Rhai's AST always, and the native form when the expression allows one.
 #[derive(Clone, Debug)]

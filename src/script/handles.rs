@@ -1,9 +1,10 @@
-//! Units and leaders as Rhai sees them: shared handles, so a procedure's effects reach the caller's unit.
+//! Units, leaders and decks as Rhai sees them: shared handles, so a procedure's effects reach the caller's unit.
 
 use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
 use std::rc::Rc;
 
+use crate::cards::Deck;
 use crate::unit::{Leader, Unit};
 
 thread_local! {
@@ -122,5 +123,24 @@ impl fmt::Display for LeaderRef {
             write!(f, " [{}]", markers.join(", "))?;
         }
         Ok(())
+    }
+}
+
+/// A deck shared between Rhai and the host: every copy of the handle is the
+/// same deck, so a procedure that draws changes the caller's deck.
+#[derive(Clone, Debug)]
+pub struct DeckRef(pub Rc<RefCell<Deck>>);
+
+impl DeckRef {
+    /// A new deck; counted as a write, so that an exact walk takes the world afresh.
+    pub fn new(deck: Deck) -> DeckRef {
+        edited();
+        DeckRef(Rc::new(RefCell::new(deck)))
+    }
+
+    /// The deck, to change it: every write goes through here (see `handles::edited`).
+    pub fn edit(&self) -> RefMut<'_, Deck> {
+        edited();
+        self.0.borrow_mut()
     }
 }

@@ -6,16 +6,18 @@ use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
+use super::bindings;
 use super::bindings::contract::ContractBreach;
-use super::bindings::{self, rules::CONDITION_NAMES};
 use super::budget::{Meter, Stop};
 use super::compiled::Compiled;
+use super::condition::CONDITION_NAMES;
 use super::condition::Condition;
 use super::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
 use super::fields::FieldOdds;
 use super::handles::{LeaderRef, UnitRef};
 use super::observed::{ExactObservations, ObservedOdds};
-use super::outcome::{Outcome, ProcedureOdds, display_order};
+use super::outcome::{Outcome, display_order};
+use super::procedure_odds::ProcedureOdds;
 use super::sandbox::{self, Limits};
 use super::state::{CardWalk, CompiledList, DiceMode, Observations, Shared, State};
 use super::trace::{Step, Trace};

@@ -1,4 +1,4 @@
-//! `Outcome`: a procedure's result as a key of a distribution, and `ProcedureOdds`: the distribution itself.
+//! `Outcome`: a procedure's result as a key of a distribution, in the order to show it.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -7,8 +7,6 @@ use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use rhai::Dynamic;
 
-use super::fields::FieldOdds;
-use super::observed::ObservedOdds;
 use crate::dice::Distribution;
 use crate::rules::Reading;
 
@@ -108,38 +106,6 @@ impl fmt::Display for Outcome {
             Outcome::Decimal(x) => write!(f, "{:?}", x.to_f64().unwrap_or(f64::NAN)),
             Outcome::Word(w) => f.write_str(w),
         }
-    }
-}
-
-/// The distribution of a procedure's results.
-#[derive(Clone, Debug)]
-pub struct ProcedureOdds {
-    pub distribution: Distribution<Outcome>,
-    /// True when every dice outcome was walked; false when sampled.
-    pub exact: bool,
-    /// How many runs of the procedure it took.
-    pub runs: u64,
-    /// Why and how it was sampled, when it was.
-    pub sampled: Option<String>,
-    /// The number of dice after which outcomes were cut off (their chance is
-    /// the distribution's residual), when some were.
-    pub cut_off_at: Option<usize>,
-    /// When the cut came from the limit on outcomes walked (`--max-outcomes`), that limit;
-    /// none when it came from the depth limit (`--max-depth`).
-    pub cut_by_outcomes: Option<u64>,
-    /// The outcomes in the order to show them: numbers in order, a table's results in the
-    /// order its chart prints them, other words as written.
-    pub order: Vec<Outcome>,
-    /// The fields of the returned map asked to be counted apart, each with its distribution.
-    pub fields: Vec<FieldOdds>,
-    /// What the runs counted with `tally` and `record`, weighted by their chances (or, sampled, trial by trial).
-    pub observed: ObservedOdds,
-}
-
-impl ProcedureOdds {
-    /// The outcomes with their chances, in display order.
-    pub fn rows(&self) -> Vec<(Outcome, num_rational::BigRational)> {
-        ordered_rows(&self.distribution, &self.order)
     }
 }
 

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use smallvec::SmallVec;
 
-use super::bindings::rules::Mods;
+use super::mods::Mods;
 use crate::dice::Enumerator;
 
 /// The faces a run had taken when it made a call, and which of its calls it was.

@@ -710,7 +710,7 @@ fn a_footprint_is_laid_out_where_the_unit_stands_or_at_a_given_place() {
 
 #[test]
 fn every_unit_and_leader_property_is_read() {
-    use super::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, unit_property};
+    use super::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, unit_property};
     let host = host(&["ff-napoleonic"]);
     let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 2, formation: "line"});
         let l = leader(#{name: "B"}); [u, l]"#;

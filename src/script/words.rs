@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rhai::{AST, ASTNode, Expr, FnCallExpr, Position, Stmt};
 
-use super::bindings::unit::{LEADER_PROPERTIES, UNIT_PROPERTIES};
+use super::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES};
 use crate::rules::contract::{Key, Kind};
 use crate::rules::{Ruleset, did_you_mean};
 

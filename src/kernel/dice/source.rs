@@ -83,6 +83,14 @@ impl Seeded {
         Seeded { rng: ChaCha8Rng::from_seed(key_from(seed, index.wrapping_add(1))), seed }
     }
 
+    /// A seed from the clock and the process id, to be shown to the player so that
+    /// what was rolled can be rolled again.
+    pub fn fresh_seed() -> u64 {
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
+    }
+
     /// The seed this generator started from.
     pub fn seed(&self) -> u64 {
         self.seed

@@ -9,7 +9,7 @@ use num_traits::{One, Zero};
 use proptest::prelude::*;
 
 use super::*;
-use crate::report::render_plain;
+use crate::present::diagnostic::render_plain;
 
 fn ratio(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::report::render_plain;
+use crate::present::diagnostic::render_plain;
 
 /// The 18th-century set's ground scale: one inch is 30 yards, figures at base size.
 fn ground() -> Scale {

@@ -1,6 +1,5 @@
 //! Cards for Rhai: `new_deck([...])`, `deck.draw("label")` through the host's dice, bottom face up, reshuffle, runs.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
@@ -11,27 +10,9 @@ use super::fail;
 use super::unseen::Unseen;
 use crate::cards::{Card, CardError, Deck};
 use crate::dice::Weights;
+use crate::script::handles::DeckRef;
 use crate::script::state::{DiceMode, Shared, State};
 use crate::script::trace::Step;
-
-/// A deck shared between Rhai and the host: every copy of the handle is the
-/// same deck, so a procedure that draws changes the caller's deck.
-#[derive(Clone, Debug)]
-pub struct DeckRef(pub Rc<RefCell<Deck>>);
-
-impl DeckRef {
-    /// A new deck; counted as a write, so that an exact walk takes the world afresh.
-    pub fn new(deck: Deck) -> DeckRef {
-        crate::script::handles::edited();
-        DeckRef(Rc::new(RefCell::new(deck)))
-    }
-
-    /// The deck, to change it: every write goes through here (see `handles::edited`).
-    pub fn edit(&self) -> std::cell::RefMut<'_, Deck> {
-        crate::script::handles::edited();
-        self.0.borrow_mut()
-    }
-}
 
 /// A drawn card as Rhai sees it: `#{name, colour, position, of, run}`.
 fn card_map(card: &Card, position: usize, of: usize, run: u32) -> Map {

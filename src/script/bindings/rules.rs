@@ -1,48 +1,16 @@
 //! The ruleset for Rhai: `lookup` a table, sum `modifiers`, `apply` a result, read `option` and `interpretation`.
 
-use std::collections::BTreeMap;
-use std::rc::Rc;
-
-use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString, Map, NativeCallContext, Scope};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString, Map, NativeCallContext};
 
 use super::fail;
 use super::unit::marker_from;
-use crate::rules::{Effects, GroupRule, LookupValue, ModEffect, ModifierList, Pick, Reading, RowKey};
-use crate::script::condition::Condition;
+use crate::rules::{Effects, LookupValue, Reading, RowKey};
+use crate::script::condition::{any_marker, has_any};
 use crate::script::handles::{LeaderRef, UnitRef};
-use crate::script::state::{DiceMode, Shared};
+use crate::script::modifiers::modifiers;
+use crate::script::mods::Mods;
+use crate::script::state::Shared;
 use crate::script::trace::Step;
-use crate::unit::Marker;
-
-/// The names a `when:` condition may use; each is `()` unless the caller gives it.
-pub const CONDITION_NAMES: [&str; 9] =
-    ["firer", "target", "attacker", "defender", "unit", "enemy", "leader", "situation", "roll"];
-
-/// The value of each of the `CONDITION_NAMES` in a `modifiers` call, in that order.
-pub type ConditionValues<'a> = [&'a Dynamic; CONDITION_NAMES.len()];
-
-/// What a modifier list came to: the sum of added values and the halvings and doublings of each quantity.
-#[derive(Clone, Debug, Default)]
-pub struct Mods {
-    pub list: Rc<str>,
-    pub total: i64,
-    pub halve: BTreeMap<String, i64>,
-    pub double: BTreeMap<String, i64>,
-    pub applied: Vec<Rc<str>>,
-}
-
-impl Mods {
-    /// How many of the modifiers halve `quantity`.
-    pub fn halvings(&self, quantity: &str) -> i64 {
-        self.halve.get(quantity).copied().unwrap_or(0)
-    }
-
-    /// `value` halved and doubled as the modifiers say.
-    pub fn adjust(&self, quantity: &str, value: f64) -> f64 {
-        let times = self.double.get(quantity).copied().unwrap_or(0) - self.halvings(quantity);
-        value * 2f64.powi(times as i32)
-    }
-}
 
 pub fn register(engine: &mut Engine, state: &Shared) {
     register_reading(engine);
@@ -76,31 +44,6 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 /// `note(text)`: words for the trace.
 pub(crate) fn note(st: &Shared, text: &str) {
     st.borrow_mut().record(|| Step::Note { text: text.to_string() });
-}
-
-/// `has_any(situation.cover, ["woods", "hedge"])`: whether a word, or any word of a list, is among `words`.
-pub(crate) fn has_any(value: Dynamic, words: &Array) -> bool {
-    let wanted = |v: &Dynamic| {
-        let Ok(v) = v.clone().into_immutable_string() else { return false };
-        words.iter().any(|w| match w.clone().into_immutable_string() {
-            Ok(w) => w == v,
-            Err(_) => w.to_string() == v.as_str(),
-        })
-    };
-    if value.is_array() { value.cast::<Array>().iter().any(wanted) } else { wanted(&value) }
-}
-
-/// `any_marker(unit.leaders, "exceptional")`: whether any unit or leader of a list carries a marker.
-pub(crate) fn any_marker(items: &Array, marker: &str) -> bool {
-    items.iter().any(|item| {
-        if let Some(unit) = item.read_lock::<UnitRef>() {
-            unit.0.borrow().has_marker(marker)
-        } else if let Some(leader) = item.read_lock::<LeaderRef>() {
-            leader.0.borrow().has_marker(marker)
-        } else {
-            false
-        }
-    })
 }
 
 fn register_reading(engine: &mut Engine) {
@@ -273,312 +216,6 @@ fn register_modifiers(engine: &mut Engine, state: &Shared) {
         });
 }
 
-/// `modifiers(list, vars)`: which modifiers of a list apply, and what they come to.
-pub(crate) fn modifiers(
-    ctx: &NativeCallContext,
-    st: &Shared,
-    list: &str,
-    mut vars: Map,
-) -> Result<Mods, Box<EvalAltResult>> {
-    let values = CONDITION_NAMES.map(|name| vars.remove(name).unwrap_or(Dynamic::UNIT));
-    modifiers_of(ctx, st, list, &values.each_ref())
-}
-
-/// `modifiers` with the value of each of the `CONDITION_NAMES` (`()` where the
-/// call names none) where it lies: a compiled procedure lends its locals.
-pub(crate) fn modifiers_of(
-    ctx: &NativeCallContext,
-    st: &Shared,
-    list: &str,
-    values: &ConditionValues,
-) -> Result<Mods, Box<EvalAltResult>> {
-    // A condition may call `modifiers` again; each call is a fresh evaluation,
-    // so Rhai's own depth limit does not see the nesting: count it here.
-    if st.borrow().modifier_depth >= crate::script::state::MAX_MODIFIER_DEPTH {
-        return fail(format!(
-            "modifiers(\"{list}\") nested more than {} deep: a condition calls modifiers without end?",
-            crate::script::state::MAX_MODIFIER_DEPTH
-        ));
-    }
-    let key = replay_key(st);
-    if let Some(kept) = key.as_ref().and_then(|key| st.borrow().replayed.as_ref()?.get(key).cloned()) {
-        return Ok(kept);
-    }
-    st.borrow_mut().modifier_depth += 1;
-    let result = evaluate_list(ctx, st, list, values);
-    st.borrow_mut().modifier_depth -= 1;
-    let (mods, by_rhai) = result?;
-    if let (Some(key), false) = (key, by_rhai)
-        && let Some(replayed) = &mut st.borrow_mut().replayed
-    {
-        replayed.keep(key, mods.clone());
-    }
-    Ok(mods)
-}
-
-/// In a walk replayed face by face (and not traced), the key of this call among the runs'
-/// (see `script::replayed`); none otherwise.
-fn replay_key(st: &Shared) -> Option<crate::script::replayed::Key> {
-    let mut st = st.borrow_mut();
-    let st = &mut *st;
-    match (&mut st.replayed, &st.dice) {
-        (Some(replayed), DiceMode::Walk(walk)) if st.walk.is_none() && !st.tracing => Some(replayed.next_key(walk)),
-        _ => None,
-    }
-}
-
-/// The body of `modifiers(list, vars)`, and whether Rhai evaluated any of its conditions.
-fn evaluate_list(
-    ctx: &NativeCallContext,
-    st: &Shared,
-    list: &str,
-    values: &ConditionValues,
-) -> Result<(Mods, bool), Box<EvalAltResult>> {
-    let compiled = {
-        let st = st.borrow();
-        let Some(found) = st.lists.get(list) else {
-            let hint = crate::rules::did_you_mean(list, st.ruleset.modifiers.keys().map(String::as_str));
-            return fail(format!("ruleset `{}` has no modifier list `{list}`{hint}", st.ruleset.id));
-        };
-        found.clone()
-    };
-    let modifiers = &compiled.list;
-    // Made only when a condition needs Rhai (see `script::condition`).
-    let mut scope = None;
-    // First which modifiers apply on their own, and how many times those with
-    // `per:` count (0 times is not applying); then each group keeps what its
-    // rule allows, comparing what each would add.
-    let mut verdicts: smallvec::SmallVec<[Verdict; 32]> = smallvec::SmallVec::with_capacity(modifiers.modifiers.len());
-    for (i, m) in modifiers.modifiers.iter().enumerate() {
-        let mut why_not = gate(&st.borrow().ruleset.settings, m);
-        let mut applies = match (&why_not, &m.when) {
-            (Some(_), _) => false,
-            (None, None) => true,
-            (None, Some(_)) => {
-                let Some(condition) = &compiled.when[i] else {
-                    return fail(format!("modifier {list}.{} was not compiled", m.id));
-                };
-                // A native condition's truth is read without making a value of it.
-                let truth = condition.native.as_ref().and_then(|n| n.truth(values, &st.borrow().leaders));
-                if let Some(truth) = truth {
-                    truth
-                } else {
-                    // Not true or false natively: Rhai evaluates it (and words what is wrong).
-                    let value = by_rhai(ctx, condition, values, &mut scope).map_err(|e| {
-                        format!("in the condition of modifier {list}.{} ({}): {e}", m.id, m.origin_text())
-                    })?;
-                    value.as_bool().map_err(|kind| {
-                        format!(
-                            "the condition of modifier {list}.{} ({}) gave {kind}, not true or false",
-                            m.id,
-                            m.origin_text()
-                        )
-                    })?
-                }
-            }
-        };
-        let mut times = None;
-        if let (true, Some(_)) = (applies, &m.per) {
-            let Some(condition) = &compiled.per[i] else {
-                return fail(format!("the `per:` of modifier {list}.{} was not compiled", m.id));
-            };
-            let n = count(ctx, st, list, m, condition, values, &mut scope)?;
-            times = Some(n);
-            if n == 0 {
-                applies = false;
-                why_not = Some(WhyNot::CountsZero);
-            }
-        }
-        let value = match &m.effect {
-            ModEffect::Add(n) => n.checked_mul(times.unwrap_or(1)).ok_or_else(|| {
-                format!("modifier {list}.{} counts {} times: too large a total", m.id, times.unwrap_or(1))
-            })?,
-            _ => 0,
-        };
-        verdicts.push(Verdict { applies, why_not, times, value });
-    }
-    apply_groups(&st.borrow().ruleset.settings, modifiers, &mut verdicts);
-
-    let mut mods = Mods {
-        list: compiled.name.clone(),
-        total: 0,
-        halve: BTreeMap::new(),
-        double: BTreeMap::new(),
-        applied: Vec::new(),
-    };
-    for ((m, verdict), id) in modifiers.modifiers.iter().zip(verdicts).zip(&compiled.ids) {
-        if verdict.applies {
-            mods.applied.push(id.clone());
-            match &m.effect {
-                ModEffect::Add(_) => {
-                    mods.total = mods
-                        .total
-                        .checked_add(verdict.value)
-                        .ok_or_else(|| format!("the modifiers of {list} add up past any die roll"))?;
-                }
-                ModEffect::Halve(q) => *mods.halve.entry(q.clone()).or_default() += 1,
-                ModEffect::Double(q) => *mods.double.entry(q.clone()).or_default() += 1,
-            }
-        }
-        st.borrow_mut().record(|| Step::Modifier {
-            list: list.to_string(),
-            id: m.id.clone(),
-            effect: m.effect.clone(),
-            times: verdict.times,
-            applied: verdict.applies,
-            why_not: verdict.why_not.map(|w| w.to_string()),
-            text: m.text.clone(),
-            source: m.source.to_string(),
-        });
-    }
-    Ok((mods, scope.is_some()))
-}
-
-/// A condition's value: natively where it can be, else by Rhai.
-fn evaluate(
-    ctx: &NativeCallContext,
-    st: &Shared,
-    condition: &Condition,
-    values: &ConditionValues,
-    scope: &mut Option<Scope<'static>>,
-) -> Result<Dynamic, Box<EvalAltResult>> {
-    if let Some(native) = &condition.native
-        && let Some(value) = native.eval(values, &st.borrow().leaders)
-    {
-        return Ok(value);
-    }
-    by_rhai(ctx, condition, values, scope)
-}
-
-/// A condition's value by Rhai, in a scope of the condition names (made once per `modifiers()` call).
-fn by_rhai(
-    ctx: &NativeCallContext,
-    condition: &Condition,
-    values: &ConditionValues,
-    scope: &mut Option<Scope<'static>>,
-) -> Result<Dynamic, Box<EvalAltResult>> {
-    let scope = scope.get_or_insert_with(|| {
-        let mut scope = Scope::new();
-        for (name, value) in CONDITION_NAMES.iter().zip(values) {
-            scope.push_constant_dynamic(*name, (*value).clone());
-        }
-        scope
-    });
-    ctx.engine().eval_ast_with_scope::<Dynamic>(scope, &condition.ast)
-}
-
-/// Whether a modifier applies, why not, how many times it counts and what it adds.
-struct Verdict<'a> {
-    applies: bool,
-    why_not: Option<WhyNot<'a>>,
-    times: Option<i64>,
-    value: i64,
-}
-
-/// How many times a modifier with `per:` counts: a whole number, 0 or more.
-fn count(
-    ctx: &NativeCallContext,
-    st: &Shared,
-    list: &str,
-    m: &crate::rules::Modifier,
-    condition: &Condition,
-    values: &ConditionValues,
-    scope: &mut Option<Scope<'static>>,
-) -> Result<i64, Box<EvalAltResult>> {
-    let place = || {
-        m.per.as_ref().map(|(_, o)| crate::rules::Problem::error("", "", &o.file, o.span).place()).unwrap_or_default()
-    };
-    let value = evaluate(ctx, st, condition, values, scope)
-        .map_err(|e| format!("in the `per:` of modifier {list}.{} ({}): {e}", m.id, place()))?;
-    let n = if value.is_unit() { Ok(0) } else { value.as_int() };
-    match n {
-        Ok(n) if n >= 0 => Ok(n),
-        Ok(n) => fail(format!("the `per:` of modifier {list}.{} ({}) gave {n}, not 0 or more", m.id, place())),
-        Err(kind) => {
-            fail(format!("the `per:` of modifier {list}.{} ({}) gave {kind}, not a whole number", m.id, place()))
-        }
-    }
-}
-
-/// Why an option or interpretation keeps a modifier out, if one does.
-fn gate<'m>(settings: &crate::rules::Settings, m: &'m crate::rules::Modifier) -> Option<WhyNot<'m>> {
-    if let Some(option) = &m.option
-        && !settings.options.get(option).copied().unwrap_or(false)
-    {
-        return Some(WhyNot::OptionOff(option));
-    }
-    m.interpretation
-        .iter()
-        .find(|(name, choices)| !settings.interpretations.get(name).is_some_and(|set| choices.contains(set)))
-        .map(|(name, choices)| WhyNot::Interpretation(name, choices))
-}
-
-/// Why a modifier does not apply, worded only when a trace records it.
-enum WhyNot<'a> {
-    OptionOff(&'a str),
-    Interpretation(&'a str, &'a [String]),
-    CountsZero,
-    Group { word: &'static str, group: &'a str, kept: &'a str },
-}
-
-impl std::fmt::Display for WhyNot<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WhyNot::OptionOff(option) => write!(f, "option {option} is off"),
-            WhyNot::Interpretation(name, choices) => write!(f, "{name} is not {}", choices.join(" or ")),
-            WhyNot::CountsZero => f.write_str("counts 0 times"),
-            WhyNot::Group { word, group, kept } => write!(f, "only the {word} of group {group} counts: {kept}"),
-        }
-    }
-}
-
-/// Keeps, in each group whose rule is `best` or `worst`, only the one
-/// applicable modifier with the largest (or smallest) value; the first listed wins a tie.
-fn apply_groups<'a>(settings: &crate::rules::Settings, list: &'a ModifierList, verdicts: &mut [Verdict<'a>]) {
-    for (group, rule) in &list.groups {
-        let pick = match rule {
-            GroupRule::Fixed(pick) => *pick,
-            GroupRule::ByInterpretation { interpretation, choices } => settings
-                .interpretations
-                .get(interpretation)
-                .and_then(|choice| choices.get(choice))
-                .copied()
-                .unwrap_or(Pick::All),
-        };
-        if pick == Pick::All {
-            continue;
-        }
-        let members: Vec<(usize, i64)> = list
-            .modifiers
-            .iter()
-            .enumerate()
-            .filter(|(i, m)| m.group.as_deref() == Some(group.as_str()) && verdicts[*i].applies)
-            .filter(|(_, m)| matches!(m.effect, ModEffect::Add(_)))
-            .map(|(i, _)| (i, verdicts[i].value))
-            .collect();
-        let keep = match pick {
-            Pick::Best => members.iter().copied().reduce(|a, b| if b.1 > a.1 { b } else { a }),
-            _ => members.iter().copied().reduce(|a, b| if b.1 < a.1 { b } else { a }),
-        };
-        let Some((kept, _)) = keep else { continue };
-        let word = if pick == Pick::Best { "best" } else { "worst" };
-        for (i, _) in members {
-            if i != kept {
-                verdicts[i].applies = false;
-                verdicts[i].why_not = Some(WhyNot::Group { word, group, kept: &list.modifiers[kept].id });
-            }
-        }
-    }
-}
-
-impl crate::rules::Modifier {
-    /// `modifiers/fire.yaml:12:11`: where the condition is written.
-    fn origin_text(&self) -> String {
-        let problem = crate::rules::Problem::error("", "", &self.origin.file, self.origin.span);
-        problem.place()
-    }
-}
-
 fn register_apply(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     FuncRegistration::new("apply")
@@ -655,7 +292,7 @@ fn effects_from(spec: Map) -> Result<Effects, Box<EvalAltResult>> {
 /// him off the unit he was attached to, so that nothing counts a fallen or captured
 /// leader as still with his men. A leader has no order and no stands.
 fn apply_to_leader(st: &Shared, leader: &LeaderRef, effects: &Effects) -> Result<(), Box<EvalAltResult>> {
-    if effects.order.is_some() || effects.lose_stands.is_some() {
+    if !effects.fit_a_leader() {
         return fail(format!(
             "{} is a leader: he has no order and no stands, only markers and removal ({})",
             leader.name(),
@@ -664,18 +301,7 @@ fn apply_to_leader(st: &Shared, leader: &LeaderRef, effects: &Effects) -> Result
     }
     let detached_from = {
         let mut l = leader.edit();
-        for (name, value) in &effects.markers {
-            l.markers.insert(name.clone(), value.clone());
-        }
-        for name in &effects.clear_markers {
-            l.markers.remove(name);
-        }
-        if effects.removed {
-            l.markers.insert("removed".into(), Marker::Flag(true));
-            l.attached_to.take().map(|unit| (unit, l.id.clone()))
-        } else {
-            None
-        }
+        effects.apply_to_leader(&mut l).map(|unit| (unit, l.id.clone()))
     };
     let mut words = effects.describe();
     if let Some((unit_id, leader_id)) = detached_from {
@@ -702,20 +328,5 @@ pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Reading) {
 }
 
 fn apply_to_unit(unit: &UnitRef, effects: &Effects) {
-    let mut u = unit.edit();
-    if let Some(order) = &effects.order {
-        u.order = order.clone();
-    }
-    if let Some(n) = effects.lose_stands {
-        u.lose_stands(n);
-    }
-    for (name, value) in &effects.markers {
-        u.set_marker(name, value.clone());
-    }
-    for name in &effects.clear_markers {
-        u.clear_marker(name);
-    }
-    if effects.removed {
-        u.set_marker("removed", Marker::Flag(true));
-    }
+    effects.apply_to_unit(&mut unit.edit());
 }

@@ -14,8 +14,8 @@
 
 use rhai::{Engine, EvalAltResult, ImmutableString};
 
-use super::cards::DeckRef;
 use super::fail;
+use crate::script::handles::DeckRef;
 use crate::script::state::Shared;
 
 /// A drawn card's name, or its place in the deck, during a walk that drew it by kind.

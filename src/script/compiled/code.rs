@@ -2,8 +2,8 @@
 
 use rhai::{Dynamic, ImmutableString, Position};
 
-use crate::script::bindings::unit::UnitWord;
 use crate::script::condition::Op as Comparison;
+use crate::script::properties::UnitWord;
 
 /// One compiled function.
 #[derive(Debug)]
@@ -237,5 +237,52 @@ impl Op {
             Op::Rem => "%=",
             Op::Compare(_) => return None,
         })
+    }
+}
+
+/// Methods that never change their receiver: called on a property
+/// (`situation.range.to_float()`), the receiver is read, not written back.
+pub const PURE_METHODS: &[&str] = &[
+    "to_float",
+    "to_int",
+    "floor",
+    "ceiling",
+    "round",
+    "abs",
+    "len",
+    "is_empty",
+    "contains",
+    "sub_string",
+    "to_string",
+    "starts_with",
+    "ends_with",
+    "index_of",
+    "keys",
+    "values",
+    "to_upper",
+    "to_lower",
+];
+
+/// One step of a place as written: a property or an index still to work out.
+pub(crate) enum StepRef<'a> {
+    Property(&'a ImmutableString, Position),
+    Index(&'a Ex, Position),
+}
+
+/// The slot and steps of `ex` when it is a place in a variable: `x`, `x.a`, `x[i].b`...
+pub(crate) fn place_of(ex: &Ex) -> Option<(usize, Vec<StepRef<'_>>)> {
+    match ex {
+        Ex::Var(slot) => Some((*slot, Vec::new())),
+        Ex::Property(base, name, pos) => {
+            let (slot, mut steps) = place_of(base)?;
+            steps.push(StepRef::Property(name, *pos));
+            Some((slot, steps))
+        }
+        Ex::Index(base, index, pos) => {
+            let (slot, mut steps) = place_of(base)?;
+            steps.push(StepRef::Index(index, *pos));
+            Some((slot, steps))
+        }
+        _ => None,
     }
 }

@@ -9,12 +9,15 @@ use crate::rules::RowKey;
 use crate::script::bindings::dice::{roll, roll_natural};
 use crate::script::bindings::measure::placed;
 use crate::script::bindings::rules::{
-    Mods, apply_cell, apply_spec, has_any, lookup_keys, lookup_read, modifiers, note, reading_is_none, reading_result,
+    apply_cell, apply_spec, lookup_keys, lookup_read, note, reading_is_none, reading_result,
 };
-use crate::script::bindings::unit::{
+use crate::script::condition::has_any;
+use crate::script::condition::{Op as Comparison, compare};
+use crate::script::modifiers::modifiers;
+use crate::script::mods::Mods;
+use crate::script::properties::{
     LEADER_PROPERTIES, UNIT_PROPERTIES, leader_method, leader_property, unit_method, unit_property,
 };
-use crate::script::condition::{Op as Comparison, compare};
 use crate::script::state::Shared;
 use crate::script::{LeaderRef, UnitRef};
 

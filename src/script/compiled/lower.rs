@@ -6,30 +6,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
 
 use super::code::{Callee, Code, Ex, ForLoop, Function, Op, Step, SwitchTable, WordCompare};
-use crate::script::bindings::unit::UnitWord;
-
-/// Methods that never change their receiver: called on a property
-/// (`situation.range.to_float()`), the receiver is read, not written back.
-pub const PURE_METHODS: &[&str] = &[
-    "to_float",
-    "to_int",
-    "floor",
-    "ceiling",
-    "round",
-    "abs",
-    "len",
-    "is_empty",
-    "contains",
-    "sub_string",
-    "to_string",
-    "starts_with",
-    "ends_with",
-    "index_of",
-    "keys",
-    "values",
-    "to_upper",
-    "to_lower",
-];
+use crate::script::properties::UnitWord;
 
 /// Methods left to Rhai whole: they read the caller's scope.
 const METHODS_LEFT: &[&str] = &["eval", "Fn", "is_def_var", "is_def_fn", "is_shared"];

@@ -15,8 +15,7 @@
 //! a caller's variable passed by reference may be lent to it instead of copied.
 
 use super::code::{Code, Ex, Function, SwitchTable};
-use super::lower::PURE_METHODS;
-use super::place::place_of;
+use super::code::{PURE_METHODS, place_of};
 
 /// How a slot is mentioned.
 enum Mention<'e> {

@@ -8,37 +8,13 @@
 
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
-use super::code::{Ex, Op, Step};
+use super::code::{Ex, Op, Step, StepRef};
 use super::run::{R, Runner, indexed, mismatch};
 
 /// One step of a place, with its index worked out.
 pub(super) enum At<'a> {
     Property(&'a ImmutableString, Position),
     Index(Dynamic, Position),
-}
-
-/// One step of a place as written: a property or an index still to work out.
-pub(super) enum StepRef<'a> {
-    Property(&'a ImmutableString, Position),
-    Index(&'a Ex, Position),
-}
-
-/// The slot and steps of `ex` when it is a place in a variable: `x`, `x.a`, `x[i].b`...
-pub(super) fn place_of(ex: &Ex) -> Option<(usize, Vec<StepRef<'_>>)> {
-    match ex {
-        Ex::Var(slot) => Some((*slot, Vec::new())),
-        Ex::Property(base, name, pos) => {
-            let (slot, mut steps) = place_of(base)?;
-            steps.push(StepRef::Property(name, *pos));
-            Some((slot, steps))
-        }
-        Ex::Index(base, index, pos) => {
-            let (slot, mut steps) = place_of(base)?;
-            steps.push(StepRef::Index(index, *pos));
-            Some((slot, steps))
-        }
-        _ => None,
-    }
 }
 
 /// An index from the end when negative, within `len`.

@@ -5,15 +5,16 @@ use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext, Posi
 
 use super::Table;
 use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
+use super::code::{PURE_METHODS, place_of};
 use super::direct;
-use super::lower::{PURE_METHODS, switch_hash};
-use super::place::place_of;
+use super::lower::switch_hash;
 use crate::dice::RollSource;
 use crate::script::UnitRef;
 use crate::script::bindings::dice::roll;
-use crate::script::bindings::rules::{CONDITION_NAMES, ConditionValues, modifiers_of};
 use crate::script::bindings::unseen::{Piece, Unseen};
+use crate::script::condition::{CONDITION_NAMES, ConditionValues};
 use crate::script::condition::{compare, compare_text};
+use crate::script::modifiers::modifiers_of;
 
 pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
 
@@ -584,7 +585,7 @@ impl Runner<'_, '_> {
                         if crate::script::odds::works_out(self, *index) {
                             return crate::script::odds::call(self, &f, &mut slots, pos);
                         }
-                        return crate::script::odds::pure::call(self, *index, &f, &mut slots, pos);
+                        return self.call_remembered(*index, &f, &mut slots, pos);
                     }
                     return self.call(&f, &mut slots, pos);
                 }

@@ -11,10 +11,10 @@ use rhai::Dynamic;
 
 use crate::dice::Roll;
 use crate::rules::Reading;
-use crate::script::bindings::cards::DeckRef;
-use crate::script::bindings::rules::Mods;
 use crate::script::bindings::unseen::Unseen;
+use crate::script::handles::DeckRef;
 use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::mods::Mods;
 use crate::script::plain;
 
 /// Feeds `value` to `hasher`; false for a value of a kind that cannot be compared.

@@ -15,9 +15,9 @@ use rhai::{Dynamic, Position};
 
 use super::R;
 use super::fingerprint::{hash_value, same_value};
-use crate::script::bindings::cards::DeckRef;
 use crate::script::compiled::code::{Callee, Code, Ex, Function};
 use crate::script::compiled::run::{Runner, Slots};
+use crate::script::handles::DeckRef;
 use crate::script::handles::{LeaderRef, UnitRef};
 
 /// Functions whose value follows from their arguments alone (called or as methods), whatever those hold.
@@ -50,9 +50,23 @@ pub struct Kept {
     value: Dynamic,
 }
 
-/// Runs `f` (the compiled procedure `index`) on `args`, or gives the value it gave
-/// on the same arguments earlier in the walk, when it is pure.
-pub fn call(runner: &mut Runner, index: usize, f: &Function, args: &mut Slots, pos: Position) -> R<Dynamic> {
+impl Runner<'_, '_> {
+    /// Runs `f` (the compiled procedure `index`) on `args`, or gives the value it gave
+    /// on the same arguments earlier in the walk, when it is pure. (A method of the runner,
+    /// defined here beside the walk's memory of pure calls.)
+    pub(crate) fn call_remembered(
+        &mut self,
+        index: usize,
+        f: &Function,
+        args: &mut Slots,
+        pos: Position,
+    ) -> R<Dynamic> {
+        call(self, index, f, args, pos)
+    }
+}
+
+/// See `Runner::call_remembered`.
+fn call(runner: &mut Runner, index: usize, f: &Function, args: &mut Slots, pos: Position) -> R<Dynamic> {
     let walk = runner.state.borrow().walk.clone().expect("called only while walking");
     if !walk.procedure_is_pure(runner, index) {
         return runner.call(f, args, pos);

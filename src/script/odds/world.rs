@@ -15,7 +15,7 @@ use std::rc::Rc;
 use rhai::Dynamic;
 
 use crate::cards::Deck;
-use crate::script::bindings::cards::DeckRef;
+use crate::script::handles::DeckRef;
 use crate::script::handles::{LeaderRef, UnitRef, edits};
 use crate::script::state::{Observations, Shared};
 use crate::unit::{Leader, Unit};

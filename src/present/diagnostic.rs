@@ -13,6 +13,11 @@ pub fn render_plain(diagnostic: &dyn Diagnostic) -> String {
     out
 }
 
+/// The one choice between the two: fancy for a person at a terminal, plain otherwise.
+pub fn render(diagnostic: &dyn Diagnostic, fancy: bool) -> String {
+    if fancy { render_for_terminal(diagnostic) } else { render_plain(diagnostic) }
+}
+
 /// Renders a diagnostic for a human at a terminal (colours when the terminal has them).
 pub fn render_for_terminal(diagnostic: &dyn Diagnostic) -> String {
     let mut out = String::new();

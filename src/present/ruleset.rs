@@ -1,0 +1,269 @@
+//! A ruleset as text: its summary, a table as the chart it encodes, a modifier list, a
+//! procedure's contract, the options and interpretations as set.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::rules::contract::{Contract, Key};
+use crate::rules::{Edge, ModifierList, Ruleset, Table, TableBody, did_you_mean};
+
+/// A name that is no table, modifier list or procedure of the ruleset.
+#[derive(Debug, Error, Diagnostic)]
+#[error(
+    "ruleset `{ruleset}` has no table, modifier list or procedure `{name}`{hint}; `grognard show --rules {ruleset}` lists them"
+)]
+#[diagnostic(code(rules::unknown_name))]
+pub struct NotInRuleset {
+    pub ruleset: String,
+    pub name: String,
+    /// ", did you mean …?" or nothing.
+    pub hint: String,
+}
+
+/// One named thing of a ruleset as text.
+pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, NotInRuleset> {
+    if name == "options" {
+        return Ok(options(ruleset));
+    }
+    if name == "interpretations" {
+        return Ok(interpretations(ruleset));
+    }
+    if name == "procedures" {
+        return Ok(procedures(ruleset));
+    }
+    // A table and a procedure may share a name (`melee`): both are shown.
+    let mut shown = Vec::new();
+    if let Some(table) = ruleset.tables.get(name) {
+        shown.push(table_chart(table));
+    }
+    if let Some(list) = ruleset.modifiers.get(name) {
+        shown.push(modifier_list(list));
+    }
+    if let Some(contract) = ruleset.contracts.get(name) {
+        shown.push(contract_text(contract));
+    }
+    if !shown.is_empty() {
+        return Ok(shown.join("\n"));
+    }
+    let known = ruleset.tables.keys().chain(ruleset.modifiers.keys()).chain(ruleset.contracts.keys());
+    let hint = did_you_mean(name, known.map(String::as_str).chain(["options", "interpretations", "procedures"]));
+    Err(NotInRuleset { ruleset: ruleset.id.clone(), name: name.to_string(), hint })
+}
+
+/// Each procedure file and the entry procedures its contracts declare, with what they take.
+fn procedures(ruleset: &Ruleset) -> String {
+    let mut s = String::from("procedures:\n");
+    for p in &ruleset.procedures {
+        s += &format!("  {}\n", p.file.name());
+        let defined = defined_in(&p.file).filter_map(|name| ruleset.contracts.get(name));
+        for contract in defined {
+            s += &format!("    {}: {}\n", contract.signature(), contract.text);
+            if !contract.situation.is_empty() {
+                let keys: Vec<&str> = contract.situation.iter().map(|k| k.name.as_str()).collect();
+                s += &format!("      situation: {}\n", keys.join(", "));
+            }
+        }
+    }
+    s
+}
+
+/// The names of the functions `file` defines, in its order (lines that start `fn name(`).
+fn defined_in(file: &crate::rules::SourceFile) -> impl Iterator<Item = &str> {
+    file.inner()
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("fn ")?.split_once('(').map(|(name, _)| name.trim()))
+}
+
+/// A procedure's contract: what it does, each parameter and each situation key.
+pub fn contract_text(contract: &Contract) -> String {
+    let mut s = format!("{}\n  {}  [{}]\n", contract.signature(), contract.text, contract.source);
+    let key_line = |key: &Key| {
+        let mut kind = key.kind.to_string();
+        if !key.words.is_empty() {
+            kind += &format!(" ({})", key.words.iter().map(String::as_str).collect::<Vec<_>>().join(", "));
+        }
+        if key.optional {
+            kind += " or ()";
+        }
+        if let Some(default) = &key.default {
+            kind += &format!(", default {default}");
+        }
+        let source = key.source.as_ref().map(|s| format!("  [{s}]")).unwrap_or_default();
+        format!("  {:<26} {kind}\n  {:<26} {}{source}\n", key.name, "", key.text)
+    };
+    s += "parameters:\n";
+    for p in &contract.params {
+        s += &key_line(p);
+    }
+    if !contract.situation.is_empty() {
+        s += "situation keys (each may be left out):\n";
+        for k in &contract.situation {
+            s += &key_line(k);
+        }
+    }
+    s
+}
+
+/// What the ruleset holds, one line each.
+pub fn summary(ruleset: &Ruleset) -> String {
+    let layers: Vec<&str> = ruleset.layers.iter().map(|l| l.id.as_str()).collect();
+    let mut s = format!("{} ({})\nsource: {}\n", ruleset.title, layers.join(" + "), ruleset.source);
+    s += "\ntables:\n";
+    for t in ruleset.tables.values() {
+        s += &format!("  {:<28} {} [{}]\n", t.id, t.title, t.source);
+    }
+    s += "\nmodifier lists:\n";
+    for m in ruleset.modifiers.values() {
+        s += &format!("  {:<28} {} ({} modifiers)\n", m.id, m.title, m.modifiers.len());
+    }
+    s += "\n";
+    s += &procedures(ruleset);
+    s += "\n";
+    s += &options(ruleset);
+    s += "\n";
+    s += &interpretations(ruleset);
+    s
+}
+
+fn options(ruleset: &Ruleset) -> String {
+    let mut s = String::from("options:\n");
+    if ruleset.options.is_empty() {
+        s += "  (none)\n";
+    }
+    for (name, info) in &ruleset.options {
+        let on = ruleset.settings.options.get(name).copied().unwrap_or(info.default);
+        let number = info.number.as_ref().map(|n| format!("{n} ")).unwrap_or_default();
+        let changed = if on == info.default { "" } else { " (switched)" };
+        s += &format!("  [{}] {name}{changed}: {number}{} [{}]\n", if on { "x" } else { " " }, info.text, info.source);
+    }
+    s
+}
+
+fn interpretations(ruleset: &Ruleset) -> String {
+    let mut s = String::from("interpretations:\n");
+    if ruleset.interpretations.is_empty() {
+        s += "  (none)\n";
+    }
+    for (name, info) in &ruleset.interpretations {
+        let chosen = ruleset.settings.interpretations.get(name).unwrap_or(&info.default);
+        let inventory = info.inventory.as_ref().map(|i| format!(" ({i})")).unwrap_or_default();
+        s += &format!("  {name} = {chosen}: {}{inventory}\n", info.text);
+        for (choice, meaning) in &info.choices {
+            let mark = if choice == chosen { "*" } else { " " };
+            let default = if *choice == info.default { " (default)" } else { "" };
+            s += &format!("    {mark} {choice}{default}: {meaning}\n");
+        }
+    }
+    s
+}
+
+/// A modifier list as the chart prints it, with each condition and source.
+pub fn modifier_list(list: &ModifierList) -> String {
+    let mut s = format!("{}  [{}]\n", list.title, list.source);
+    if let Some(table) = &list.table {
+        s += &format!("modifies the roll on `{table}`\n");
+    }
+    s += "\n";
+    for m in &list.modifiers {
+        s += &format!("  {:>14}  {}  ({})\n", m.effect.to_string(), m.text, m.id);
+        if let Some(when) = &m.when {
+            s += &format!("  {:>14}  when: {}\n", "", when.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        if let Some(option) = &m.option {
+            s += &format!("  {:>14}  only with option {option}\n", "");
+        }
+        for (name, choices) in &m.interpretation {
+            s += &format!("  {:>14}  only when {name} = {}\n", "", choices.join(" or "));
+        }
+        if m.source != list.source {
+            s += &format!("  {:>14}  source: {}\n", "", m.source);
+        }
+    }
+    s
+}
+
+/// A table laid out as its chart.
+pub fn table_chart(table: &Table) -> String {
+    let mut s = format!("{}  [{}]\n", table.title, table.source);
+    let mut facts = Vec::new();
+    if let Some(roll) = &table.roll {
+        facts.push(format!("roll {roll}"));
+    }
+    let edge = |e: Edge| match e {
+        Edge::Clamp => "read the nearest band",
+        Edge::None => "no result",
+        Edge::Error => "an error",
+    };
+    if !matches!(table.body, TableBody::Lookup { .. }) {
+        facts.push(format!("below the chart: {}", edge(table.below)));
+        facts.push(format!("above: {}", edge(table.above)));
+    }
+    if !facts.is_empty() {
+        s += &facts.join("; ");
+        s += "\n";
+    }
+    s += "\n";
+    let grid: Vec<Vec<String>> = match &table.body {
+        TableBody::Bands(bands) => {
+            let mut rows = vec![vec!["roll".to_string(), "result".to_string()]];
+            rows.extend(bands.iter().map(|(b, r)| vec![b.to_string(), r.clone()]));
+            rows
+        }
+        TableBody::Grid { row_key, columns, rows } => {
+            let mut grid = vec![std::iter::once(row_key.clone()).chain(columns.iter().cloned()).collect::<Vec<_>>()];
+            for row in rows {
+                let cells = row.cells.iter().map(|c| c.as_ref().map_or("-".to_string(), ToString::to_string));
+                grid.push(std::iter::once(row.label.to_string()).chain(cells).collect());
+            }
+            grid
+        }
+        TableBody::Lookup { keys, values } => {
+            let mut rows = vec![keys.iter().cloned().chain(std::iter::once("value".to_string())).collect::<Vec<_>>()];
+            flatten(values, &mut Vec::new(), &mut rows);
+            rows
+        }
+    };
+    s += &columns_text(&grid);
+    if !table.results.is_empty() {
+        s += "\n";
+        let width = table.results.keys().map(String::len).max().unwrap_or(0);
+        for result in table.result_order.iter().filter_map(|id| table.results.get(id)) {
+            s += &format!("  {:<width$}  {}", result.id, result.text);
+            if !result.effects.is_empty() {
+                s += &format!(" ({})", result.effects.describe());
+            }
+            s += "\n";
+        }
+    }
+    for note in &table.notes {
+        s += &format!("\nnote: {note}\n");
+    }
+    s
+}
+
+fn flatten(value: &crate::rules::LookupValue, path: &mut Vec<String>, rows: &mut Vec<Vec<String>>) {
+    match value {
+        crate::rules::LookupValue::Map(m) => {
+            for (k, v) in m {
+                path.push(k.clone());
+                flatten(v, path, rows);
+                path.pop();
+            }
+        }
+        leaf => rows.push(path.iter().cloned().chain(std::iter::once(leaf.to_string())).collect()),
+    }
+}
+
+/// Left-aligned columns, two spaces apart.
+fn columns_text(rows: &[Vec<String>]) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> =
+        (0..n).map(|i| rows.iter().filter_map(|r| r.get(i)).map(|c| c.chars().count()).max().unwrap_or(0)).collect();
+    let mut s = String::new();
+    for row in rows {
+        let cells: Vec<String> = row.iter().enumerate().map(|(i, c)| format!("{c:<w$}", w = widths[i])).collect();
+        s += cells.join("  ").trim_end();
+        s += "\n";
+    }
+    s
+}
