@@ -1,0 +1,212 @@
+//! Building a host: the engine, the procedures compiled (and folded for the switches as they
+//! stand) and the modifier conditions compiled, with every problem found on the way.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
+
+use super::Host;
+use super::check::Written;
+use crate::rules::{Problem, Ruleset, SourceFile};
+use crate::script::bindings;
+use crate::script::compiled::Compiled;
+use crate::script::condition::CONDITION_NAMES;
+use crate::script::condition::Condition;
+use crate::script::error::parse_problem;
+use crate::script::sandbox::{self, Limits};
+use crate::script::state::{CompiledList, Shared, State};
+use crate::script::trace::Step;
+
+/// The host, or every problem when any is an error (warnings alone do not stop it).
+fn without_errors((host, problems): (Host, Vec<Problem>)) -> Result<Host, Vec<Problem>> {
+    if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
+}
+
+/// The names a condition reads, as variables: the optimizer would fold a constant `()` into it.
+pub(super) fn condition_scope() -> Scope<'static> {
+    let mut scope = Scope::new();
+    for name in CONDITION_NAMES {
+        scope.push_dynamic(name, Dynamic::UNIT);
+    }
+    scope
+}
+
+impl Host {
+    /// Compiles the ruleset's procedures and conditions; every compile error
+    /// is returned as a problem pointing into its file.
+    pub fn new(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
+        without_errors(Host::build(ruleset, Limits::default()))
+    }
+
+    /// Builds a host and lists every problem found on the way (errors and warnings).
+    /// `GROGNARD_INTERPRET=1` leaves every procedure to Rhai (see `script::compiled`): to
+    /// tell whether the compiled form of a procedure is at fault when a result looks wrong.
+    pub fn build(ruleset: Ruleset, limits: Limits) -> (Host, Vec<Problem>) {
+        let compile = std::env::var_os("GROGNARD_INTERPRET").is_none_or(|v| v.is_empty() || v == "0");
+        Host::build_with(ruleset, limits, compile)
+    }
+
+    /// A host whose commands run under `limits` (`odds` walks under the walk limits).
+    pub fn with_limits(ruleset: Ruleset, limits: Limits) -> Result<Host, Vec<Problem>> {
+        without_errors(Host::build(ruleset, limits))
+    }
+
+    /// A host built as `build` builds it, with every procedure left to Rhai (`interpret`) or not,
+    /// whatever `GROGNARD_INTERPRET` says: to run the same scripts down every path.
+    pub fn built_as(ruleset: Ruleset, limits: Limits, interpret: bool) -> Result<Host, Vec<Problem>> {
+        without_errors(Host::build_with(ruleset, limits, !interpret))
+    }
+
+    /// A host whose procedures Rhai runs whole, none compiled: to hold the compiled ones to it.
+    pub fn interpreted(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
+        without_errors(Host::build_with(ruleset, Limits::default(), false))
+    }
+
+    fn build_with(ruleset: Ruleset, limits: Limits, compile: bool) -> (Host, Vec<Problem>) {
+        sandbox::fix_hashing();
+        let roots = ruleset.layers.iter().map(|l| l.folder.clone()).collect();
+        let state: Shared = Rc::new(RefCell::new(State::new(ruleset)));
+        let mut engine = Engine::new();
+        sandbox::apply(&mut engine, &limits, roots);
+        let meter = state.borrow().meter.clone();
+        let ticking = meter.clone();
+        engine.on_progress(move |_| ticking.tick().map(|stop| Dynamic::from(stop.message())));
+        // Rhai interns the strings a script builds; keeping that cache cost more
+        // than it saved: an interpolated roll label or note took 3 times as long,
+        // and scripted melee ran 1.2x faster in `cargo bench` without it.
+        engine.set_max_strings_interned(0);
+        let st = state.clone();
+        engine.on_print(move |text| st.borrow_mut().record(|| Step::Note { text: text.to_string() }));
+        let st = state.clone();
+        engine.on_debug(move |text, _, _| st.borrow_mut().record(|| Step::Note { text: text.to_string() }));
+        bindings::register(&mut engine, &state);
+
+        let mut host = Host {
+            engine,
+            state,
+            written: AST::empty(),
+            procedures: RefCell::new(AST::empty()),
+            sources: HashMap::new(),
+            function_files: HashMap::new(),
+            limits: Cell::new(limits),
+            walk_limits: Cell::new(Limits { max_call_levels: limits.max_call_levels, ..Limits::for_walk() }),
+            exact_engine: Cell::new(true),
+            odds_code: RefCell::new(None),
+            odds_arguments: RefCell::new(None),
+            failed_trace: RefCell::new(None),
+            marker_values: RefCell::default(),
+            meter,
+            code_name: RefCell::new("expression".into()),
+            native: None,
+        };
+        let mut problems = Vec::new();
+        host.compile_procedures(&mut problems);
+        host.compile_conditions(&mut problems);
+        if compile && problems.iter().all(|p| !p.is_error()) {
+            let procedures = host.procedures.borrow().clone();
+            let (native, rest) = Compiled::new(&mut host.engine, &procedures, &host.state);
+            *host.procedures.borrow_mut() = rest;
+            host.native = Some(native);
+        }
+        (host, problems)
+    }
+
+    fn compile_procedures(&mut self, problems: &mut Vec<Problem>) {
+        let files: Vec<SourceFile> = self.state.borrow().ruleset.procedures.iter().map(|p| p.file.clone()).collect();
+        let mut compiled = Vec::new();
+        // Unoptimized: `fold` optimizes them once the switches are read.
+        self.engine.set_optimization_level(OptimizationLevel::None);
+        for file in files {
+            match self.engine.compile(file.inner()) {
+                Ok(mut ast) => {
+                    ast.set_source(file.name());
+                    self.sources.insert(file.name().to_string(), file.clone());
+                    for function in ast.iter_functions() {
+                        self.function_files.insert(function.name.to_string(), file.clone());
+                    }
+                    compiled.push((file, ast));
+                }
+                Err(err) => problems.push(parse_problem(&file, &err)),
+            }
+        }
+        let checked =
+            crate::script::contracted::put_checks(&self.engine, &self.state.borrow().ruleset, &compiled, problems);
+        let script_fns: BTreeSet<String> =
+            compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
+        let known = self.known_functions(&script_fns);
+        let all = compiled.iter().fold(AST::empty(), |all, (_, ast)| all.merge(ast));
+        *self.marker_values.borrow_mut() = crate::script::words::marker_values(&self.state.borrow().ruleset, &all);
+        let marker_values = self.marker_values.borrow().clone();
+        for (file, ast) in &compiled {
+            self.check_procedure(file, ast, &known, &marker_values, problems);
+        }
+        for (_, ast) in checked {
+            self.written = self.written.merge(&ast);
+        }
+        self.engine.set_optimization_level(OptimizationLevel::Simple);
+        self.fold();
+    }
+
+    /// Optimizes the procedures with each `option("x")` and `interpretation("x")`
+    /// call read once for the switches as they stand, as a constant: they hold
+    /// for every call until switched again (which folds afresh), and the
+    /// optimizer then drops the branches of a `switch` on one that cannot run.
+    /// A call that fails (an unknown name) is left to fail when it runs. The
+    /// folding engine knows no other function, so nothing else is called early.
+    pub(super) fn fold(&self) {
+        let folder = self.folder();
+        let mut folded = folder.optimize_ast(&Scope::new(), self.written.clone(), OptimizationLevel::Full);
+        if let Some(source) = self.written.source() {
+            folded.set_source(source);
+        }
+        if let Some(native) = &self.native {
+            folded = native.relower(&folded);
+        }
+        *self.procedures.borrow_mut() = folded;
+    }
+
+    /// An engine that knows only `option` and `interpretation`, answering for the switches as they stand.
+    fn folder(&self) -> Engine {
+        let mut folder = Engine::new_raw();
+        let st = self.state.clone();
+        folder.register_fn("option", move |name: &str| -> Result<bool, Box<EvalAltResult>> {
+            st.borrow().ruleset.option(name).map_err(Into::into)
+        });
+        let st = self.state.clone();
+        folder.register_fn("interpretation", move |name: &str| -> Result<String, Box<EvalAltResult>> {
+            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
+        });
+        folder
+    }
+
+    fn compile_conditions(&mut self, problems: &mut Vec<Problem>) {
+        let scope = condition_scope();
+        let known = self.known_functions(&BTreeSet::new());
+        let scripted: BTreeSet<String> = self.written.iter_functions().map(|f| f.name.to_string()).collect();
+        let shadowed = |name: &str| scripted.contains(name);
+        let lists: Vec<_> = self.state.borrow().ruleset.modifiers.values().cloned().collect();
+        let marker_values = self.marker_values.borrow().clone();
+        for list in lists {
+            let mut compiled = CompiledList::new(&list);
+            for (i, m) in list.modifiers.iter().enumerate() {
+                let expressions = [
+                    m.when.as_ref().map(|text| ("condition", text, &m.origin, false)),
+                    m.per.as_ref().map(|(text, origin)| ("`per:` count", text, origin, true)),
+                ];
+                for (what, text, origin, per) in expressions.into_iter().flatten() {
+                    let written =
+                        Written { list: &list, marker_values: &marker_values, modifier: &m.id, what, text, origin };
+                    let (ast, found) = self.condition(&scope, &known, &written);
+                    problems.extend(found);
+                    if let Some(ast) = ast {
+                        let slot = if per { &mut compiled.per[i] } else { &mut compiled.when[i] };
+                        *slot = Some(Condition::new(ast, &shadowed));
+                    }
+                }
+            }
+            self.state.borrow_mut().lists.insert(list.id.clone(), Rc::new(compiled));
+        }
+    }
+}

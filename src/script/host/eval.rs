@@ -1,0 +1,165 @@
+//! Evaluation: code compiled against the procedures, run as one metered command, and a
+//! runtime error located in the procedure file (or expression) where it happened.
+
+use rhai::{AST, Dynamic, EvalAltResult, Scope};
+
+use super::{Evaluation, Host};
+use crate::rules::Problem;
+use crate::script::bindings::contract::ContractBreach;
+use crate::script::budget::Stop;
+use crate::script::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
+use crate::script::sandbox::Limits;
+use crate::script::state::Observations;
+use crate::script::trace::Trace;
+
+/// The words of a broken contract, when `err` is one (see `bindings::contract`).
+fn contract_breach(err: &EvalAltResult) -> Option<String> {
+    match err {
+        EvalAltResult::ErrorRuntime(value, _) => value.read_lock::<ContractBreach>().map(|b| b.0.clone()),
+        _ => None,
+    }
+}
+
+impl Host {
+    /// Compiles a user's expression or statements against `scope`.
+    pub fn compile(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
+        Ok(self.with_procedures(&self.compile_alone(scope, code)?))
+    }
+
+    /// `code` with the procedures it may call. Code that defines no function of its own
+    /// shares the procedures' functions rather than copying them (a merge copies every
+    /// function's entry: a tenth of one fire's exact odds).
+    pub(super) fn with_procedures(&self, code: &AST) -> AST {
+        let procedures = self.procedures.borrow();
+        if code.has_functions() || code.resolver().is_some() || procedures.resolver().is_some() {
+            return procedures.merge(code);
+        }
+        let mut joined = AST::new(code.statements().iter().cloned(), procedures.shared_lib().clone());
+        if let Some(source) = code.source() {
+            joined.set_source(source);
+        }
+        joined
+    }
+
+    /// `code` compiled without the functions it may call.
+    pub(super) fn compile_alone(&self, scope: &Scope, code: &str) -> Result<AST, ScriptError> {
+        self.engine
+            .compile_with_scope(scope, code)
+            .map_err(|err| parse_problem(&expression_source(&self.code_name.borrow(), code), &err).into())
+    }
+
+    pub(super) fn begin(&self, limits: Limits) {
+        self.meter.begin(limits.max_operations, limits.time_limit);
+    }
+
+    /// Evaluates `code` (one expression or several statements) in `scope`,
+    /// which keeps the variables it defines; returns the value and its trace.
+    pub fn eval(&self, scope: &mut Scope, code: &str) -> Result<Evaluation, ScriptError> {
+        let ast = self.compile(scope, code)?;
+        self.run(scope, &ast, code)
+    }
+
+    /// Runs compiled code as one command, under `limits`; the trace starts afresh.
+    pub fn run(&self, scope: &mut Scope, ast: &AST, code: &str) -> Result<Evaluation, ScriptError> {
+        self.begin(self.limits.get());
+        self.run_metered(scope, ast, code)
+    }
+
+    /// Runs compiled code as part of the command begun last; the trace starts afresh.
+    pub(super) fn run_metered(&self, scope: &mut Scope, ast: &AST, code: &str) -> Result<Evaluation, ScriptError> {
+        {
+            let mut st = self.state.borrow_mut();
+            st.trace = Trace::default();
+            // What a run counts is its own (a study takes it after each trial).
+            *st.observations_mut() = Observations::default();
+            st.dice_error = None;
+            st.scenario_problems = None;
+        }
+        let result = self.engine.eval_ast_with_scope::<Dynamic>(scope, ast);
+        let mut st = self.state.borrow_mut();
+        let trace = std::mem::take(&mut st.trace);
+        match result {
+            Ok(value) => Ok(Evaluation { value, trace }),
+            Err(err) => {
+                *self.failed_trace.borrow_mut() = Some(trace);
+                Err(match (st.dice_error.take(), st.scenario_problems.take()) {
+                    (Some(dice), _) => ScriptError::Dice(dice),
+                    (None, Some(problems)) => ScriptError::Rules(problems),
+                    (None, None) => self.locate(&err, code),
+                })
+            }
+        }
+    }
+
+    /// A runtime error, pointing into the procedure file (or expression) where it happened.
+    fn locate(&self, err: &EvalAltResult, code: &str) -> ScriptError {
+        // Follow calls down to the innermost error, remembering the chain.
+        let mut chain = Vec::new();
+        let mut call_sites = Vec::new();
+        let mut inner = err;
+        let mut source = String::new();
+        while let EvalAltResult::ErrorInFunctionCall(name, src, next, at) = inner {
+            chain.push(name.clone());
+            call_sites.push(*at);
+            source = src.clone();
+            inner = next;
+        }
+        let file_of = |function: Option<&String>| {
+            function
+                .and_then(|name| self.function_files.get(name))
+                .or_else(|| function.is_some().then(|| self.sources.get(&source)).flatten())
+                .cloned()
+                .unwrap_or_else(|| expression_source(&self.code_name.borrow(), code))
+        };
+        // A broken contract is the caller's mistake: point at the call it checks, in the
+        // caller's code (the check itself runs first thing inside the procedure).
+        if let Some(breach) = contract_breach(inner)
+            && let Some(&at) = call_sites.last()
+            && !at.is_none()
+        {
+            let caller = file_of(chain.len().checked_sub(2).and_then(|i| chain.get(i)));
+            let mut problem =
+                Problem::error("script::contract", breach, &caller, span_at(&caller, at)).with_label("called here");
+            // (The state is borrowed while a run's error is located: only the chain is read.)
+            if let Some(name) = chain.last() {
+                problem = problem.with_help(format!("`show {name}` lists what {name}() takes"));
+            }
+            return problem.into();
+        }
+        let file = file_of(chain.last());
+        let (code_name, message, help) = match (self.meter.stopped(), inner) {
+            // However a binding passed the error on, a stopped command says why it stopped.
+            (Some(stop), _) => {
+                let code = if stop == Stop::Interrupted { "script::interrupted" } else { "script::limit" };
+                (code, stop.message(), stop.help())
+            }
+            (None, EvalAltResult::ErrorStackOverflow(_)) => (
+                "script::limit",
+                format!("calls nested more than {} deep", self.limits.get().max_call_levels),
+                Some("a rule calls itself without end? every script is stopped past this limit".to_string()),
+            ),
+            (None, EvalAltResult::ErrorDataTooLarge(..) | EvalAltResult::ErrorTooManyModules(_)) => {
+                ("script::limit", message_of(inner), Some("scripts run in a sandbox with limits on sizes".to_string()))
+            }
+            _ => ("script::runtime", message_of(inner), None),
+        };
+        let position = inner.position();
+        let mut problem = if position.is_none() {
+            Problem::general(code_name, message)
+        } else {
+            Problem::error(code_name, message, &file, span_at(&file, position)).with_label("here")
+        };
+        let mut help_text = help.unwrap_or_default();
+        if !chain.is_empty() {
+            let calls = chain.iter().map(|c| format!("{c}()")).collect::<Vec<_>>().join(" called from ");
+            if !help_text.is_empty() {
+                help_text.push_str("; ");
+            }
+            help_text.push_str(&format!("in {calls}"));
+        }
+        if !help_text.is_empty() {
+            problem = problem.with_help(help_text);
+        }
+        problem.into()
+    }
+}

@@ -1,0 +1,207 @@
+//! `Host`: one Rhai engine with a loaded ruleset: compiles its procedures and conditions once, evaluates, enumerates.
+//!
+//! One `impl Host` block per capability, each in its file: building and compiling (`build`),
+//! the checks `check` runs on procedures and conditions (`check`), evaluation and the
+//! location of errors (`eval`), exact odds (`odds`), and the units a run may change, kept
+//! and restored (`snapshot`). This file holds the host itself and its session settings.
+
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use rhai::{AST, Dynamic, Engine};
+
+use crate::dice::{DiceError, RollSource};
+use crate::rules::{Ruleset, SourceFile};
+use crate::script::budget::Meter;
+use crate::script::compiled::Compiled;
+use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::sandbox::Limits;
+use crate::script::state::{DiceMode, Observations, Shared};
+use crate::script::trace::Trace;
+
+mod build;
+mod check;
+mod eval;
+mod odds;
+mod snapshot;
+
+/// A Rhai engine bound to one ruleset. Build one per thread.
+pub struct Host {
+    engine: Engine,
+    state: Shared,
+    /// Every procedure file, merged in load order, as written.
+    written: AST,
+    /// The same with each `option("x")` and `interpretation("x")` read for the
+    /// switches as they stand (see `fold`): what every evaluation runs.
+    procedures: RefCell<AST>,
+    /// Procedure files by the source name their ASTs carry, for error reports.
+    sources: HashMap<String, SourceFile>,
+    /// The file that defines each procedure function (the last layer's, when overridden):
+    /// merged ASTs lose track of which file a function came from.
+    function_files: HashMap<String, SourceFile>,
+    /// The limits of a REPL line, an `eval` or a trial (`limits`), and of a whole `odds` walk (`walk_limits`).
+    limits: Cell<Limits>,
+    walk_limits: Cell<Limits>,
+    /// What the command running now spends (shared with the engine's progress callback and compiled code).
+    meter: Rc<Meter>,
+    /// What the code given to `eval` or `compile` is called in error reports: "expression", or a script's path.
+    code_name: RefCell<String>,
+    /// The procedure functions compiled to native steps (none: all are Rhai's; see `script::compiled`).
+    native: Option<Compiled>,
+    /// Whether `odds` works compiled procedure calls out whole (`script::odds`), or replays every face.
+    exact_engine: Cell<bool>,
+    /// The code last given to `odds` with no constant in scope, compiled alone: asked again
+    /// (`:odds` after a unit changed), it is not compiled again.
+    odds_code: RefCell<Option<(String, Rc<AST>)>>,
+    /// The arguments of the call in the code last given to `odds`, each as code of its own
+    /// (see `called_once`), with that code: asked again, they are not taken apart again.
+    odds_arguments: RefCell<Option<CallArguments>>,
+    /// The trace of the last run that failed (see `take_failed_trace`).
+    failed_trace: RefCell<Option<Trace>>,
+    /// The words the rules give each marker, read once from tables and procedures for `check`.
+    marker_values: RefCell<crate::script::words::MarkerValues>,
+}
+
+/// The result of evaluating an expression: its value and how it came about.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub value: Dynamic,
+    pub trace: Trace,
+}
+
+/// Some code compiled alone, and the arguments of its call, each as code of its own.
+type CallArguments = (Rc<AST>, Rc<[AST]>);
+
+impl Host {
+    /// The state the bindings share, for tests that look inside.
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> std::cell::Ref<'_, crate::script::state::State> {
+        self.state.borrow()
+    }
+
+    /// Makes units and leaders made under another host known to this one (a
+    /// REPL that reloads its rules keeps its units, and their leaders stay attached).
+    pub fn adopt(&self, units: impl IntoIterator<Item = UnitRef>, leaders: impl IntoIterator<Item = LeaderRef>) {
+        let mut st = self.state.borrow_mut();
+        for unit in units {
+            st.add_unit(unit);
+        }
+        for leader in leaders {
+            st.add_leader(leader);
+        }
+    }
+
+    /// Lets scripts read orders of battle from files inside `folder`.
+    pub fn allow_scenarios_from(&self, folder: &std::path::Path) {
+        self.state.borrow_mut().data_folder = Some(folder.to_path_buf());
+    }
+
+    /// Names the code given from now on in error reports (a script's path).
+    pub fn name_code(&self, name: &str) {
+        *self.code_name.borrow_mut() = name.to_string();
+    }
+
+    /// The procedure functions compiled to native steps, by name (the rest Rhai runs).
+    pub fn compiled_procedures(&self) -> Vec<String> {
+        self.native.as_ref().map(Compiled::names).unwrap_or_default()
+    }
+
+    /// The functions the ruleset's procedures define.
+    pub fn procedure_names(&self) -> Vec<String> {
+        self.written.iter_functions().map(|f| f.name.to_string()).collect()
+    }
+
+    /// The ruleset, to read.
+    pub fn ruleset(&self) -> Ref<'_, Ruleset> {
+        Ref::map(self.state.borrow(), |s| &s.ruleset)
+    }
+
+    /// Switches an option on or off, for every evaluation from now on.
+    pub fn set_option(&self, name: &str, on: bool) -> Result<(), String> {
+        self.state.borrow_mut().ruleset.set_option(name, on)?;
+        self.fold();
+        Ok(())
+    }
+
+    /// Chooses an interpretation, for every evaluation from now on.
+    pub fn set_interpretation(&self, name: &str, choice: &str) -> Result<(), String> {
+        self.state.borrow_mut().ruleset.set_interpretation(name, choice)?;
+        self.fold();
+        Ok(())
+    }
+
+    /// Whether `odds` works compiled procedure calls out whole, merging equal states (the
+    /// default), or replays the code once for every way every die falls (the reference the
+    /// engine is tested against).
+    pub fn set_exact_engine(&self, on: bool) {
+        self.exact_engine.set(on);
+    }
+
+    /// Where dice come from from now on.
+    pub fn set_dice(&self, source: Box<dyn RollSource>) {
+        self.state.borrow_mut().dice = DiceMode::Source(source);
+    }
+
+    /// Faces given in advance (`--dice`) that no roll took, as an error.
+    pub fn unused_faces(&self) -> Result<(), DiceError> {
+        self.state.borrow().dice.unused_faces()
+    }
+
+    /// The trace of the last run that failed, up to the failure, taken out: what a player
+    /// reads to see which roll or step it stopped at.
+    pub fn take_failed_trace(&self) -> Option<Trace> {
+        self.failed_trace.borrow_mut().take()
+    }
+
+    /// Whether traces are recorded (off for bulk runs).
+    pub fn set_tracing(&self, on: bool) {
+        self.state.borrow_mut().tracing = on;
+    }
+
+    /// What the last runs counted with `tally` and `record`, taken out.
+    pub fn take_observations(&self) -> Observations {
+        std::mem::take(self.state.borrow_mut().observations_mut())
+    }
+
+    /// Units created so far, by id.
+    pub fn units(&self) -> Vec<UnitRef> {
+        self.state.borrow().units.values().cloned().collect()
+    }
+
+    /// Leaders created so far, by id.
+    pub fn leaders(&self) -> Vec<LeaderRef> {
+        self.state.borrow().leaders.values().cloned().collect()
+    }
+
+    /// The operations and time one command may spend (a REPL line, an `eval`, a trial of a study).
+    pub fn limits(&self) -> Limits {
+        self.limits.get()
+    }
+
+    /// The operations and time a whole `odds` walk may spend.
+    pub fn walk_limits(&self) -> Limits {
+        self.walk_limits.get()
+    }
+
+    /// Sets what one command may spend from now on (call depths and sizes stay as built).
+    pub fn set_limits(&self, max_operations: u64, time_limit: Option<std::time::Duration>) {
+        self.limits.set(Limits { max_operations, time_limit, ..self.limits.get() });
+    }
+
+    /// Sets what a whole `odds` walk may spend from now on.
+    pub fn set_walk_limits(&self, max_operations: u64, time_limit: Option<std::time::Duration>) {
+        self.walk_limits.set(Limits { max_operations, time_limit, ..self.walk_limits.get() });
+    }
+
+    /// Setting this flag stops the command running now, as soon as its script next counts an
+    /// operation: what a Ctrl-C handler sets. It is cleared when the next command begins.
+    pub fn interrupt_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.meter.interrupt_flag()
+    }
+
+    /// Stops on `flag` instead of a flag of its own (see `interrupt_flag`).
+    pub fn set_interrupt_flag(&self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.meter.set_interrupt_flag(flag);
+    }
+}

@@ -1,0 +1,77 @@
+//! The units and leaders a run may change, kept before it and put back after (an `odds`
+//! walk leaves the session's units as they were).
+
+use rhai::{Dynamic, Scope};
+
+use super::Host;
+use crate::script::handles::{LeaderRef, UnitRef};
+
+/// Every unit and leader a run may change, as they were: the scope's (in
+/// arrays and maps too) and the session's, and which units and leaders the
+/// session knew. Restoring puts each handle's unit back in place, so handles
+/// shared between variables stay shared. (Boxed: a table of whole units is a large
+/// allocation, which costs glibc a consolidation at every snapshot.)
+pub(super) struct Snapshot {
+    units: Vec<(UnitRef, Box<crate::unit::Unit>)>,
+    leaders: Vec<(LeaderRef, Box<crate::unit::Leader>)>,
+    unit_registry: std::collections::BTreeMap<String, UnitRef>,
+    leader_registry: std::collections::BTreeMap<String, LeaderRef>,
+}
+
+fn collect(value: &Dynamic, snapshot: &mut Snapshot) {
+    if let Some(unit) = value.clone().try_cast::<UnitRef>() {
+        let saved = Box::new(unit.0.borrow().clone());
+        snapshot.units.push((unit, saved));
+    } else if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
+        let saved = Box::new(leader.0.borrow().clone());
+        snapshot.leaders.push((leader, saved));
+    } else if value.is_array() {
+        for item in value.clone().cast::<rhai::Array>() {
+            collect(&item, snapshot);
+        }
+    } else if value.is_map() {
+        for (_, item) in value.clone().cast::<rhai::Map>() {
+            collect(&item, snapshot);
+        }
+    }
+}
+
+impl Host {
+    pub(super) fn snapshot(&self, scope: &Scope) -> Snapshot {
+        let st = self.state.borrow();
+        let mut snapshot = Snapshot {
+            units: Vec::new(),
+            leaders: Vec::new(),
+            unit_registry: st.units.clone(),
+            leader_registry: st.leaders.clone(),
+        };
+        for unit in st.units.values() {
+            snapshot.units.push((unit.clone(), Box::new(unit.0.borrow().clone())));
+        }
+        for leader in st.leaders.values() {
+            snapshot.leaders.push((leader.clone(), Box::new(leader.0.borrow().clone())));
+        }
+        for (_, _, value) in scope.iter() {
+            collect(&value, &mut snapshot);
+        }
+        snapshot
+    }
+
+    pub(super) fn restore(&self, snapshot: &Snapshot) {
+        // A unit the run left as it was is not copied again (most runs change one or none).
+        for (handle, unit) in &snapshot.units {
+            if *handle.0.borrow() != **unit {
+                handle.edit().clone_from(&**unit);
+            }
+        }
+        for (handle, leader) in &snapshot.leaders {
+            if *handle.0.borrow() != **leader {
+                handle.edit().clone_from(&**leader);
+            }
+        }
+        let mut st = self.state.borrow_mut();
+        st.units = snapshot.unit_registry.clone();
+        crate::script::handles::edited();
+        st.leaders = snapshot.leader_registry.clone();
+    }
+}
