@@ -1,6 +1,8 @@
 //! The REPL: a session for resolving combats at the table and trying rules, and its terminal.
 
+mod completion;
 mod manual_dice;
+mod save_load;
 mod saved;
 mod session;
 mod terminal;

@@ -1,17 +1,6 @@
 //! `Session`: the REPL's state and its commands, testable without a terminal.
 
-use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::rc::Rc;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
-use rhai::{Dynamic, Scope};
-use serde::{Deserialize, Serialize};
-
 use super::manual_dice::{Ask, Manual};
-use super::saved::{self, Saved};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::diagnostic;
 use crate::present::odds::{render_odds, render_procedure};
@@ -19,6 +8,14 @@ use crate::present::ruleset as show;
 use crate::present::value::display;
 use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
 use crate::script::{Evaluation, Host, LeaderRef, Limits, Step, UnitRef};
+use rhai::{Dynamic, Scope};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// What a line produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,28 +41,30 @@ pub enum DiceSetting {
 /// The REPL's state: the rulesets and switches, the Rhai scope with the
 /// player's units, the dice, and the last result for `:why`.
 pub struct Session {
-    specs: Vec<String>,
-    switches: Switches,
-    rules_dir: PathBuf,
-    host: Host,
-    scope: Scope<'static>,
-    seed: u64,
-    dice: DiceSetting,
-    tracing: bool,
-    fancy: bool,
-    last: Option<Evaluation>,
-    ask: Ask,
+    pub(super) specs: Vec<String>,
+    pub(super) switches: Switches,
+    pub(super) rules_dir: PathBuf,
+    pub(super) host: Host,
+    pub(super) scope: Scope<'static>,
+    pub(super) seed: u64,
+    pub(super) dice: DiceSetting,
+    pub(super) tracing: bool,
+    pub(super) fancy: bool,
+    pub(super) last: Option<Evaluation>,
+    pub(super) ask: Ask,
     /// What one line may spend, and one `:odds` walk (every host the session builds runs under them).
-    limits: Limits,
-    walk_limits: Limits,
+    pub(super) limits: Limits,
+    pub(super) walk_limits: Limits,
     /// Set by Ctrl-C: stops the line running now (one flag for every host the session builds).
-    interrupt: Arc<AtomicBool>,
+    pub(super) interrupt: Arc<AtomicBool>,
 }
 
 const HELP: &str = "\
 Type Rhai to resolve things against the rules, e.g.
   let a = unit(#{name: \"54th Foot\", nation: \"britain\", arm: \"infantry\", stands: 6, formation: \"line\"});
+
   fire(a, b, #{range: 2})
+
 Commands:
   :help                     this text
   :rules                    the rulesets loaded and those available
@@ -139,7 +138,7 @@ impl Session {
     }
 
     /// Puts the session's limits and interrupt flag on its host (after new rules).
-    fn fit_host(&self) {
+    pub(super) fn fit_host(&self) {
         self.host.set_limits(self.limits.max_operations, self.limits.time_limit);
         self.host.set_walk_limits(self.walk_limits.max_operations, self.walk_limits.time_limit);
         self.host.set_interrupt_flag(self.interrupt.clone());
@@ -312,7 +311,7 @@ impl Session {
         self.fit_host();
     }
 
-    fn restore_dice(&mut self) {
+    pub(super) fn restore_dice(&mut self) {
         match self.dice {
             DiceSetting::Auto => self.host.set_dice(Box::new(Seeded::new(self.seed))),
             DiceSetting::Manual => self.host.set_dice(Box::new(Manual::new(self.ask.clone()))),
@@ -401,7 +400,7 @@ impl Session {
         (units, leaders)
     }
 
-    fn units_listing(&self) -> String {
+    pub(super) fn units_listing(&self) -> String {
         let (units, leaders) = self.handles();
         if units.is_empty() && leaders.is_empty() {
             return "no units yet: let a = unit(#{name: \"...\", arm: \"infantry\", stands: 6, formation: \"line\"})"
@@ -412,47 +411,13 @@ impl Session {
         lines.join("\n")
     }
 
-    fn save(&self, path: &str) -> Reply {
-        if path.is_empty() {
-            return Reply::Error("`:save` takes a file name: `:save battle.yaml`".into());
-        }
-        let saved = match self.saved() {
-            Ok(saved) => saved,
-            Err(why) => return Reply::Error(format!("{why}; nothing was written")),
-        };
-        let text = match serde_saphyr::to_string(&saved) {
-            Ok(text) => text,
-            Err(err) => return Reply::Error(format!("cannot write the session: {err}; nothing was written")),
-        };
-        // What `:save` writes, `:load` reads: read back before it replaces anything.
-        match saved::parse(&crate::rules::source_file(path, text.clone())) {
-            Ok(back) if back == saved => {}
-            Ok(_) => return Reply::Error("the session does not read back as it was saved; nothing was written".into()),
-            Err(problem) => {
-                return Reply::Error(format!(
-                    "the session could not be read back ({}); nothing was written",
-                    problem.message
-                ));
-            }
-        }
-        match crate::present::file::write_atomically(Path::new(path), &text) {
-            Ok(()) => Reply::Output(format!(
-                "saved {} variables, {} units and {} leaders to {path}",
-                saved.variables.len(),
-                saved.units.len(),
-                saved.leaders.len()
-            )),
-            Err(err) => Reply::Error(format!("cannot save to {path}: {err}")),
-        }
-    }
-
     /// Puts `variables` in the session's scope; `unit-i` names the i-th unit known (by id), `leader-0` the first leader.
     #[cfg(test)]
-    pub(crate) fn set_variables_for_test(&mut self, variables: &BTreeMap<String, saved::Value>) {
+    pub(crate) fn set_variables_for_test(&mut self, variables: &BTreeMap<String, crate::repl::saved::Value>) {
         let units = self.host.units();
         let leaders = self.host.leaders();
         for (name, value) in variables {
-            let value = saved::from_saved_with(
+            let value = crate::repl::saved::from_saved_with(
                 value,
                 &|id| {
                     id.strip_prefix("unit-").and_then(|i| i.parse::<usize>().ok()).and_then(|i| units.get(i)).cloned()
@@ -469,129 +434,6 @@ impl Session {
         }
     }
 
-    /// The session as `:save` would write it.
-    #[cfg(test)]
-    pub(crate) fn saved_for_test(&self) -> Saved {
-        self.saved().unwrap()
-    }
-
-    /// The whole session as `:save` writes it, or what cannot be saved.
-    fn saved(&self) -> Result<Saved, String> {
-        let mut units: BTreeMap<String, UnitRef> = self.host.units().into_iter().map(|u| (u.id(), u)).collect();
-        let mut leaders: BTreeMap<String, LeaderRef> = self.host.leaders().into_iter().map(|l| (l.id(), l)).collect();
-        let (variables, constants) = saved::variables(&self.scope, &mut units, &mut leaders)?;
-        let rs = self.host.ruleset();
-        Ok(Saved {
-            format: saved::FORMAT,
-            rules: self.specs.clone(),
-            with: rs
-                .settings
-                .options
-                .iter()
-                .filter(|(n, on)| **on && !rs.options[*n].default)
-                .map(|(n, _)| n.clone())
-                .collect(),
-            without: rs
-                .settings
-                .options
-                .iter()
-                .filter(|(n, on)| !**on && rs.options[*n].default)
-                .map(|(n, _)| n.clone())
-                .collect(),
-            set: rs
-                .settings
-                .interpretations
-                .iter()
-                .filter(|(n, c)| rs.interpretations[*n].default != **c)
-                .map(|(n, c)| (n.clone(), c.clone()))
-                .collect(),
-            seed: self.seed,
-            dice: self.dice,
-            trace: self.tracing,
-            units: units.into_iter().map(|(id, u)| (id, u.0.borrow().clone())).collect(),
-            leaders: leaders.into_iter().map(|(id, l)| (id, l.0.borrow().clone())).collect(),
-            variables,
-            constants,
-        })
-    }
-
-    fn load(&mut self, path: &str) -> Reply {
-        if path.is_empty() {
-            return Reply::Error("`:load` takes a file name: `:load battle.yaml`".into());
-        }
-        // A saved game is wherever the user put it; only a fifo or the like is refused (it would hang).
-        let text = match crate::rules::files::read_regular(Path::new(path)) {
-            Ok(text) => text,
-            Err(err) => return Reply::Error(err.to_string()),
-        };
-        let file = crate::rules::source_file(path, text);
-        let saved = match saved::parse(&file) {
-            Ok(saved) => saved,
-            Err(problem) => return Reply::Error(render(&*problem, self.fancy)),
-        };
-        let switches = Switches {
-            with: saved.with.clone(),
-            without: saved.without.clone(),
-            set: saved.set.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        };
-        // Build everything first, so a bad file changes nothing.
-        let host = match build_host(&saved.rules, &switches, &self.rules_dir) {
-            Ok(host) => host,
-            Err(err) => return Reply::Error(render(&err, self.fancy)),
-        };
-        let (scope, units, leaders) = match saved::scope_of(&saved) {
-            Ok(parts) => parts,
-            Err(why) => return Reply::Error(format!("{path}: {why}; the session was not changed")),
-        };
-        host.adopt(units, leaders);
-        self.host = host;
-        self.fit_host();
-        self.scope = scope;
-        self.specs = saved.rules;
-        self.switches = switches;
-        self.seed = saved.seed;
-        self.dice = saved.dice;
-        self.tracing = saved.trace;
-        self.restore_dice();
-        Reply::Output(format!("loaded {path}: {}", self.units_listing()))
-    }
-
-    /// Words that complete `prefix`: commands, procedures, tables, modifier
-    /// lists, options, interpretations and the session's variables.
-    pub fn completions(&self, prefix: &str) -> Vec<String> {
-        let mut words: Vec<String> = COMMANDS.iter().map(|c| c.to_string()).collect();
-        let rs = self.host.ruleset();
-        words.extend(rs.tables.keys().cloned());
-        words.extend(rs.modifiers.keys().cloned());
-        words.extend(rs.modifiers.values().flat_map(|list| list.modifiers.iter().map(|m| m.id.clone())));
-        words.extend(rs.options.keys().cloned());
-        words.extend(rs.interpretations.keys().cloned());
-        words.extend(self.host.procedure_names());
-        words.extend(self.scope.iter().map(|(name, _, _)| name.to_string()));
-        words.extend(
-            ["unit", "leader", "roll", "lookup", "modifiers", "apply", "option", "interpretation"].map(String::from),
-        );
-        words.sort();
-        words.dedup();
-        words.into_iter().filter(|w| w.starts_with(prefix) && w != prefix).collect()
-    }
-
-    /// The situation keys of each contracted procedure, for completion inside `fire(a, b, #{`.
-    pub fn situation_keys(&self) -> BTreeMap<String, Vec<String>> {
-        let rs = self.host.ruleset();
-        rs.contracts
-            .values()
-            .filter(|c| !c.situation.is_empty())
-            .map(|c| (c.name.clone(), c.situation.iter().map(|k| k.name.clone()).collect()))
-            .collect()
-    }
-
-    /// What completes the word before `pos` in `line`, and where that word starts: inside
-    /// the situation map of a contracted call, its keys not yet given; else `completions`.
-    pub fn completions_at(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
-        complete_at(&self.completions(""), &self.situation_keys(), line, pos)
-    }
-
     /// A variable of the session, for tests and the terminal.
     pub fn variable(&self, name: &str) -> Option<Dynamic> {
         self.scope.get_value::<Dynamic>(name)
@@ -603,7 +445,7 @@ impl Session {
     }
 }
 
-fn build_host(specs: &[String], switches: &Switches, rules_dir: &Path) -> Result<Host, crate::error::Error> {
+pub(super) fn build_host(specs: &[String], switches: &Switches, rules_dir: &Path) -> Result<Host, crate::error::Error> {
     let mut ruleset = if specs.is_empty() { Ruleset::empty() } else { load(specs, rules_dir)?.ruleset };
     ruleset.apply(switches).map_err(Problems)?;
     let host = Host::new(ruleset).map_err(Problems)?;
@@ -645,65 +487,4 @@ fn odds_fields(line: &str) -> Result<(Vec<String>, &str), String> {
         rest = after[end..].trim_start();
     }
     Ok((fields, rest))
-}
-
-/// Completion for the word before `pos`: inside `name(..., #{` of a procedure whose contract
-/// lists situation keys (`keys`), the keys not yet in the map, each as `key: `; else the
-/// `words` that start with it.
-pub fn complete_at(
-    words: &[String],
-    keys: &BTreeMap<String, Vec<String>>,
-    line: &str,
-    pos: usize,
-) -> (usize, Vec<String>) {
-    let before = &line[..pos.min(line.len())];
-    let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
-    let prefix = &before[start..];
-    if let Some((procedure, given)) = open_situation(&before[..start])
-        && let Some(keys) = keys.get(procedure)
-    {
-        let offered = keys
-            .iter()
-            .filter(|k| k.starts_with(prefix) && !given.contains(&k.as_str()))
-            .map(|k| format!("{k}: "))
-            .collect();
-        return (start, offered);
-    }
-    (start, words.iter().filter(|w| w.starts_with(prefix) && w.as_str() != prefix).cloned().collect())
-}
-
-/// When `text` ends inside an unclosed `#{` that is an argument of a call, at a place a
-/// key goes (just after `#{` or a `,`): the procedure called and the keys given so far.
-fn open_situation(text: &str) -> Option<(&str, Vec<&str>)> {
-    // The innermost unclosed bracket, skipping strings.
-    let mut stack: Vec<(char, usize)> = Vec::new();
-    let mut in_string = false;
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' | '`' => in_string = !in_string,
-            _ if in_string => {}
-            '(' | '[' | '{' => stack.push((c, i)),
-            ')' | ']' | '}' => {
-                stack.pop();
-            }
-            _ => {}
-        }
-    }
-    let &(brace, at) = stack.last()?;
-    if brace != '{' || !text[..at].ends_with('#') {
-        return None;
-    }
-    let inside = &text[at + 1..];
-    if !inside.trim_end().is_empty() && !inside.trim_end().ends_with(',') {
-        return None;
-    }
-    let given: Vec<&str> = inside.split(',').filter_map(|part| part.split_once(':').map(|(k, _)| k.trim())).collect();
-    // The call the map is an argument of.
-    let &(paren, open) = stack.iter().rev().nth(1)?;
-    if paren != '(' {
-        return None;
-    }
-    let name_end = text[..open].trim_end().len();
-    let name_start = text[..name_end].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
-    Some((&text[name_start..name_end], given))
 }

@@ -29,7 +29,7 @@ impl Completer for ReplHelper {
     type Candidate = Pair;
 
     fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let (start, words) = super::session::complete_at(&self.words, &self.situation_keys, line, pos);
+        let (start, words) = super::completion::complete_at(&self.words, &self.situation_keys, line, pos);
         let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
         Ok((start, pairs))
     }

@@ -8,11 +8,10 @@ use std::rc::Rc;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
 use super::Host;
-use super::check::Written;
+use super::check::{Written, condition_scope};
 use crate::rules::{Problem, Ruleset, SourceFile};
 use crate::script::bindings;
 use crate::script::compiled::Compiled;
-use crate::script::condition::CONDITION_NAMES;
 use crate::script::condition::Condition;
 use crate::script::error::parse_problem;
 use crate::script::sandbox::{self, Limits};
@@ -22,15 +21,6 @@ use crate::script::trace::Step;
 /// The host, or every problem when any is an error (warnings alone do not stop it).
 fn without_errors((host, problems): (Host, Vec<Problem>)) -> Result<Host, Vec<Problem>> {
     if problems.iter().any(Problem::is_error) { Err(problems) } else { Ok(host) }
-}
-
-/// The names a condition reads, as variables: the optimizer would fold a constant `()` into it.
-pub(super) fn condition_scope() -> Scope<'static> {
-    let mut scope = Scope::new();
-    for name in CONDITION_NAMES {
-        scope.push_dynamic(name, Dynamic::UNIT);
-    }
-    scope
 }
 
 impl Host {

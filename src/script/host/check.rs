@@ -3,10 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use rhai::{AST, Scope};
+use rhai::{AST, Dynamic, Scope};
 
 use super::Host;
-use super::build::condition_scope;
 use crate::rules::{Problem, SourceFile};
 use crate::script::condition::CONDITION_NAMES;
 use crate::script::error::span_at;
@@ -261,4 +260,13 @@ fn expression_span(origin: &crate::rules::Origin, text: &str, position: rhai::Po
     }
     let offset = crate::script::error::offset_of(text, position);
     (span.offset() + offset, crate::script::error::token_len(&text[offset..])).into()
+}
+
+/// The names a condition reads, as variables: the optimizer would fold a constant `()` into it.
+pub(super) fn condition_scope() -> Scope<'static> {
+    let mut scope = Scope::new();
+    for name in CONDITION_NAMES {
+        scope.push_dynamic(name, Dynamic::UNIT);
+    }
+    scope
 }

@@ -1,0 +1,133 @@
+//! `:save` and `:load`: a session written to a saved game, and read back whole.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::present::diagnostic;
+use crate::repl::saved::{self, Saved};
+use crate::repl::session::{Reply, Session, build_host};
+use crate::rules::Switches;
+use crate::script::{LeaderRef, UnitRef};
+
+impl Session {
+    pub(super) fn save(&self, path: &str) -> Reply {
+        if path.is_empty() {
+            return Reply::Error("`:save` takes a file name: `:save battle.yaml`".into());
+        }
+        let saved = match self.saved() {
+            Ok(saved) => saved,
+            Err(why) => return Reply::Error(format!("{why}; nothing was written")),
+        };
+        let text = match serde_saphyr::to_string(&saved) {
+            Ok(text) => text,
+            Err(err) => return Reply::Error(format!("cannot write the session: {err}; nothing was written")),
+        };
+        // What `:save` writes, `:load` reads: read back before it replaces anything.
+        match saved::parse(&crate::rules::source_file(path, text.clone())) {
+            Ok(back) if back == saved => {}
+            Ok(_) => return Reply::Error("the session does not read back as it was saved; nothing was written".into()),
+            Err(problem) => {
+                return Reply::Error(format!(
+                    "the session could not be read back ({}); nothing was written",
+                    problem.message
+                ));
+            }
+        }
+        match crate::present::file::write_atomically(Path::new(path), &text) {
+            Ok(()) => Reply::Output(format!(
+                "saved {} variables, {} units and {} leaders to {path}",
+                saved.variables.len(),
+                saved.units.len(),
+                saved.leaders.len()
+            )),
+            Err(err) => Reply::Error(format!("cannot save to {path}: {err}")),
+        }
+    }
+
+    /// The session as `:save` would write it.
+    #[cfg(test)]
+    pub(crate) fn saved_for_test(&self) -> Saved {
+        self.saved().unwrap()
+    }
+
+    /// The whole session as `:save` writes it, or what cannot be saved.
+    fn saved(&self) -> Result<Saved, String> {
+        let mut units: BTreeMap<String, UnitRef> = self.host.units().into_iter().map(|u| (u.id(), u)).collect();
+        let mut leaders: BTreeMap<String, LeaderRef> = self.host.leaders().into_iter().map(|l| (l.id(), l)).collect();
+        let (variables, constants) = saved::variables(&self.scope, &mut units, &mut leaders)?;
+        let rs = self.host.ruleset();
+        Ok(Saved {
+            format: saved::FORMAT,
+            rules: self.specs.clone(),
+            with: rs
+                .settings
+                .options
+                .iter()
+                .filter(|(n, on)| **on && !rs.options[*n].default)
+                .map(|(n, _)| n.clone())
+                .collect(),
+            without: rs
+                .settings
+                .options
+                .iter()
+                .filter(|(n, on)| !**on && rs.options[*n].default)
+                .map(|(n, _)| n.clone())
+                .collect(),
+            set: rs
+                .settings
+                .interpretations
+                .iter()
+                .filter(|(n, c)| rs.interpretations[*n].default != **c)
+                .map(|(n, c)| (n.clone(), c.clone()))
+                .collect(),
+            seed: self.seed,
+            dice: self.dice,
+            trace: self.tracing,
+            units: units.into_iter().map(|(id, u)| (id, u.0.borrow().clone())).collect(),
+            leaders: leaders.into_iter().map(|(id, l)| (id, l.0.borrow().clone())).collect(),
+            variables,
+            constants,
+        })
+    }
+
+    pub(super) fn load(&mut self, path: &str) -> Reply {
+        if path.is_empty() {
+            return Reply::Error("`:load` takes a file name: `:load battle.yaml`".into());
+        }
+        // A saved game is wherever the user put it; only a fifo or the like is refused (it would hang).
+        let text = match crate::rules::files::read_regular(Path::new(path)) {
+            Ok(text) => text,
+            Err(err) => return Reply::Error(err.to_string()),
+        };
+        let file = crate::rules::source_file(path, text);
+        let saved = match saved::parse(&file) {
+            Ok(saved) => saved,
+            Err(problem) => return Reply::Error(diagnostic::render(&*problem, self.fancy)),
+        };
+        let switches = Switches {
+            with: saved.with.clone(),
+            without: saved.without.clone(),
+            set: saved.set.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        };
+        // Build everything first, so a bad file changes nothing.
+        let host = match build_host(&saved.rules, &switches, &self.rules_dir) {
+            Ok(host) => host,
+            Err(err) => return Reply::Error(diagnostic::render(&err, self.fancy)),
+        };
+        let (scope, units, leaders) = match saved::scope_of(&saved) {
+            Ok(parts) => parts,
+            Err(why) => return Reply::Error(format!("{path}: {why}; the session was not changed")),
+        };
+        host.adopt(units, leaders);
+        self.host = host;
+        self.fit_host();
+        self.scope = scope;
+        self.specs = saved.rules;
+        self.switches = switches;
+        self.seed = saved.seed;
+        self.dice = saved.dice;
+        self.tracing = saved.trace;
+        self.restore_dice();
+        Reply::Output(format!("loaded {path}: {}", self.units_listing()))
+    }
+}

@@ -1,0 +1,110 @@
+//! Checks that need the whole ruleset loaded: what modifiers, contracts and tables name.
+
+use super::{Loader, find_word};
+use crate::rules::modifier::ListSituation;
+use crate::rules::problem::Problem;
+use crate::rules::problem::did_you_mean;
+use crate::rules::ruleset::Ruleset;
+
+impl Loader {
+    /// Checks that need the whole ruleset: modifiers' options and
+    /// interpretations, and the words effects use.
+    pub(super) fn cross_check(&mut self, rs: &Ruleset) {
+        for list in rs.modifiers.values() {
+            if let Some(ListSituation::Of(name, origin)) = &list.situation
+                && rs.contracts.get(name).is_none_or(|c| c.situation.is_empty())
+            {
+                let with_keys = rs.contracts.values().filter(|c| !c.situation.is_empty());
+                let hint = did_you_mean(name, with_keys.map(|c| c.name.as_str()));
+                self.problems.push(
+                    Problem::error(
+                        "rules::contract",
+                        format!("modifier list `{}` reads the situation of `{name}`, which has no contract with situation keys{hint}", list.id),
+                        &origin.file,
+                        origin.span,
+                    )
+                    .with_label("no such contract")
+                    .with_help("name a procedure whose contract lists situation keys, or list the keys here"),
+                );
+            }
+            for m in &list.modifiers {
+                let here = |code, message: String| Problem::error(code, message, &m.origin.file, m.origin.span);
+                if let Some(option) = &m.option
+                    && !rs.options.contains_key(option)
+                {
+                    let hint = did_you_mean(option, rs.options.keys().map(String::as_str));
+                    self.problems.push(here(
+                        "rules::unknown_option",
+                        format!("modifier `{}` depends on option `{option}`, which does not exist{hint}", m.id),
+                    ));
+                }
+                for (name, choices) in &m.interpretation {
+                    match rs.interpretations.get(name) {
+                        None => {
+                            let hint = did_you_mean(name, rs.interpretations.keys().map(String::as_str));
+                            self.problems.push(here(
+                                "rules::unknown_interpretation",
+                                format!(
+                                    "modifier `{}` depends on interpretation `{name}`, which does not exist{hint}",
+                                    m.id
+                                ),
+                            ));
+                        }
+                        Some(info) => {
+                            for choice in choices.iter().filter(|c| !info.choices.iter().any(|(known, _)| known == *c))
+                            {
+                                let hint = did_you_mean(choice, info.choices.iter().map(|(c, _)| c.as_str()));
+                                self.problems.push(here(
+                                    "rules::unknown_choice",
+                                    format!(
+                                        "modifier `{}` depends on `{name}` being `{choice}`, which is not one of its choices{hint}",
+                                        m.id
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let orders = &rs.vocabulary.orders;
+        let markers = &rs.vocabulary.markers;
+        for table in rs.tables.values() {
+            for result in table.results.values() {
+                let mut unknown: Vec<(&str, &str, &std::collections::BTreeSet<String>)> = Vec::new();
+                if let Some(order) = &result.effects.order
+                    && !orders.is_empty()
+                    && !orders.contains(order)
+                {
+                    unknown.push(("order", order, orders));
+                }
+                if !markers.is_empty() {
+                    for marker in result.effects.markers.keys().chain(&result.effects.clear_markers) {
+                        if !markers.contains(marker) {
+                            unknown.push(("marker", marker, markers));
+                        }
+                    }
+                }
+                for (kind, word, known) in unknown {
+                    let hint = did_you_mean(word, known.iter().map(String::as_str));
+                    let message = format!(
+                        "result `{}` of table `{}` uses {kind} `{word}`, which the vocabulary of `{}` does not list{hint}",
+                        result.id, table.id, rs.id
+                    );
+                    // Effects carry no spans: find the word in the file that wrote the result.
+                    let place = table.file.as_ref().and_then(|f| find_word(f.inner(), word).map(|at| (f, at)));
+                    let problem = match place {
+                        Some((file, at)) => Problem::error("rules::unknown_word", message, file, at)
+                            .with_label(format!("not a known {kind}")),
+                        None => Problem::general("rules::unknown_word", message),
+                    };
+                    self.problems.push(
+                        problem.with_help(format!(
+                            "add it to `vocabulary: {kind}s:` in ruleset.yaml, or fix the spelling"
+                        )),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! A layer's manifest (`ruleset.yaml`): read, and applied over the layers below it: identity,
+//! dice conventions, vocabulary, options, interpretations and the choices it sets.
+
+use std::path::Path;
+
+use super::Loader;
+use crate::rules::manifest::ManifestFile;
+use crate::rules::problem::{Problem, SourceFile};
+use crate::rules::ruleset::{InterpretationInfo, Layer, OptionInfo, Ruleset};
+use crate::rules::yaml::{self, span_of};
+
+impl Loader {
+    pub(super) fn manifest(&mut self, folder: &Path) -> Option<&(SourceFile, ManifestFile)> {
+        if !self.manifests.contains_key(folder) {
+            let loaded = self.read_manifest(folder);
+            self.manifests.insert(folder.to_path_buf(), loaded);
+        }
+        self.manifests.get(folder).and_then(Option::as_ref)
+    }
+
+    fn read_manifest(&mut self, folder: &Path) -> Option<(SourceFile, ManifestFile)> {
+        if !folder.is_dir() {
+            self.problems.push(
+                Problem::general("rules::not_found", format!("no ruleset folder at {}", folder.display()))
+                    .with_help("name a ruleset by its id (a folder under rules/) or by its folder's path"),
+            );
+            return None;
+        }
+        let file = self.read(folder, Path::new("ruleset.yaml"))?;
+        match yaml::parse::<ManifestFile>(&file) {
+            Ok(manifest) => {
+                let stem = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                if manifest.id.value != stem {
+                    self.problems.push(
+                        Problem::error(
+                            "rules::id_mismatch",
+                            format!("the ruleset id `{}` differs from its folder `{stem}`", manifest.id.value),
+                            &file,
+                            span_of(&file, &manifest.id),
+                        )
+                        .with_label("not the folder's name")
+                        .warning(),
+                    );
+                }
+                Some((file, manifest))
+            }
+            Err(problem) => {
+                self.problems.push(*problem);
+                None
+            }
+        }
+    }
+
+    /// The first layer: an empty ruleset with the manifest applied (which sets its id and title).
+    pub(super) fn base(&mut self, folder: &Path, file: &SourceFile, m: ManifestFile) -> Ruleset {
+        // A d10 read the wrong way shifts every table by one: say which way it is read.
+        if !m.dice.as_ref().is_some_and(|d| d.states_d10()) {
+            self.problems.push(
+                Problem::error(
+                    "rules::dice_unstated",
+                    format!("ruleset `{}` does not say how its d10 is numbered: it is read 1-10", m.id.value),
+                    file,
+                    span_of(file, &m.id),
+                )
+                .with_label("no `dice:` in this ruleset")
+                .with_help(
+                    "add `dice: { d10: \"1-10\" }` (a printed 0 is a 10) or `dice: { d10: \"0-9\" }` to ruleset.yaml",
+                )
+                .warning(),
+            );
+        }
+        let mut rs = Ruleset::empty();
+        self.overlay(&mut rs, folder, file, m);
+        rs
+    }
+
+    /// Applies a manifest: identity, conventions, vocabulary, new options and
+    /// interpretations, and the switches it sets.
+    pub(super) fn overlay(&mut self, rs: &mut Ruleset, folder: &Path, file: &SourceFile, m: ManifestFile) {
+        rs.id = m.id.value.clone();
+        rs.title = m.title.clone();
+        rs.source = m.source.clone();
+        rs.layers.push(Layer {
+            id: m.id.value.clone(),
+            title: m.title.clone(),
+            folder: folder.to_path_buf(),
+            extends: m.extends.as_ref().map(|e| e.value.clone()),
+        });
+        if let Some(dice) = &m.dice {
+            dice.apply(&mut rs.dice, file, &mut self.problems);
+        }
+        if let Some(scale) = m.scale {
+            rs.scale = scale;
+        }
+        let v = m.vocabulary;
+        for (into, from) in [
+            (&mut rs.vocabulary.arms, v.arms),
+            (&mut rs.vocabulary.types, v.types),
+            (&mut rs.vocabulary.grades, v.grades),
+            (&mut rs.vocabulary.formations, v.formations),
+            (&mut rs.vocabulary.orders, v.orders),
+            (&mut rs.vocabulary.nations, v.nations),
+            (&mut rs.vocabulary.markers, v.markers),
+        ] {
+            into.extend(from);
+        }
+        for (name, def) in m.options.0 {
+            rs.settings.options.insert(name.value.clone(), def.default);
+            rs.options.insert(
+                name.value,
+                OptionInfo {
+                    text: def.text.trim().to_string(),
+                    default: def.default,
+                    number: def.number,
+                    source: def.source,
+                },
+            );
+        }
+        for (name, def) in m.interpretations.0 {
+            let choices: Vec<(String, String)> =
+                def.choices.0.iter().map(|(c, t)| (c.value.clone(), t.trim().to_string())).collect();
+            if !choices.iter().any(|(c, _)| *c == def.default.value) {
+                let known: Vec<&str> = choices.iter().map(|(c, _)| c.as_str()).collect();
+                self.problems.push(
+                    Problem::error(
+                        "rules::unknown_choice",
+                        format!("the default `{}` is not one of the choices of `{}`", def.default.value, name.value),
+                        file,
+                        span_of(file, &def.default),
+                    )
+                    .with_label("not a choice")
+                    .with_help(format!("choices: {}", known.join(", "))),
+                );
+            }
+            rs.settings.interpretations.insert(name.value.clone(), def.default.value.clone());
+            rs.interpretations.insert(
+                name.value,
+                InterpretationInfo {
+                    text: def.text.trim().to_string(),
+                    inventory: def.inventory,
+                    choices,
+                    default: def.default.value,
+                    source: def.source,
+                },
+            );
+        }
+        for (names, on) in [(&m.with, true), (&m.without, false)] {
+            for name in names {
+                if let Err(message) = rs.set_option(&name.value, on) {
+                    self.problems.push(
+                        Problem::error("rules::unknown_option", message, file, span_of(file, name))
+                            .with_label("no such option"),
+                    );
+                }
+            }
+        }
+        for (name, choice) in &m.set.0 {
+            if let Err(message) = rs.set_interpretation(&name.value, &choice.value) {
+                let span = if rs.interpretations.contains_key(&name.value) {
+                    span_of(file, choice)
+                } else {
+                    span_of(file, name)
+                };
+                self.problems.push(Problem::error("rules::unknown_interpretation", message, file, span));
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Tables: each file read into a new table or a patch of a base layer's, then checked whole.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+use miette::SourceSpan;
+use serde_saphyr::Spanned;
+
+use super::{Loader, missing_source, stem};
+use crate::dice::{DiceConventions, parse_with};
+use crate::rules::band::Band;
+use crate::rules::problem::did_you_mean;
+use crate::rules::problem::{Problem, SourceFile};
+use crate::rules::ruleset::Ruleset;
+use crate::rules::source::Source;
+use crate::rules::table::{Edge, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult};
+use crate::rules::yaml::{self, span_of};
+
+/// Builds one table from its file, pushing every problem found.
+pub(super) struct TableBuilder<'a> {
+    pub(super) loader: &'a mut Loader,
+    pub(super) file: &'a SourceFile,
+    pub(super) dice: DiceConventions,
+    /// Where each band was written: (row label, or none for a bands table; band text).
+    pub(super) spans: HashMap<(Option<String>, String), SourceSpan>,
+    /// The source of rows written by an overlay's patch.
+    pub(super) row_source: Option<Source>,
+}
+
+/// Overlays `patch` onto `base`, mapping by mapping.
+pub(super) fn merge(base: LookupValue, patch: LookupValue) -> LookupValue {
+    match (base, patch) {
+        (LookupValue::Map(mut b), LookupValue::Map(p)) => {
+            for (k, v) in p {
+                let merged = match b.remove(&k) {
+                    Some(old) => merge(old, v),
+                    None => v,
+                };
+                b.insert(k, merged);
+            }
+            LookupValue::Map(b)
+        }
+        (_, p) => p,
+    }
+}
+
+/// The path of the first entry not nested exactly `depth` mappings deep.
+pub(super) fn wrong_depth(value: &LookupValue, depth: usize, path: &mut Vec<String>) -> Option<String> {
+    match (value, depth) {
+        (LookupValue::Map(_), 0) => Some(path.join(".")),
+        (LookupValue::Map(m), _) => {
+            for (k, v) in m {
+                path.push(k.clone());
+                if let Some(found) = wrong_depth(v, depth - 1, path) {
+                    return Some(found);
+                }
+                path.pop();
+            }
+            None
+        }
+        (_, 0) => None,
+        _ => Some(if path.is_empty() { "the top".to_string() } else { path.join(".") }),
+    }
+}
+
+impl Loader {
+    pub(super) fn tables(&mut self, rs: &mut Ruleset, folder: &Path) {
+        for path in self.yaml_files(folder, "tables", "yaml") {
+            let Some(file) = self.read(folder, &path) else {
+                continue;
+            };
+            let parsed = match yaml::parse::<TableFile>(&file) {
+                Ok(t) => t,
+                Err(p) => {
+                    self.problems.push(*p);
+                    continue;
+                }
+            };
+            let stem = stem(&path);
+            if let Some(target) = &parsed.patch {
+                match rs.tables.get(&target.value).cloned() {
+                    Some(base) => {
+                        if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).patch(base, parsed) {
+                            rs.tables.insert(table.id.to_string(), table);
+                        }
+                    }
+                    None => {
+                        let known: Vec<&str> = rs.tables.keys().map(String::as_str).collect();
+                        let hint = did_you_mean(&target.value, known.iter().copied());
+                        self.problems.push(
+                            Problem::error(
+                                "rules::unknown_table",
+                                format!("there is no table `{}` to patch{hint}", target.value),
+                                &file,
+                                span_of(&file, target),
+                            )
+                            .with_label("no such table"),
+                        );
+                    }
+                }
+                continue;
+            }
+            if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).build(&stem, parsed) {
+                rs.tables.insert(table.id.to_string(), table);
+            }
+        }
+    }
+}
+
+impl<'a> TableBuilder<'a> {
+    fn new(loader: &'a mut Loader, file: &'a SourceFile, dice: DiceConventions) -> Self {
+        TableBuilder { loader, file, dice, spans: HashMap::new(), row_source: None }
+    }
+
+    pub(super) fn push(&mut self, problem: Problem) {
+        self.loader.problems.push(problem);
+    }
+
+    pub(super) fn error(&mut self, code: &'static str, message: String, span: SourceSpan, label: &str) {
+        let problem = Problem::error(code, message, self.file, span).with_label(label);
+        self.push(problem);
+    }
+
+    pub(super) fn band(&mut self, text: &Spanned<String>) -> Option<Band> {
+        match Band::parse(&text.value) {
+            Ok(band) => Some(band),
+            Err(err) => {
+                let problem = Problem::within(self.file, "rules::band", span_of(self.file, text), &err);
+                self.push(problem);
+                None
+            }
+        }
+    }
+
+    fn build(mut self, stem: &str, t: TableFile) -> Option<Table> {
+        let id = self.loader.file_id(self.file, stem, t.id.as_ref());
+        // A missing title or source is reported, and the table still checked.
+        let title = t.title.clone().unwrap_or_else(|| {
+            self.error("rules::missing_title", format!("table `{id}` has no title"), (0, 0).into(), "");
+            id.clone()
+        });
+        let source = t.source.clone().unwrap_or_else(|| {
+            let problem = missing_source(self.file, &format!("table `{id}`"));
+            self.push(problem);
+            Source::House
+        });
+        let mut table = Table {
+            id: id.into(),
+            title,
+            source,
+            roll: None,
+            reach: None,
+            below: Edge::Error,
+            above: Edge::Error,
+            body: TableBody::Bands(Vec::new()),
+            results: BTreeMap::new(),
+            result_order: Vec::new(),
+            notes: Vec::new(),
+            file: Some(self.file.clone()),
+        };
+        let bodies = [t.bands.is_some(), t.rows.is_some() || t.columns.is_some(), t.values.is_some()];
+        match bodies.iter().filter(|b| **b).count() {
+            1 => {}
+            0 => {
+                let message =
+                    format!("table `{}` has no body: give `bands`, `rows` with `columns`, or `values`", table.id);
+                self.error("rules::table_body", message, (0, 0).into(), "");
+                return None;
+            }
+            _ => {
+                let message = format!("table `{}` gives more than one of `bands`, `rows` and `values`", table.id);
+                self.error("rules::table_body", message, (0, 0).into(), "");
+                return None;
+            }
+        }
+        self.fill(&mut table, t);
+        Some(table)
+    }
+
+    /// An overlay's patch: rows, bands, results and values replace those of the same name.
+    fn patch(mut self, mut table: Table, t: TableFile) -> Option<Table> {
+        // The table keeps its own source; the rows a patch writes carry the patch's.
+        let Some(source) = t.source.clone() else {
+            let problem = missing_source(self.file, &format!("the patch of table `{}`", table.id));
+            self.push(problem);
+            return None;
+        };
+        if let Some(title) = t.title.clone() {
+            table.title = title;
+        }
+        self.row_source = Some(source.clone());
+        let changed: Vec<String> = t.rows.iter().flat_map(|r| r.0.iter().map(|(l, _)| l.value.clone())).collect();
+        if !changed.is_empty() {
+            table.notes.push(format!("rows {} changed by {} ({source})", changed.join(", "), self.file.name()));
+        }
+        self.fill(&mut table, t);
+        Some(table)
+    }
+
+    /// Reads the parts a file gives into `table` (new or patched), then checks it whole.
+    fn fill(&mut self, table: &mut Table, t: TableFile) {
+        table.notes.extend(t.notes.iter().map(|n| n.trim().to_string()));
+        if let Some(below) = t.below {
+            table.below = below;
+        }
+        if let Some(above) = t.above {
+            table.above = above;
+        }
+        // A patch that says no roll or reach keeps the table's.
+        let mut reach: Option<(i64, i64)> = table.reach;
+        if let Some(roll) = &t.roll {
+            match parse_with(&roll.value, &self.dice, &Default::default()) {
+                Ok(expr) => {
+                    reach = Some((expr.left.min(), expr.left.max()));
+                    table.roll = Some(expr.to_string());
+                }
+                Err(err) => {
+                    let problem = Problem::within(self.file, "rules::roll", span_of(self.file, roll), &err);
+                    self.push(problem);
+                }
+            }
+        }
+        if let Some(text) = &t.reach
+            && let Some(band) = self.band(text)
+        {
+            reach = Some((band.min().unwrap_or(i64::MIN), band.max().unwrap_or(i64::MAX)));
+        }
+        for (id, def) in &t.results.0 {
+            let ResultDef { text, effects, source } = def.clone();
+            let source = source.unwrap_or_else(|| table.source.clone());
+            if !table.result_order.contains(&id.value) {
+                table.result_order.push(id.value.clone());
+            }
+            let text = text.trim().to_string();
+            let result = TableResult { id: id.value.clone(), text, effects, source };
+            table.results.insert(id.value.clone(), Arc::new(result));
+        }
+        let mut used: Vec<&Spanned<String>> = Vec::new();
+        if let Some(bands) = &t.bands {
+            let mut rows: Vec<(Band, String)> = match &table.body {
+                TableBody::Bands(existing) => existing.clone(),
+                _ => Vec::new(),
+            };
+            // Where each band is among the rows: looking each one up by scanning
+            // the rows would take minutes for a table of many thousands of bands.
+            let mut index: HashMap<Band, usize> = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
+            for (band_text, result) in &bands.0 {
+                if let Some(band) = self.band(band_text) {
+                    self.spans.insert((None, band.to_string()), span_of(self.file, band_text));
+                    used.push(result);
+                    let written = index.get(&band).copied();
+                    if let (Some(_), None) = (written, &self.row_source) {
+                        // Outside a patch, the same band twice is a mistake, not a change.
+                        let message = format!("table `{}` has the band `{band}` twice", table.id);
+                        self.error("rules::band_overlap", message, span_of(self.file, band_text), "written again here");
+                        continue;
+                    }
+                    match written {
+                        Some(i) => rows[i].1 = result.value.clone(),
+                        None => {
+                            index.insert(band.clone(), rows.len());
+                            rows.push((band, result.value.clone()));
+                        }
+                    }
+                }
+            }
+            table.body = TableBody::Bands(rows);
+        }
+        if t.rows.is_some() || t.columns.is_some() {
+            self.grid(table, &t);
+        }
+        if let Some(values) = &t.values {
+            self.lookup(table, &t, values);
+        }
+        for result in used {
+            if !table.results.contains_key(&result.value) {
+                let hint = did_you_mean(&result.value, table.results.keys().map(String::as_str));
+                let message = format!(
+                    "table `{}` reads a result `{}` that its `results` do not define{hint}",
+                    table.id, result.value
+                );
+                self.error("rules::unknown_result", message, span_of(self.file, result), "no such result");
+            }
+        }
+        table.reach = reach;
+        self.check_coverage(table, reach);
+    }
+
+    /// A problem at `span` in this file when known (a patched table may not know it), else a general one.
+    pub(super) fn at(&self, span: Option<SourceSpan>, code: &'static str, message: String, label: &str) -> Problem {
+        match span {
+            Some(span) => Problem::error(code, message, self.file, span).with_label(label),
+            None => Problem::general(code, message),
+        }
+    }
+}
