@@ -17,7 +17,7 @@ pub(super) const EXAMPLES: &str = "Examples:
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Tables, modifier lists, procedures, `procedures`, `options` or `interpretations` to show (a summary when none).
+    /// Tables, modifier lists, procedures, `procedures`, `constants`, `options` or `interpretations` to show (a summary when none).
     pub names: Vec<String>,
     #[command(flatten)]
     pub rules: RulesFlags,

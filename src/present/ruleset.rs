@@ -31,6 +31,9 @@ pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, NotInRuleset> {
     if name == "procedures" {
         return Ok(procedures(ruleset));
     }
+    if name == "constants" {
+        return Ok(constants(ruleset));
+    }
     // A table and a procedure may share a name (`melee`): both are shown.
     let mut shown = Vec::new();
     if let Some(table) = ruleset.tables.get(name) {
@@ -46,7 +49,8 @@ pub fn render(ruleset: &Ruleset, name: &str) -> Result<String, NotInRuleset> {
         return Ok(shown.join("\n"));
     }
     let known = ruleset.tables.keys().chain(ruleset.modifiers.keys()).chain(ruleset.contracts.keys());
-    let hint = did_you_mean(name, known.map(String::as_str).chain(["options", "interpretations", "procedures"]));
+    let hint =
+        did_you_mean(name, known.map(String::as_str).chain(["options", "interpretations", "procedures", "constants"]));
     Err(NotInRuleset { ruleset: ruleset.id.clone(), name: name.to_string(), hint })
 }
 
@@ -119,9 +123,22 @@ pub fn summary(ruleset: &Ruleset) -> String {
     s += "\n";
     s += &procedures(ruleset);
     s += "\n";
+    s += &constants(ruleset);
+    s += "\n";
     s += &options(ruleset);
     s += "\n";
     s += &interpretations(ruleset);
+    s
+}
+
+fn constants(ruleset: &Ruleset) -> String {
+    let mut s = String::from("constants:\n");
+    if ruleset.constants.is_empty() {
+        s += "  (none)\n";
+    }
+    for (name, info) in &ruleset.constants {
+        s += &format!("  {name:<28} {:<6} {} [{}]\n", info.value.to_string(), info.text, info.source);
+    }
     s
 }
 

@@ -4,8 +4,8 @@ use rhai::Dynamic;
 use serde_json::{Value, json};
 
 use crate::dice::Roll;
-use crate::rules::Reading;
-use crate::script::{LeaderRef, Mods, UnitRef};
+use crate::rules::Cell;
+use crate::script::{LeaderRef, Modifiers, UnitRef};
 
 /// A Rhai value as JSON; units, leaders, rolls and table cells as their data.
 pub fn dynamic_to_json(value: &Dynamic) -> Value {
@@ -33,10 +33,10 @@ pub fn dynamic_to_json(value: &Dynamic) -> Value {
     if let Some(roll) = value.clone().try_cast::<Roll>() {
         return serde_json::to_value(&roll).unwrap_or(Value::Null);
     }
-    if let Some(reading) = value.clone().try_cast::<Reading>() {
+    if let Some(reading) = value.clone().try_cast::<Cell>() {
         return serde_json::to_value(&reading).unwrap_or(Value::Null);
     }
-    if let Some(mods) = value.clone().try_cast::<Mods>() {
+    if let Some(mods) = value.clone().try_cast::<Modifiers>() {
         return json!({ "list": mods.list, "total": mods.total, "halve": mods.halve, "double": mods.double, "applied": mods.applied });
     }
     // Read in place: a copy at each level of a nested value would cost its depth squared.
@@ -100,13 +100,13 @@ fn display_leaf(value: &Dynamic) -> String {
     if let Some(roll) = value.clone().try_cast::<Roll>() {
         return roll.to_string();
     }
-    if let Some(reading) = value.clone().try_cast::<Reading>() {
+    if let Some(reading) = value.clone().try_cast::<Cell>() {
         return match &reading.result {
             Some(result) => format!("{} ({})", result.id, result.text),
             None => "no result".to_string(),
         };
     }
-    if let Some(mods) = value.clone().try_cast::<Mods>() {
+    if let Some(mods) = value.clone().try_cast::<Modifiers>() {
         return format!("{:+} from {}", mods.total, mods.list);
     }
     value.to_string()

@@ -162,8 +162,8 @@ fn friendly_type(value: &Dynamic) -> String {
     let short = name.rsplit("::").next().unwrap_or(name);
     match short {
         "Roll" => "roll".to_string(),
-        "Reading" => "table cell".to_string(),
-        "Mods" => "modifier total".to_string(),
+        "Cell" => "table cell".to_string(),
+        "Modifiers" => "modifier total".to_string(),
         "FnPtr" | "Fn" => "function".to_string(),
         "Vec<u8>" => "blob".to_string(),
         other => other.to_lowercase(),

@@ -50,6 +50,11 @@ pub struct ManifestFile {
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub without: Vec<Spanned<String>>,
+    /// Values the rules give procedures by name, each with its source:
+    /// `{ struggle_cap: { value: 10, text: ..., source: ... } }`. An overlay's replace the base's.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, ConstantDef>")]
+    pub constants: Entries<Spanned<String>, ConstantDef>,
     /// Interpretations this file chooses: `{ name: choice }`.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
@@ -87,4 +92,36 @@ pub struct InterpretationDef {
     #[schemars(with = "String")]
     pub default: Spanned<String>,
     pub source: Source,
+}
+
+/// A value the rules give procedures by name (`constant("struggle_cap")`), with its source.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantDef {
+    /// A number, a word or true/false.
+    pub value: ConstantValue,
+    /// What it is, in a sentence.
+    pub text: String,
+    pub source: Source,
+}
+
+/// A constant's value: a whole number, a number, a word, or true/false.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ConstantValue {
+    Flag(bool),
+    Int(i64),
+    Number(f64),
+    Text(String),
+}
+
+impl std::fmt::Display for ConstantValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConstantValue::Flag(b) => write!(f, "{b}"),
+            ConstantValue::Int(n) => write!(f, "{n}"),
+            ConstantValue::Number(x) => write!(f, "{x}"),
+            ConstantValue::Text(t) => f.write_str(t),
+        }
+    }
 }

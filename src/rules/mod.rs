@@ -20,16 +20,16 @@ mod yaml;
 
 pub use effects::Effects;
 pub use load::{Loaded, default_rules_dir, load, load_partial, resolve};
-pub use manifest::{InterpretationDef, ManifestFile, OptionDef};
+pub use manifest::{ConstantDef, ConstantValue, InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{
     GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Pick, Verdict,
     WhyNot, apply_groups, gate,
 };
 pub use problem::{Origin, Problem, Problems, SHOWN_PROBLEMS, SourceFile, did_you_mean, source_file};
-pub use ruleset::{InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset};
+pub use ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset};
 pub use settings::{Settings, Switches};
 pub use source::{SeedRef, Source};
 pub use table::{
-    Edge, GridRow, LookupValue, ReadError, Reading, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
+    Cell, Edge, GridRow, LookupValue, ReadError, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };
 pub use yaml::{parse as parse_yaml, parse_with_budget as parse_yaml_with_budget};

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::manifest::ConstantValue;
 use super::modifier::ModifierList;
 use super::problem::{Problem, SourceFile, did_you_mean};
 use super::settings::{Settings, Switches};
@@ -25,6 +26,8 @@ pub struct Ruleset {
     pub scale: Scale,
     pub vocabulary: Vocabulary,
     pub options: BTreeMap<String, OptionInfo>,
+    /// Values the rules give procedures by name (`constant("struggle_cap")`), the last layer's.
+    pub constants: BTreeMap<String, ConstantInfo>,
     pub interpretations: BTreeMap<String, InterpretationInfo>,
     /// The options and interpretations as now switched.
     pub settings: Settings,
@@ -44,6 +47,14 @@ pub struct Layer {
     pub title: String,
     pub folder: PathBuf,
     pub extends: Option<String>,
+}
+
+/// A value the rules give procedures by name, with where it comes from.
+#[derive(Clone, Debug)]
+pub struct ConstantInfo {
+    pub value: ConstantValue,
+    pub text: String,
+    pub source: Source,
 }
 
 /// An optional rule.
@@ -88,6 +99,7 @@ impl Ruleset {
             scale: Scale::table_only(),
             vocabulary: Vocabulary::default(),
             options: BTreeMap::new(),
+            constants: BTreeMap::new(),
             interpretations: BTreeMap::new(),
             settings: Settings::default(),
             tables: BTreeMap::new(),

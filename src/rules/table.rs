@@ -102,6 +102,10 @@ pub struct ResultDef {
     /// Where the result's wording comes from, when not the table's own source.
     #[serde(default)]
     pub source: Option<Source>,
+    /// Values the result gives a procedure, by name (`{ fire_points: 4 }`), read with
+    /// `cell.value("fire_points")`. Every result of a table gives the same names.
+    #[serde(default)]
+    pub values: BTreeMap<String, LookupValue>,
 }
 
 /// A lookup value: a number, a word, a flag, or a mapping one key deeper.
@@ -183,6 +187,8 @@ pub struct TableResult {
     pub text: String,
     pub effects: Effects,
     pub source: Source,
+    /// Values the result gives a procedure, by name (see `ResultDef::values`).
+    pub values: BTreeMap<String, LookupValue>,
 }
 
 /// Which row of a grid to read: a number (matched against the row bands) or a label.
@@ -203,7 +209,7 @@ impl fmt::Display for RowKey {
 
 /// The cell a total reads, and how it got there.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Reading {
+pub struct Cell {
     pub table: Arc<str>,
     /// The row read (grids only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -244,7 +250,7 @@ impl Table {
     }
 
     /// Reads a bands table at `total`.
-    pub fn read_bands(&self, total: i64) -> Result<Reading, ReadError> {
+    pub fn read_bands(&self, total: i64) -> Result<Cell, ReadError> {
         let TableBody::Bands(bands) = &self.body else {
             return Err(self.wrong_kind("read it with a row key and a total"));
         };
@@ -252,7 +258,7 @@ impl Table {
     }
 
     /// Reads a grid at `row` and `total`: the row first, then the column whose band holds the total.
-    pub fn read_grid(&self, row: &RowKey, total: i64) -> Result<Reading, ReadError> {
+    pub fn read_grid(&self, row: &RowKey, total: i64) -> Result<Cell, ReadError> {
         let TableBody::Grid { columns, rows, .. } = &self.body else {
             return Err(self.wrong_kind(if matches!(self.body, TableBody::Bands(_)) {
                 "read it with a total alone"
@@ -274,7 +280,7 @@ impl Table {
     }
 
     /// The source of what a reading read: the row's own (a patched row) or the table's.
-    pub fn source_of(&self, reading: &Reading) -> &Source {
+    pub fn source_of(&self, reading: &Cell) -> &Source {
         let row_source = match (&self.body, &reading.row) {
             (TableBody::Grid { rows, .. }, Some(label)) => {
                 rows.iter().find(|r| &r.label == label).and_then(|r| r.source.as_ref())
@@ -328,7 +334,7 @@ impl Table {
         row: Option<&Arc<str>>,
         cells: impl Iterator<Item = (&'a Band, &'a str)> + Clone,
         total: i64,
-    ) -> Result<Reading, ReadError> {
+    ) -> Result<Cell, ReadError> {
         let (mut lowest, mut highest) = (Some(i64::MAX), Some(i64::MIN));
         for (band, result) in cells.clone() {
             if band.contains(total) {
@@ -375,13 +381,13 @@ impl Table {
         }
     }
 
-    fn found(&self, row: Option<&Arc<str>>, total: i64, read_as: i64, band: &Band, result: &str) -> Reading {
+    fn found(&self, row: Option<&Arc<str>>, total: i64, read_as: i64, band: &Band, result: &str) -> Cell {
         let mut reading = self.reading(row, total, read_as, self.results.get(result).cloned());
         reading.band = Some(band.printed());
         reading
     }
 
-    fn reading(&self, row: Option<&Arc<str>>, total: i64, read_as: i64, result: Option<Arc<TableResult>>) -> Reading {
-        Reading { table: self.id.clone(), row: row.cloned(), total, read_as, band: None, result }
+    fn reading(&self, row: Option<&Arc<str>>, total: i64, read_as: i64, result: Option<Arc<TableResult>>) -> Cell {
+        Cell { table: self.id.clone(), row: row.cloned(), total, read_as, band: None, result }
     }
 }

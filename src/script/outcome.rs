@@ -8,7 +8,7 @@ use num_traits::ToPrimitive;
 use rhai::Dynamic;
 
 use crate::dice::Distribution;
-use crate::rules::Reading;
+use crate::rules::Cell;
 
 /// What a run returned, reduced to something countable: a table cell's
 /// result, a map's `result` field, or the plain value. Outcomes order as they are shown:
@@ -66,7 +66,7 @@ impl Outcome {
         if let Some(exact) = value.as_float().ok().and_then(BigRational::from_float) {
             return Outcome::Decimal(exact);
         }
-        if let Some(reading) = value.clone().try_cast::<Reading>() {
+        if let Some(reading) = value.clone().try_cast::<Cell>() {
             return reading.result.map_or(Outcome::Nothing, |r| Outcome::Word(r.id.clone()));
         }
         if value.is_map() {

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use smallvec::SmallVec;
 
-use super::mods::Mods;
+use super::modifiers::Modifiers;
 use crate::dice::Enumerator;
 
 /// The faces a run had taken when it made a call, and which of its calls it was.
@@ -27,7 +27,7 @@ pub type Key = (u32, SmallVec<[u32; 8]>);
 pub struct Replayed {
     /// How many `modifiers` calls the run under way has made.
     made: u32,
-    kept: HashMap<Key, Mods>,
+    kept: HashMap<Key, Modifiers>,
 }
 
 impl Replayed {
@@ -44,12 +44,12 @@ impl Replayed {
     }
 
     /// The answer kept for `key`, if any.
-    pub fn get(&self, key: &Key) -> Option<&Mods> {
+    pub fn get(&self, key: &Key) -> Option<&Modifiers> {
         self.kept.get(key)
     }
 
     /// Keeps `mods` as the answer of `key`.
-    pub fn keep(&mut self, key: Key, mods: Mods) {
+    pub fn keep(&mut self, key: Key, mods: Modifiers) {
         self.kept.insert(key, mods);
     }
 }

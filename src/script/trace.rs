@@ -5,7 +5,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::dice::Roll;
-use crate::rules::{ModEffect, Reading};
+use crate::rules::{Cell, ModEffect};
 
 /// Everything a resolution did, in order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -48,7 +48,7 @@ pub enum Step {
         source: String,
     },
     /// A table cell read.
-    Table { title: String, source: String, reading: Box<Reading> },
+    Table { title: String, source: String, reading: Box<Cell> },
     /// Effects applied to a unit or leader.
     Effect { subject: String, effects: String },
     /// Anything a procedure says (`note(...)`, `print(...)`).

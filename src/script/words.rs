@@ -486,6 +486,30 @@ pub(super) fn unknown_methods(ast: &AST, known: &BTreeSet<String>) -> Vec<(Strin
     found
 }
 
+/// `cell.value("fire_points")` with a name no result of any table gives.
+pub(super) fn unknown_values(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
+    let given: BTreeSet<&str> = ruleset
+        .tables
+        .values()
+        .flat_map(|t| t.results.values())
+        .flat_map(|r| r.values.keys())
+        .map(String::as_str)
+        .collect();
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::MethodCall(call, _))) = path.last()
+            && call.name == "value"
+            && let Some(Expr::StringConstant(name, at)) = call.args.first()
+            && !given.contains(name.as_str())
+        {
+            let hint = did_you_mean(name, given.iter().copied());
+            found.push((format!("no result of any table gives a value `{name}`{hint}"), *at));
+        }
+        true
+    });
+    found
+}
+
 /// A yes-or-no roll (`roll("2d6 >= 7")`) used as a number, written into an operator:
 /// at run time it is refused ("read its `.success`"); `check` says so where it is written.
 /// Reads the roll itself and the names `let` binds to one.

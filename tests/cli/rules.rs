@@ -73,6 +73,11 @@ fn misspelt_words_are_pointed_at() {
 }
 
 #[test]
+fn misspelt_result_values_and_constants_are_pointed_at() {
+    insta::assert_snapshot!("broken_values", broken("broken-values"));
+}
+
+#[test]
 fn procedure_mistakes_are_pointed_at() {
     insta::assert_snapshot!("broken_procedures", broken("broken-procedures"));
 }

@@ -11,6 +11,7 @@ mod linear_warfare;
 mod linear_warfare_combat;
 mod monte_carlo;
 mod republique;
+mod rule_values;
 mod volley_example;
 
 use std::path::PathBuf;

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::Loader;
 use crate::rules::manifest::ManifestFile;
 use crate::rules::problem::{Problem, SourceFile};
-use crate::rules::ruleset::{InterpretationInfo, Layer, OptionInfo, Ruleset};
+use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
 use crate::rules::yaml::{self, span_of};
 
 impl Loader {
@@ -115,6 +115,10 @@ impl Loader {
                     source: def.source,
                 },
             );
+        }
+        for (name, def) in m.constants.0 {
+            let info = ConstantInfo { value: def.value, text: def.text.trim().to_string(), source: def.source };
+            rs.constants.insert(name.value, info);
         }
         for (name, def) in m.interpretations.0 {
             let choices: Vec<(String, String)> =

@@ -227,13 +227,13 @@ impl<'a> TableBuilder<'a> {
             reach = Some((band.min().unwrap_or(i64::MIN), band.max().unwrap_or(i64::MAX)));
         }
         for (id, def) in &t.results.0 {
-            let ResultDef { text, effects, source } = def.clone();
+            let ResultDef { text, effects, source, values } = def.clone();
             let source = source.unwrap_or_else(|| table.source.clone());
             if !table.result_order.contains(&id.value) {
                 table.result_order.push(id.value.clone());
             }
             let text = text.trim().to_string();
-            let result = TableResult { id: id.value.clone(), text, effects, source };
+            let result = TableResult { id: id.value.clone(), text, effects, source, values };
             table.results.insert(id.value.clone(), Arc::new(result));
         }
         let mut used: Vec<&Spanned<String>> = Vec::new();
@@ -284,7 +284,48 @@ impl<'a> TableBuilder<'a> {
             }
         }
         table.reach = reach;
+        self.check_values(table, &t);
         self.check_coverage(table, reach);
+    }
+
+    /// Every result of a table gives the same values: a procedure reading `fire_points` must
+    /// find it on whichever result the dice give, and a name misspelt on one result is caught.
+    fn check_values(&mut self, table: &Table, t: &TableFile) {
+        let span_of_result = |id: &str| {
+            t.results.0.iter().find(|(written, _)| written.value == id).map(|(written, _)| span_of(self.file, written))
+        };
+        let names: std::collections::BTreeSet<&String> = table.results.values().flat_map(|r| r.values.keys()).collect();
+        let total = table.results.len();
+        let mut problems = Vec::new();
+        for name in names.iter().copied() {
+            let holders: Vec<&Arc<TableResult>> =
+                table.results.values().filter(|r| r.values.contains_key(name)).collect();
+            if holders.len() == total {
+                continue;
+            }
+            if holders.len() == 1 && total > 2 {
+                // One result alone gives it: a misspelling there, most likely.
+                let result = holders[0];
+                let others = names.iter().filter(|n| **n != name).map(|n| n.as_str());
+                let hint = did_you_mean(name, others);
+                let message = format!(
+                    "result `{}` of table `{}` gives a value `{name}` that no other result gives{hint}",
+                    result.id, table.id
+                );
+                problems.push(self.at(span_of_result(&result.id), "rules::result_values", message, "this result"));
+                continue;
+            }
+            for result in table.results.values().filter(|r| !r.values.contains_key(name)) {
+                let message = format!(
+                    "result `{}` of table `{}` gives no value `{name}`, which other results give",
+                    result.id, table.id
+                );
+                problems.push(self.at(span_of_result(&result.id), "rules::result_values", message, "this result"));
+            }
+        }
+        for problem in problems {
+            self.push(problem);
+        }
     }
 
     /// A problem at `span` in this file when known (a patched table may not know it), else a general one.

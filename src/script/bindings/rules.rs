@@ -4,11 +4,11 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableStr
 
 use super::fail;
 use super::unit::marker_from;
-use crate::rules::{Effects, LookupValue, Reading, RowKey};
+use crate::rules::{Cell, Effects, LookupValue, RowKey};
 use crate::script::condition::{any_marker, has_any};
 use crate::script::handles::{LeaderRef, UnitRef};
-use crate::script::modifiers::modifiers;
-use crate::script::mods::Mods;
+use crate::script::modifier_engine::modifiers;
+use crate::script::modifiers::Modifiers;
 use crate::script::state::Shared;
 use crate::script::trace::Step;
 
@@ -29,6 +29,11 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
         },
     );
+    // constant("struggle_cap"): a value the rules give by name (`constants:` in ruleset.yaml).
+    let st = state.clone();
+    FuncRegistration::new("constant")
+        .with_volatility(true)
+        .register_into_engine(engine, move |name: &str| constant(&st.borrow().ruleset, name));
     let st = state.clone();
     FuncRegistration::new("note").with_volatility(true).register_into_engine(engine, move |text: &str| note(&st, text));
 
@@ -41,6 +46,24 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     register_apply(engine, state);
 }
 
+/// `constant(name)`: the value of a constant of the ruleset; an error naming the constants
+/// there are when it has none of that name.
+pub(crate) fn constant(ruleset: &crate::rules::Ruleset, name: &str) -> Result<Dynamic, Box<EvalAltResult>> {
+    use crate::rules::ConstantValue;
+    let Some(info) = ruleset.constants.get(name) else {
+        let hint = crate::rules::did_you_mean(name, ruleset.constants.keys().map(String::as_str));
+        let known: Vec<&str> = ruleset.constants.keys().map(String::as_str).collect();
+        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        return fail(format!("ruleset `{}` has no constant `{name}`{hint}; its constants: {known}", ruleset.id));
+    };
+    Ok(match &info.value {
+        ConstantValue::Flag(b) => Dynamic::from(*b),
+        ConstantValue::Int(n) => Dynamic::from(*n),
+        ConstantValue::Number(x) => Dynamic::from(*x),
+        ConstantValue::Text(t) => Dynamic::from(ImmutableString::from(t.as_str())),
+    })
+}
+
 /// `note(text)`: words for the trace.
 pub(crate) fn note(st: &Shared, text: &str) {
     st.borrow_mut().record(|| Step::Note { text: text.to_string() });
@@ -48,55 +71,55 @@ pub(crate) fn note(st: &Shared, text: &str) {
 
 fn register_reading(engine: &mut Engine) {
     engine
-        .register_type_with_name::<Reading>("Cell")
-        .register_get("result", |r: &mut Reading| reading_result(r))
-        .register_get("text", |r: &mut Reading| {
+        .register_type_with_name::<Cell>("Cell")
+        .register_get("result", |r: &mut Cell| reading_result(r))
+        .register_get("text", |r: &mut Cell| {
             r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.text.clone())
         })
-        .register_get("effects", |r: &mut Reading| {
+        .register_get("effects", |r: &mut Cell| {
             r.result.as_ref().map_or_else(|| "no effect".to_string(), |x| x.effects.describe())
         })
-        .register_get("band", |r: &mut Reading| {
-            r.band.as_deref().map_or(Dynamic::UNIT, |b| Dynamic::from(b.to_string()))
-        })
-        .register_get("total", |r: &mut Reading| r.total)
-        .register_get("read_as", |r: &mut Reading| r.read_as)
-        .register_get("row", |r: &mut Reading| {
+        .register_get("band", |r: &mut Cell| r.band.as_deref().map_or(Dynamic::UNIT, |b| Dynamic::from(b.to_string())))
+        .register_get("total", |r: &mut Cell| r.total)
+        .register_get("read_as", |r: &mut Cell| r.read_as)
+        .register_get("row", |r: &mut Cell| {
             r.row.as_deref().map_or(Dynamic::UNIT, |row| Dynamic::from(row.to_string()))
         })
-        .register_get("table", |r: &mut Reading| r.table.to_string())
-        .register_get("is_none", |r: &mut Reading| reading_is_none(r))
-        .register_fn("to_string", |r: &mut Reading| {
+        .register_get("table", |r: &mut Cell| r.table.to_string())
+        .register_get("is_none", |r: &mut Cell| reading_is_none(r))
+        // cell.value("fire_points"): a value the result gives (`values:` in the table file).
+        .register_fn("value", |r: &mut Cell, name: &str| cell_value(r, name))
+        .register_fn("to_string", |r: &mut Cell| {
             r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.id.clone())
         })
-        .register_fn("to_debug", |r: &mut Reading| {
+        .register_fn("to_debug", |r: &mut Cell| {
             r.result.as_ref().map_or_else(|| "no result".to_string(), |x| x.id.clone())
         });
 }
 
 /// `cell.is_none`: the chart reads nothing there.
-pub(crate) fn reading_is_none(r: &Reading) -> bool {
+pub(crate) fn reading_is_none(r: &Cell) -> bool {
     r.result.is_none()
 }
 
 /// A cell's `result`: the result's id, or `()` where the chart reads nothing.
-pub(crate) fn reading_result(r: &Reading) -> Dynamic {
+pub(crate) fn reading_result(r: &Cell) -> Dynamic {
     r.result.as_ref().map_or(Dynamic::UNIT, |x| Dynamic::from(ImmutableString::from(x.id.as_str())))
 }
 
 fn register_mods(engine: &mut Engine) {
     engine
-        .register_type_with_name::<Mods>("Modifiers")
-        .register_get("total", |m: &mut Mods| m.total)
-        .register_get("applied", |m: &mut Mods| {
+        .register_type_with_name::<Modifiers>("Modifiers")
+        .register_get("total", |m: &mut Modifiers| m.total)
+        .register_get("applied", |m: &mut Modifiers| {
             m.applied.iter().map(|id| Dynamic::from(id.to_string())).collect::<Array>()
         })
-        .register_fn("halvings", |m: &mut Mods, q: &str| m.halvings(q))
-        .register_fn("doublings", |m: &mut Mods, q: &str| m.double.get(q).copied().unwrap_or(0))
-        .register_fn("adjust", |m: &mut Mods, q: &str, value: f64| m.adjust(q, value))
-        .register_fn("adjust", |m: &mut Mods, q: &str, value: i64| m.adjust(q, value as f64))
-        .register_fn("to_string", |m: &mut Mods| format!("{:+} from {}", m.total, m.list))
-        .register_fn("to_debug", |m: &mut Mods| format!("{:+} from {}", m.total, m.list));
+        .register_fn("halvings", |m: &mut Modifiers, q: &str| m.halvings(q))
+        .register_fn("doublings", |m: &mut Modifiers, q: &str| m.double.get(q).copied().unwrap_or(0))
+        .register_fn("adjust", |m: &mut Modifiers, q: &str, value: f64| m.adjust(q, value))
+        .register_fn("adjust", |m: &mut Modifiers, q: &str, value: i64| m.adjust(q, value as f64))
+        .register_fn("to_string", |m: &mut Modifiers| format!("{:+} from {}", m.total, m.list))
+        .register_fn("to_debug", |m: &mut Modifiers| format!("{:+} from {}", m.total, m.list));
 }
 
 fn register_lookup(engine: &mut Engine, state: &Shared) {
@@ -151,7 +174,7 @@ pub(crate) fn lookup_read(
     table: &str,
     row: Option<RowKey>,
     total: i64,
-) -> Result<Reading, Box<EvalAltResult>> {
+) -> Result<Cell, Box<EvalAltResult>> {
     let mut st = st.borrow_mut();
     let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
     let reading = match &row {
@@ -171,30 +194,62 @@ pub(crate) fn lookup_read(
 /// rather than read by a roll, as a cell that `apply` takes.
 fn register_table_result(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
+    let results = state.clone();
+    FuncRegistration::new("results_of")
+        .with_volatility(true)
+        .register_into_engine(engine, move |table: &str| results_of(&results, table));
     FuncRegistration::new("table_result").with_volatility(true).register_into_engine(
         engine,
-        move |table: &str, id: &str| -> Result<Reading, Box<EvalAltResult>> {
+        move |table: &str, id: &str| -> Result<Cell, Box<EvalAltResult>> {
             let st = st.borrow();
             let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
             let Some(result) = t.results.get(id) else {
                 let hint = crate::rules::did_you_mean(id, t.results.keys().map(String::as_str));
                 return fail(format!("table `{table}` has no result `{id}`{hint}"));
             };
-            Ok(Reading {
-                table: t.id.clone(),
-                row: None,
-                total: 0,
-                read_as: 0,
-                band: None,
-                result: Some(result.clone()),
-            })
+            Ok(Cell { table: t.id.clone(), row: None, total: 0, read_as: 0, band: None, result: Some(result.clone()) })
         },
     );
+}
+
+/// `results_of(table)`: the ids of a table's results, in the order its chart prints them.
+fn results_of(st: &Shared, table: &str) -> Result<Array, Box<EvalAltResult>> {
+    let st = st.borrow();
+    let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
+    Ok(t.result_order.iter().map(|id| Dynamic::from(ImmutableString::from(id.as_str()))).collect())
 }
 
 fn unknown_table(ruleset: &crate::rules::Ruleset, table: &str) -> Box<EvalAltResult> {
     let hint = crate::rules::did_you_mean(table, ruleset.tables.keys().map(String::as_str));
     format!("ruleset `{}` has no table `{table}`{hint}", ruleset.id).into()
+}
+
+/// `cell.value(name)`: the value `name` of the result read; an error, with the names the
+/// result gives, when it gives none of that name or the cell reads nothing.
+pub(crate) fn cell_value(cell: &Cell, name: &str) -> Result<Dynamic, Box<EvalAltResult>> {
+    let Some(result) = &cell.result else {
+        return fail(format!(
+            "cell.value(\"{name}\"): table `{}` reads nothing here (check `cell.is_none` first)",
+            cell.table
+        ));
+    };
+    match result.values.get(name) {
+        Some(value) => Ok(to_dynamic(value)),
+        None if result.values.is_empty() => fail(format!(
+            "result `{}` of table `{}` gives no values; `{name}` is not one of them",
+            result.id, cell.table
+        )),
+        None => {
+            let hint = crate::rules::did_you_mean(name, result.values.keys().map(String::as_str));
+            let known: Vec<&str> = result.values.keys().map(String::as_str).collect();
+            fail(format!(
+                "result `{}` of table `{}` gives no value `{name}`{hint}; it gives {}",
+                result.id,
+                cell.table,
+                known.join(", ")
+            ))
+        }
+    }
 }
 
 fn to_dynamic(value: &LookupValue) -> Dynamic {
@@ -220,11 +275,11 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
     FuncRegistration::new("apply")
         .with_volatility(true)
-        .register_into_engine(engine, move |unit: UnitRef, cell: Reading| apply_cell(&st, &unit, &cell));
+        .register_into_engine(engine, move |unit: UnitRef, cell: Cell| apply_cell(&st, &unit, &cell));
     let st = state.clone();
     FuncRegistration::new("apply").with_volatility(true).register_into_engine(
         engine,
-        move |leader: LeaderRef, cell: Reading| -> Result<(), Box<EvalAltResult>> {
+        move |leader: LeaderRef, cell: Cell| -> Result<(), Box<EvalAltResult>> {
             let Some(result) = cell.result.as_ref().filter(|r| !r.effects.is_empty()) else { return Ok(()) };
             apply_to_leader(&st, &leader, &result.effects)
         },
@@ -317,7 +372,7 @@ fn apply_to_leader(st: &Shared, leader: &LeaderRef, effects: &Effects) -> Result
 }
 
 /// `apply(unit, cell)`: a table result's effects on a unit, traced.
-pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Reading) {
+pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Cell) {
     let Some(result) = &cell.result else { return };
     if result.effects.is_empty() {
         return;

@@ -4,7 +4,7 @@
 use rhai::{Array, Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext};
 
 use crate::dice::Roll;
-use crate::rules::Reading;
+use crate::rules::Cell;
 use crate::rules::RowKey;
 use crate::script::bindings::dice::{roll, roll_natural};
 use crate::script::bindings::measure::placed;
@@ -13,8 +13,8 @@ use crate::script::bindings::rules::{
 };
 use crate::script::condition::has_any;
 use crate::script::condition::{Op as Comparison, compare};
-use crate::script::modifiers::modifiers;
-use crate::script::mods::Mods;
+use crate::script::modifier_engine::modifiers;
+use crate::script::modifiers::Modifiers;
 use crate::script::properties::{
     LEADER_PROPERTIES, UNIT_PROPERTIES, leader_method, leader_property, unit_method, unit_property,
 };
@@ -41,14 +41,14 @@ pub fn property(base: &Dynamic, name: &str) -> Option<Dynamic> {
             _ => None,
         };
     }
-    if let Some(cell) = base.read_lock::<Reading>() {
+    if let Some(cell) = base.read_lock::<Cell>() {
         return match name {
             "result" => Some(reading_result(&cell)),
             "is_none" => Some(Dynamic::from(reading_is_none(&cell))),
             _ => None,
         };
     }
-    if let Some(mods) = base.read_lock::<Mods>() {
+    if let Some(mods) = base.read_lock::<Modifiers>() {
         return (name == "total").then(|| Dynamic::from(mods.total));
     }
     None
@@ -68,7 +68,7 @@ pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
             (!outside).then(|| Dynamic::from(x.trunc() as i64))
         }
         ("halvings", [m, q]) => {
-            let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
+            let (mods, q) = (m.read_lock::<Modifiers>()?, q.read_lock::<ImmutableString>()?);
             Some(Dynamic::from(mods.halvings(&q)))
         }
         ("marker" | "has_marker", [u, m]) => {
@@ -79,7 +79,7 @@ pub fn method(name: &ImmutableString, values: &[Dynamic]) -> Option<Dynamic> {
             leader_method(&u.read_lock::<LeaderRef>()?.0.borrow(), name, &m)
         }
         ("adjust", [m, q, x]) => {
-            let (mods, q) = (m.read_lock::<Mods>()?, q.read_lock::<ImmutableString>()?);
+            let (mods, q) = (m.read_lock::<Modifiers>()?, q.read_lock::<ImmutableString>()?);
             let x = if x.is_float() { x.as_float().ok()? } else { x.as_int().ok()? as f64 };
             Some(Dynamic::from(mods.adjust(&q, x)))
         }
@@ -146,8 +146,8 @@ pub fn call(
             let keys: smallvec::SmallVec<[&str; 4]> = keys.iter().map(|k| k.as_str()).collect();
             lookup_keys(state, &text(table)?, &keys)
         }
-        ("apply", [unit, cell]) if cell.is::<Reading>() => {
-            let (unit, cell) = (unit.read_lock::<UnitRef>()?, cell.read_lock::<Reading>()?);
+        ("apply", [unit, cell]) if cell.is::<Cell>() => {
+            let (unit, cell) = (unit.read_lock::<UnitRef>()?, cell.read_lock::<Cell>()?);
             apply_cell(state, &unit, &cell);
             Ok(Dynamic::UNIT)
         }

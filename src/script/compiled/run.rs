@@ -14,7 +14,7 @@ use crate::script::bindings::dice::roll;
 use crate::script::bindings::unseen::{Piece, Unseen};
 use crate::script::condition::{CONDITION_NAMES, ConditionValues};
 use crate::script::condition::{compare, compare_text};
-use crate::script::modifiers::modifiers_of;
+use crate::script::modifier_engine::modifiers_of;
 
 pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
 

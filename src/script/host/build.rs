@@ -139,8 +139,8 @@ impl Host {
         self.fold();
     }
 
-    /// Optimizes the procedures with each `option("x")` and `interpretation("x")`
-    /// call read once for the switches as they stand, as a constant: they hold
+    /// Optimizes the procedures with each `option("x")`, `interpretation("x")` and
+    /// `constant("x")` call read once for the switches as they stand, as a constant: they hold
     /// for every call until switched again (which folds afresh), and the
     /// optimizer then drops the branches of a `switch` on one that cannot run.
     /// A call that fails (an unknown name) is left to fail when it runs. The
@@ -157,7 +157,8 @@ impl Host {
         *self.procedures.borrow_mut() = folded;
     }
 
-    /// An engine that knows only `option` and `interpretation`, answering for the switches as they stand.
+    /// An engine that knows only `option`, `interpretation` and `constant`, answering for the
+    /// switches and constants as they stand.
     fn folder(&self) -> Engine {
         let mut folder = Engine::new_raw();
         let st = self.state.clone();
@@ -167,6 +168,10 @@ impl Host {
         let st = self.state.clone();
         folder.register_fn("interpretation", move |name: &str| -> Result<String, Box<EvalAltResult>> {
             st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
+        });
+        let st = self.state.clone();
+        folder.register_fn("constant", move |name: &str| {
+            crate::script::bindings::rules::constant(&st.borrow().ruleset, name)
         });
         folder
     }

@@ -83,6 +83,9 @@ impl Host {
         for (why, at) in crate::script::words::yes_no_rolls_as_numbers(ast, &self.state.borrow().ruleset) {
             problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
         }
+        for (why, at) in crate::script::words::unknown_values(ast, &self.state.borrow().ruleset) {
+            problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
+        }
         for (why, at) in crate::script::words::unknown_methods(ast, known) {
             problems.push(
                 Problem::error("script::unknown_function", why, file, span_at(file, at)).with_label("not a method"),
@@ -195,9 +198,10 @@ impl Host {
         let st = self.state.borrow();
         let rs = &st.ruleset;
         let (kind, known): (&str, Vec<&str>) = match call.name.as_str() {
-            "lookup" | "table_result" => ("table", rs.tables.keys().map(String::as_str).collect()),
+            "lookup" | "table_result" | "results_of" => ("table", rs.tables.keys().map(String::as_str).collect()),
             "modifiers" => ("modifier list", rs.modifiers.keys().map(String::as_str).collect()),
             "option" => ("option", rs.options.keys().map(String::as_str).collect()),
+            "constant" => ("constant", rs.constants.keys().map(String::as_str).collect()),
             "interpretation" => ("interpretation", rs.interpretations.keys().map(String::as_str).collect()),
             _ => return None,
         };

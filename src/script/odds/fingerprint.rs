@@ -10,11 +10,11 @@ use ahash::AHasher;
 use rhai::Dynamic;
 
 use crate::dice::Roll;
-use crate::rules::Reading;
+use crate::rules::Cell;
 use crate::script::bindings::unseen::Unseen;
 use crate::script::handles::DeckRef;
 use crate::script::handles::{LeaderRef, UnitRef};
-use crate::script::mods::Mods;
+use crate::script::modifiers::Modifiers;
 use crate::script::plain;
 
 /// Feeds `value` to `hasher`; false for a value of a kind that cannot be compared.
@@ -37,10 +37,10 @@ fn hash_other(value: &Dynamic, hasher: &mut AHasher) -> bool {
     } else if let Some(roll) = value.read_lock::<Roll>() {
         (11u8, roll.total, roll.hits, roll.success, roll.against, roll.expr.as_ref()).hash(hasher);
         roll.dice.iter().for_each(|d| (d.natural, d.kept, d.replaced, d.exploded).hash(hasher));
-    } else if let Some(reading) = value.read_lock::<Reading>() {
+    } else if let Some(reading) = value.read_lock::<Cell>() {
         (12u8, reading.table.as_ref(), reading.row.as_deref(), reading.total, reading.read_as).hash(hasher);
         reading.result.as_ref().map(|r| r.id.as_str()).hash(hasher);
-    } else if let Some(mods) = value.read_lock::<Mods>() {
+    } else if let Some(mods) = value.read_lock::<Modifiers>() {
         (13u8, mods.list.as_ref(), mods.total, &mods.halve, &mods.double).hash(hasher);
         mods.applied.iter().for_each(|a| a.as_ref().hash(hasher));
     } else if let Some(unseen) = value.read_lock::<Unseen>() {
@@ -90,10 +90,10 @@ fn same_other(a: &Dynamic, b: &Dynamic) -> bool {
     if let (Some(x), Some(y)) = (a.read_lock::<Roll>(), b.read_lock::<Roll>()) {
         return *x == *y;
     }
-    if let (Some(x), Some(y)) = (a.read_lock::<Reading>(), b.read_lock::<Reading>()) {
+    if let (Some(x), Some(y)) = (a.read_lock::<Cell>(), b.read_lock::<Cell>()) {
         return *x == *y;
     }
-    if let (Some(x), Some(y)) = (a.read_lock::<Mods>(), b.read_lock::<Mods>()) {
+    if let (Some(x), Some(y)) = (a.read_lock::<Modifiers>(), b.read_lock::<Modifiers>()) {
         return x.list == y.list
             && x.total == y.total
             && x.halve == y.halve
