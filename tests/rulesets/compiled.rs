@@ -5,7 +5,7 @@ use grognard::dice::{EnumLimits, Seeded};
 use grognard::script::{Evaluation, Host, ScriptError};
 use rhai::Scope;
 
-use super::ruleset;
+use crate::support::ruleset;
 
 /// Each shipped script and the ruleset its first line names.
 const SCRIPTS: [(&str, &str); 7] = [

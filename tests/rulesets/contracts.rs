@@ -6,7 +6,7 @@ use grognard::dice::EnumLimits;
 use grognard::script::{Host, ScriptError};
 use rhai::{Dynamic, Scope};
 
-use super::ruleset;
+use crate::support::ruleset;
 
 const UNITS: &str = r#"let a = unit(#{name: "A", nation: "france", arm: "infantry", stands: 6, formation: "line"});
     let b = unit(#{name: "B", nation: "britain", arm: "infantry", stands: 6, formation: "line"});"#;

@@ -6,7 +6,7 @@ use grognard::script::{Host, Outcome, ProcedureOdds};
 use num_traits::Zero;
 use rhai::Scope;
 
-use super::{host, switched};
+use crate::support::{host, switched};
 
 /// The same call's odds through the engine and by replaying every face, which must be complete.
 fn both_ways(host: &Host, call: &str) -> (ProcedureOdds, ProcedureOdds) {

@@ -10,7 +10,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use rhai::Scope;
 
-use super::{host, ratio, ruleset};
+use crate::support::{host, ratio, ruleset};
 
 /// Two equal line battalions: no modifier on either side, in every round (as `ff_napoleonic::melee`).
 const EQUAL: &str = r#"let a = unit(#{name: "A", nation: "minor", arm: "infantry", stands: 6, formation: "line"});

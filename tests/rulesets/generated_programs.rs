@@ -913,7 +913,7 @@ fn hosts(program: &Program) -> [Host; 2] {
     std::fs::create_dir_all(folder.join("procedures")).unwrap();
     std::fs::write(folder.join("ruleset.yaml"), "id: generated\ntitle: Generated programs\nsource: house\n").unwrap();
     std::fs::write(folder.join("procedures/generated.rhai"), &program.source).unwrap();
-    let rs = super::ruleset(&[folder.to_str().unwrap()]);
+    let rs = crate::support::ruleset(&[folder.to_str().unwrap()]);
     [Host::new(rs.clone()).unwrap(), Host::interpreted(rs).unwrap()]
 }
 

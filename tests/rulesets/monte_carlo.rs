@@ -9,7 +9,7 @@ use grognard::dice::to_f64;
 use num_traits::Zero;
 use rhai::Scope;
 
-use super::{host, ruleset};
+use crate::support::{host, ruleset};
 use grognard::script::Host;
 
 const TRIALS: u64 = 1_000_000;

@@ -5,7 +5,7 @@ use grognard::rules::{ConstantValue, Source, load};
 use grognard::script::Host;
 use rhai::{Dynamic, Scope};
 
-use super::{host, rules_dir, ruleset};
+use crate::support::{host, rules_dir, ruleset};
 
 /// A range in whole inches and the fire points it gives, `None` out of range.
 type Cell = (i64, Option<i64>);

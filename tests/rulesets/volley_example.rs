@@ -8,7 +8,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use rhai::Scope;
 
-use super::{host, ratio, ruleset, switched, unit_in};
+use crate::support::{host, ratio, ruleset, switched, unit_in};
 
 const LINE: &str = r#"unit(#{name: "33rd Foot", arm: "infantry", stands: 3, formation: "line"})"#;
 const COLUMN: &str = r#"unit(#{name: "2e Legere", arm: "infantry", stands: 8, formation: "column"})"#;

@@ -3,20 +3,9 @@
 
 use grognard::script::{Host, UnitRef};
 use grognard::unit::Marker;
-use rhai::{Dynamic, Map, Scope};
+use rhai::{Map, Scope};
 
-use crate::{host, ruleset};
-
-fn value(host: &Host, code: &str) -> Dynamic {
-    host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{code}: {e}")).value
-}
-
-fn error(host: &Host, code: &str) -> String {
-    match host.eval(&mut Scope::new(), code) {
-        Ok(eval) => panic!("{code} gave {:?}", eval.value),
-        Err(e) => e.to_string(),
-    }
-}
+use crate::support::{error, host, ruleset, value};
 
 /// A threshold of a conversion: a number, or None for "-".
 fn at(map: &Map, key: &str) -> Option<i64> {

@@ -5,7 +5,7 @@ use grognard::script::{Host, UnitRef};
 use grognard::unit::Marker;
 use rhai::{Map, Scope};
 
-use crate::{host, ruleset};
+use crate::support::{host, int, ruleset, run};
 
 fn threshold(host: &Host, rating: &str, bases: i64) -> i64 {
     let code = format!("fatigue_threshold(\"{rating}\", {bases})");
@@ -23,16 +23,11 @@ fn expected_threshold(percent: i64, bases: i64) -> i64 {
     rounded.max(1)
 }
 
-/// Runs `code` (which builds units) then `fatigue(call)`, returning the result and the scope.
-fn run(host: &Host, code: &str, call: &str) -> (Map, Scope<'static>) {
-    let mut scope = Scope::new();
-    let full = format!("{code} fatigue({call})");
-    let value = host.eval(&mut scope, &full).unwrap_or_else(|e| panic!("{full}: {e}")).value.cast::<Map>();
-    (value, scope)
-}
-
-fn int(map: &Map, key: &str) -> i64 {
-    map[key].as_int().unwrap_or_else(|_| panic!("{key}: {:?}", map[key]))
+/// Runs `code` (which builds units) then `fatigue(call)`, returning the result and the
+/// scope. No dice are supplied: fatigue rolls none, and a roll would fail the run.
+fn fatigue_of(host: &Host, code: &str, call: &str) -> (Map, Scope<'static>) {
+    let (eval, scope) = run(host, &[], &format!("{code} fatigue({call})"));
+    (eval.value.cast::<Map>(), scope)
 }
 
 fn state(scope: &Scope, name: &str) -> (String, Option<Marker>) {
@@ -56,7 +51,7 @@ fn a_good_division_of_10_bases_is_fatigued_at_6_lost() {
             let b = unit(#{{name: "B", nation: "france", arm: "infantry", stands: 5, formation: "line"}});
             a.lose_stands(3); b.lose_stands({lost_b});"#
         );
-        let (result, scope) = run(&host, &code, r#"[a, b], "good", "division""#);
+        let (result, scope) = fatigue_of(&host, &code, r#"[a, b], "good", "division""#);
         assert_eq!((int(&result, "counted"), int(&result, "threshold")), (10, 6));
         assert_eq!(int(&result, "lost"), 3 + lost_b);
         assert_eq!(result["fatigued"].as_bool().unwrap(), is_fatigued);
@@ -99,19 +94,19 @@ const ARMY: &str = r#"
 fn guard_bases_count_double_against_army_fatigue() {
     // Default (both): 4 x 2 + 6 = 14 bases, 60% = 8.4 -> 8; lost 2 x 2 + 3 = 7.
     let host = host(&["ff-napoleonic"]);
-    let (result, scope) = run(&host, ARMY, r#"[guard, line, bty], "good", "army""#);
+    let (result, scope) = fatigue_of(&host, ARMY, r#"[guard, line, bty], "good", "army""#);
     assert_eq!((int(&result, "counted"), int(&result, "threshold"), int(&result, "lost")), (14, 8, 7));
     assert!(!result["fatigued"].as_bool().unwrap());
     assert_eq!(state(&scope, "line"), ("good_order".to_string(), None));
     // At division level nothing doubles: 10 bases, 6; lost 5.
-    let (result, _) = run(&host, ARMY, r#"[guard, line, bty], "good", "division""#);
+    let (result, _) = fatigue_of(&host, ARMY, r#"[guard, line, bty], "good", "division""#);
     assert_eq!((int(&result, "counted"), int(&result, "threshold"), int(&result, "lost")), (10, 6, 5));
 
     // losses_only: 10 bases, 6; lost 7: the army breaks.
     let mut rs = ruleset(&["ff-napoleonic"]);
     rs.set_interpretation("army_fatigue_double_count", "losses_only").unwrap();
     let host = Host::new(rs).unwrap();
-    let (result, scope) = run(&host, ARMY, r#"[guard, line, bty], "good", "army""#);
+    let (result, scope) = fatigue_of(&host, ARMY, r#"[guard, line, bty], "good", "army""#);
     assert_eq!((int(&result, "counted"), int(&result, "threshold"), int(&result, "lost")), (10, 6, 7));
     assert!(result["fatigued"].as_bool().unwrap());
     // Every remaining unit is permanently disordered; the infantry carries `fatigued: army`,
@@ -135,13 +130,13 @@ fn who_counts_at_army_level() {
         let all = [gds, aus, pru, fra, rgd, cos, bty];"#;
     // Army: British guard 4, Austrian and Prussian grenadiers 8 each, French grenadiers 4,
     // Russian guard 8; the Cossacks and the battery not at all.
-    let (result, _) = run(&host, code, r#"all, "average", "army""#);
+    let (result, _) = fatigue_of(&host, code, r#"all, "average", "army""#);
     assert_eq!(int(&result, "counted"), 4 + 8 + 8 + 4 + 8);
     let names = |key: &str| result[key].clone().cast::<rhai::Array>().iter().map(|d| d.to_string()).collect::<Vec<_>>();
     assert_eq!(names("not_counted"), ["Cossacks", "Battery"]);
     assert_eq!(names("doubled"), ["Gren Bn", "Gren Bn", "Preobrazhensky"]);
     // Division: every infantry and cavalry base once, the battery still not.
-    let (result, _) = run(&host, code, r#"all, "average", "division""#);
+    let (result, _) = fatigue_of(&host, code, r#"all, "average", "division""#);
     assert_eq!(int(&result, "counted"), 6 * 4);
 }
 
@@ -155,7 +150,7 @@ fn a_routed_unit_counts_all_its_bases_lost_and_marks_stay_at_their_highest() {
         apply(a, #{order: "routed", removed: true});
         c.set_marker("fatigued", "army");"#;
     // Poor: 40% of 14 = 5.6 -> 6; A's 5 bases and one of B's.
-    let (result, scope) = run(&host, &format!("{code} b.lose_stands(1);"), r#"[a, b, c], "poor", "corps""#);
+    let (result, scope) = fatigue_of(&host, &format!("{code} b.lose_stands(1);"), r#"[a, b, c], "poor", "corps""#);
     assert_eq!((int(&result, "counted"), int(&result, "threshold"), int(&result, "lost")), (14, 6, 6));
     assert!(result["fatigued"].as_bool().unwrap());
     // The routed unit is gone: no mark; C keeps its army mark.

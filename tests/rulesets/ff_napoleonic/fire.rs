@@ -8,8 +8,7 @@ use grognard::rules::{LookupValue, Switches};
 use grognard::script::{Host, LeaderRef, Outcome};
 use rhai::Scope;
 
-use crate::ratio;
-use crate::{host, ruleset};
+use crate::support::{host, ratio, ruleset};
 
 /// Seed 004, MUSKETRY AND CANNONADE TABLE, typed here for the rows these tests read:
 /// (lowest total of lively, telling, deadly, withering), none where the row has no such column.

@@ -7,8 +7,7 @@ use grognard::dice::{EnumLimits, Supplied};
 use grognard::script::{Host, Outcome, UnitRef};
 use rhai::Scope;
 
-use crate::ratio;
-use crate::{host, ruleset};
+use crate::support::{host, ratio, ruleset};
 
 /// Seed 004, GOOD ORDER TABLE, Average column, typed here.
 fn average_chart(total: i64) -> &'static str {

@@ -10,8 +10,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use rhai::Scope;
 
-use crate::ratio;
-use crate::{host, ruleset};
+use crate::support::{host, ratio, ruleset};
 
 /// Seed 004, MELEE TABLE, typed here: the result of a differential.
 fn melee_result(differential: i64) -> &'static str {

@@ -3,9 +3,9 @@
 //! reacting cavalry, rough terrain, passage of lines and prolonge.
 
 use grognard::script::Host;
-use rhai::{Dynamic, Map, Scope};
+use rhai::Map;
 
-use crate::{host, ruleset};
+use crate::support::{error, host, ruleset, value};
 
 const NATIONS: [&str; 15] = [
     "france",
@@ -38,17 +38,6 @@ fn infantry_row(nation: &str) -> (f64, f64, f64) {
         "ottoman" => (9.0, 9.0, 5.0),
         "portugal" | "minor" | "vistula_legion" => (9.0, 11.0, 5.0),
         other => panic!("no row for {other}"),
-    }
-}
-
-fn value(host: &Host, code: &str) -> Dynamic {
-    host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{code}: {e}")).value
-}
-
-fn error(host: &Host, code: &str) -> String {
-    match host.eval(&mut Scope::new(), code) {
-        Ok(eval) => panic!("{code} gave {:?}", eval.value),
-        Err(e) => e.to_string(),
     }
 }
 

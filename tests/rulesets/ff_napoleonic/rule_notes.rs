@@ -6,7 +6,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::Scope;
 
-use crate::host;
+use crate::support::host;
 
 const HORSE: &str =
     r#"unit(#{name: "HA", nation: "france", arm: "artillery", type: "horse", stands: 1, formation: "unlimbered"})"#;

@@ -2,7 +2,7 @@
 
 use rhai::Scope;
 
-use crate::host;
+use crate::support::host;
 
 #[test]
 fn a_game_turn_is_both_sides_sequences() {

@@ -7,9 +7,7 @@ use grognard::rules::{LookupValue, ModEffect};
 use grognard::script::{Host, Outcome};
 use rhai::Scope;
 
-use super::{eval_err, eval_map, int, lw, text};
-use crate::ratio;
-use crate::ruleset;
+use crate::support::{error_debug, eval_map, int, lw, ratio, ruleset, text};
 
 /// Seed 003, L350-360, as printed (the two columns one after the other).
 const SEED_MODS: &str = "+1 Each friendly unit routed off the board
@@ -200,7 +198,7 @@ fn leader_classes_by_command_or_by_cp() {
         r#"#{a: leader_class(leader(#{name: "A", rating: "3"})), b: leader_class(leader(#{name: "B", rating: "2"}))}"#,
     );
     assert_eq!((text(&m, "a"), int(&m, "b")), ("army".into(), 2));
-    assert!(eval_err(&lw(), r#"leader_class(leader(#{name: "X", rating: "2"}))"#).contains("needs its command"));
+    assert!(error_debug(&lw(), r#"leader_class(leader(#{name: "X", rating: "2"}))"#).contains("needs its command"));
 }
 
 // ---- rally ---------------------------------------------------------------------
@@ -230,7 +228,7 @@ fn a_routing_unit_has_as_many_attempts_as_its_grade() {
         assert!(m["off"].as_bool().unwrap());
         host2.set_dice(Box::new(Supplied::new(vec![1; grade as usize + 1])));
         let code = format!("{} for i in 1..={} {{ rally(u, #{{}}); }}", routing(grade), grade + 1);
-        let e = eval_err(&host2, &code);
+        let e = error_debug(&host2, &code);
         assert!(e.contains("has used its") || e.contains("has left the battlefield"), "{e}");
     }
 }
@@ -280,8 +278,11 @@ fn a_disordered_unit_rallies_with_its_commanders_cp() {
     assert!(m["rallied"].as_bool().unwrap());
     assert_eq!(text(&m, "result"), "rally_hold");
     assert!(
-        eval_err(&host, r#"rally(unit(#{name: "G", arm: "infantry", grade: "2", stands: 5, formation: "line"}), #{})"#)
-            .contains("nothing to rally")
+        error_debug(
+            &host,
+            r#"rally(unit(#{name: "G", arm: "infantry", grade: "2", stands: 5, formation: "line"}), #{})"#
+        )
+        .contains("nothing to rally")
     );
 }
 

@@ -6,16 +6,10 @@ use std::collections::BTreeMap;
 
 use grognard::dice::EnumLimits;
 use grognard::script::{Host, Outcome, ProcedureOdds};
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::Scope;
 
-use super::lw;
-use crate::ruleset;
-
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(BigInt::from(n), BigInt::from(d))
-}
+use crate::support::{lw, ratio, ruleset};
 
 fn odds(host: &Host, code: &str) -> ProcedureOdds {
     host.odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap_or_else(|e| panic!("{code}: {e}"))

@@ -9,8 +9,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::{Map, Scope};
 
-use super::{eval_err, eval_map, int, lw, text};
-use crate::ruleset;
+use crate::support::{error_debug, eval_map, int, lw, ruleset, text};
 
 /// Seed 003, L62.
 const SEED_DECK: &str = "Take an ordinary deck of playing cards. Remove the Jokers, Aces and face cards and set them aside. \
@@ -185,7 +184,7 @@ fn trumps_are_a_d6_plus_cp_capped_at_the_eight_face_cards_and_aces() {
     let host = Host::new(rs).unwrap();
     host.set_dice(Box::new(Supplied::new([6])));
     assert_eq!(int(&eval_map(&host, r#"trump_count("black", 3)"#), "trumps"), 9);
-    assert!(eval_err(&host, r#"trump_count("black", 4)"#).contains("CP rating is 1, 2 or 3"));
+    assert!(error_debug(&host, r#"trump_count("black", 4)"#).contains("CP rating is 1, 2 or 3"));
 }
 
 #[test]
@@ -266,7 +265,7 @@ fn every_trump_restriction_is_refused_with_its_reason() {
     for (draws, allies, code, reason) in cases {
         let host = host_with(faces(draws));
         let allies = if allies.is_empty() { "trumps: 2" } else { allies };
-        let err = eval_err(&host, &format!("{} {code}", day("trumps: 2", allies, 1)));
+        let err = error_debug(&host, &format!("{} {code}", day("trumps: 2", allies, 1)));
         assert!(err.contains("cannot trump") && err.contains(reason), "{code}: {err}");
     }
 }
@@ -389,7 +388,7 @@ fn bad_setups_are_clear_errors() {
             "senior commander's CP",
         ),
     ] {
-        let err = eval_err(&host, code);
+        let err = error_debug(&host, code);
         assert!(err.contains(reason), "{code}: {err}");
     }
 }
@@ -397,7 +396,7 @@ fn bad_setups_are_clear_errors() {
 #[test]
 fn who_is_an_exceptional_general_is_an_interpretation() {
     // By default the scenario's flag, and only for CP 3.
-    let e = eval_err(&lw(), &format!("{} day", day("trumps: 0, cp: 2, exceptional: true", "trumps: 0", 1)));
+    let e = error_debug(&lw(), &format!("{} day", day("trumps: 0, cp: 2, exceptional: true", "trumps: 0", 1)));
     assert!(e.contains("an Exceptional General has CP 3"), "{e}");
     let mut rs = ruleset(&["linear-warfare"]);
     rs.set_interpretation("exceptional_general", "every_cp_3").unwrap();
@@ -517,7 +516,7 @@ fn bad_runs_and_trumps_are_refused_and_a_written_cp_is_read() {
         ("1", r#"cp: "two""#, "CP rating is 1, 2 or 3"),
     ] {
         let code = format!("card_day(#{{runs: {runs}, sides: {}}})", sides(french));
-        let err = eval_err(&host, &code);
+        let err = error_debug(&host, &code);
         assert!(err.contains(reason), "{code}: {err}");
     }
     // cp: "2" (as a leader's rating is written) is CP 2: 1d6 + 2 trumps; "3" may be Exceptional.

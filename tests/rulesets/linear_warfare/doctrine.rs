@@ -3,8 +3,7 @@
 
 use grognard::rules::{LookupValue, Source};
 
-use super::{eval_err, eval_map, int, lw, text};
-use crate::ruleset;
+use crate::support::{error_debug, eval_map, int, lookup, lw, lw_table, ruleset, text};
 
 /// Seed 003, L17-20.
 const SEED_GRADES: &str = "Militia = Grade 1\nLine = Grade 2\nGrenadier = Grade 3\nGuard = Grade 4";
@@ -27,16 +26,11 @@ const SEED_CAV: &str = "1. All Out in Good Order. Charges at All Out Rate with F
 3. At the Trot with Ordered Impact. Charges at the Trot Rate with Trot (+ 1 ) Impetus Bonus.
 4. At the Trot with Fire. Charges at Trot Rate, attempts to fire during the charge. Regardless of the results of fire, receives NO Impetus Bonus of any kind.";
 
-fn lookup(table: &str, keys: &[&str]) -> LookupValue {
-    let rs = ruleset(&["linear-warfare"]);
-    rs.tables[table].read_lookup(&keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()).unwrap().clone()
-}
-
 #[test]
 fn morale_grades_are_the_seeds() {
     for line in SEED_GRADES.lines() {
         let (class, grade) = line.split_once(" = Grade ").unwrap();
-        assert_eq!(lookup("morale_grades", &[grade]), LookupValue::Text(class.into()));
+        assert_eq!(lookup(&lw_table("morale_grades"), &[grade]), LookupValue::Text(class.into()));
     }
     let m = eval_map(
         &lw(),
@@ -55,7 +49,7 @@ fn cadence_dates_are_the_seeds_with_a_house_default_for_others() {
             _ => "austria",
         };
         assert!(printed.contains(&year.to_string()[..3]), "{printed}");
-        assert_eq!(lookup("cadence_dates", &[key]), LookupValue::Int(year), "{nation}");
+        assert_eq!(lookup(&lw_table("cadence_dates"), &[key]), LookupValue::Int(year), "{nation}");
     }
     let rs = ruleset(&["linear-warfare"]);
     assert_eq!(rs.tables["cadence_dates_other"].source, Source::House);
@@ -116,7 +110,7 @@ fn the_cavalry_charge_types_are_the_seeds() {
         assert_eq!(seed.contains("All Out Rate"), speed == "all_out", "{seed}");
         assert_eq!(seed.contains("Disordered at the end"), disorder);
         assert_eq!(seed.contains("fire during the charge"), fires);
-        let props = |p: &str| lookup("cavalry_charge_doctrines", &[doctrine, p]);
+        let props = |p: &str| lookup(&lw_table("cavalry_charge_doctrines"), &[doctrine, p]);
         assert_eq!(props("speed"), LookupValue::Text(speed.into()));
         assert_eq!(props("impetus"), impetus, "{doctrine}");
         assert_eq!(props("disordered_after_first_phase"), LookupValue::Flag(disorder));
@@ -125,9 +119,15 @@ fn the_cavalry_charge_types_are_the_seeds() {
     for (doctrine, speed, fires, fire_modifier) in
         [("cold_steel", "full", false, 0), ("platoon_firing", "half_line", true, 0), ("ga_pa", "full", true, -1)]
     {
-        assert_eq!(lookup("infantry_charge_doctrines", &[doctrine, "speed"]), LookupValue::Text(speed.into()));
-        assert_eq!(lookup("infantry_charge_doctrines", &[doctrine, "fires"]), LookupValue::Flag(fires));
-        assert_eq!(lookup("infantry_charge_doctrines", &[doctrine, "fire_modifier"]), LookupValue::Int(fire_modifier));
+        assert_eq!(
+            lookup(&lw_table("infantry_charge_doctrines"), &[doctrine, "speed"]),
+            LookupValue::Text(speed.into())
+        );
+        assert_eq!(lookup(&lw_table("infantry_charge_doctrines"), &[doctrine, "fires"]), LookupValue::Flag(fires));
+        assert_eq!(
+            lookup(&lw_table("infantry_charge_doctrines"), &[doctrine, "fire_modifier"]),
+            LookupValue::Int(fire_modifier)
+        );
     }
 }
 
@@ -153,10 +153,16 @@ fn armies_of_1700_1724_charge_by_their_doctrine() {
         );
         assert_eq!(text(&m, "doctrine"), doctrine, "{nation} {arm} {total}");
     }
-    assert!(eval_err(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1709, ())"#).contains("give its modified total"));
-    assert!(eval_err(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1760, 5)"#).contains("no doctrine for france cavalry in 1760"));
-    assert_eq!(lookup("army_doctrines_1700_1724", &["sweden", "infantry", "pikes"]), LookupValue::Text("1/3".into()));
-    assert_eq!(lookup("army_doctrines_1700_1724", &["russia", "infantry", "pikes_until"]), LookupValue::Int(1708));
+    assert!(error_debug(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1709, ())"#).contains("give its modified total"));
+    assert!(error_debug(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1760, 5)"#).contains("no doctrine for france cavalry in 1760"));
+    assert_eq!(
+        lookup(&lw_table("army_doctrines_1700_1724"), &["sweden", "infantry", "pikes"]),
+        LookupValue::Text("1/3".into())
+    );
+    assert_eq!(
+        lookup(&lw_table("army_doctrines_1700_1724"), &["russia", "infantry", "pikes_until"]),
+        LookupValue::Int(1708)
+    );
 }
 
 #[test]
@@ -168,8 +174,8 @@ fn unit_sizes_and_battalion_guns() {
             SEED_SIZES.contains(&format!("{min} - {max} stands"))
                 || SEED_SIZES.contains(&format!("{min} to {max} stands"))
         );
-        assert_eq!(lookup("unit_sizes", &[arm, scale, "stands_min"]), LookupValue::Int(min));
-        assert_eq!(lookup("unit_sizes", &[arm, scale, "stands_max"]), LookupValue::Int(max));
+        assert_eq!(lookup(&lw_table("unit_sizes"), &[arm, scale, "stands_min"]), LookupValue::Int(min));
+        assert_eq!(lookup(&lw_table("unit_sizes"), &[arm, scale, "stands_max"]), LookupValue::Int(max));
     }
     let m = eval_map(
         &lw(),
@@ -199,7 +205,7 @@ fn the_full_impetus_of_all_out_in_good_order_is_a_house_value() {
     let rs = ruleset(&["linear-warfare"]);
     assert_eq!(rs.tables["cavalry_full_impetus"].source, Source::House);
     assert!(matches!(&rs.tables["cavalry_charge_doctrines"].source, Source::Seed(s) if s.seed == "003"));
-    assert_eq!(lookup("cavalry_full_impetus", &["all_out_good_order"]), LookupValue::Int(2));
+    assert_eq!(lookup(&lw_table("cavalry_full_impetus"), &["all_out_good_order"]), LookupValue::Int(2));
     // The Swedish horse of 1709 charge All Out in Good Order: +2 from the house table, in the trace as house.
     let host = lw();
     let code = r#"charge_doctrine(unit(#{name: "U", nation: "sweden", arm: "cavalry", grade: "2", stands: 4, formation: "line"}), 1709, ())"#;

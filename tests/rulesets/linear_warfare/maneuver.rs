@@ -11,8 +11,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::Scope;
 
-use super::{eval_err, eval_map, int, lw, text};
-use crate::ruleset;
+use crate::support::{error_debug, eval_map, int, lw, lw_host, ruleset, text};
 
 // Seed 004, GOOD ORDER TABLE, as printed (columns Excellent Good Average Poor):
 // the house Maneuver Table reads it with grade 4 = Excellent ... 1 = Poor.
@@ -162,7 +161,7 @@ fn every_face_of_a_grade_2_unit_in_good_order_gives_order_and_move() {
 #[test]
 fn each_modifier_moves_the_total() {
     // The skirmish formation -1 is part of the skirmishers option (review finding 5).
-    let host = crate::linear_warfare_combat::lw_host(&[], &["skirmishers"]);
+    let host = lw_host(&[], &["skirmishers"]);
     let cases: [(&str, &str, i64); 7] = [
         (r#"u.attach(leader(#{name: "Brig", rating: "3"}));"#, "#{}", 3),
         (
@@ -294,10 +293,12 @@ fn the_exemption_needs_all_four_conditions() {
 #[test]
 fn missing_grades_and_ratings_are_clear_errors() {
     let host = lw();
-    let e =
-        eval_err(&host, r#"maneuver_check(unit(#{name: "Bn", arm: "infantry", stands: 5, formation: "line"}), #{})"#);
+    let e = error_debug(
+        &host,
+        r#"maneuver_check(unit(#{name: "Bn", arm: "infantry", stands: 5, formation: "line"}), #{})"#,
+    );
     assert!(e.contains("has no Morale Grade"), "{e}");
-    let e = eval_err(&host, &format!(r#"{GRADE2} u.attach(leader(#{{name: "Brig"}})); maneuver_check(u, #{{}})"#));
+    let e = error_debug(&host, &format!(r#"{GRADE2} u.attach(leader(#{{name: "Brig"}})); maneuver_check(u, #{{}})"#));
     assert!(e.contains("needs a CP rating"), "{e}");
 }
 
@@ -357,7 +358,7 @@ fn as_grade_written_as_a_word_is_read_or_refused() {
     }
     for grade in [r#""Militia""#, "5", "0", r#""2.5""#] {
         host.set_dice(Box::new(Supplied::new([5])));
-        let e = eval_err(&host, &format!("{GRADE2} maneuver_check(u, #{{as_grade: {grade}}})"));
+        let e = error_debug(&host, &format!("{GRADE2} maneuver_check(u, #{{as_grade: {grade}}})"));
         assert!(e.contains("as_grade is a Morale Grade, 1 to 4"), "{grade}: {e}");
     }
 }

@@ -6,19 +6,13 @@ use grognard::dice::Supplied;
 use grognard::rules::{LookupValue, Source};
 use grognard::script::Host;
 
-use super::{eval_err, eval_map, int, lw, text};
-use crate::ruleset;
+use crate::support::{error_debug, eval_map, int, lookup, lw, lw_host, lw_table, ruleset, text};
 
 /// Seed 003, L113-115.
 const SEED_REACTIONS: &str =
     "React to a Charge upon the unit:\tFire on the Chargers, Evade, or attempt to Change Formation
 React to Fire upon the Unit:\tReturn Fire
 React to a Charge on another Friendly Unit:\tConduct \"Pass Through\" Fire";
-
-fn lookup(table: &str, keys: &[&str]) -> LookupValue {
-    let rs = ruleset(&["linear-warfare"]);
-    rs.tables[table].read_lookup(&keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()).unwrap().clone()
-}
 
 fn f(map: &rhai::Map, key: &str) -> f64 {
     map[key].as_float().unwrap_or_else(|_| map[key].as_int().unwrap() as f64)
@@ -45,7 +39,7 @@ fn the_reactions_are_the_seeds() {
     let triggers = ["charge_on_unit", "fire_on_unit", "charge_on_friend"];
     for (line, trigger) in SEED_REACTIONS.lines().zip(triggers) {
         let (_, printed) = line.split_once('\t').unwrap();
-        let LookupValue::Text(t) = lookup("reactions", &[trigger]) else { panic!() };
+        let LookupValue::Text(t) = lookup(&lw_table("reactions"), &[trigger]) else { panic!() };
         assert_eq!(t.split(' ').map(str::to_string).collect::<Vec<_>>(), words(printed), "{trigger}");
     }
 }
@@ -62,12 +56,12 @@ fn a_late_reaction_halves_fire_points_and_forbids_formation_changes() {
     );
     assert_eq!((int(&m, "fresh"), int(&m, "late"), int(&m, "one")), (5, 2, 1));
     assert_eq!(m["allowed"].to_string(), r#"["fire_on_chargers", "evade"]"#);
-    let e = eval_err(
+    let e = error_debug(
         &host,
         &format!(r#"{BN} u.set_marker("fired", true); react(u, "charge_on_unit", "change_formation")"#),
     );
     assert!(e.contains("cannot change formation or facing"), "{e}");
-    let e = eval_err(&host, &format!(r#"{BN} react(u, "fire_on_unit", "evade")"#));
+    let e = error_debug(&host, &format!(r#"{BN} react(u, "fire_on_unit", "evade")"#));
     assert!(e.contains("it may"), "{e}");
     // The flip: a single Fire Point halves to none.
     let mut rs = ruleset(&["linear-warfare"]);
@@ -89,7 +83,7 @@ fn a_reaction_is_the_units_move_for_the_turn() {
         ),
     );
     assert!(m["fired"].as_bool().unwrap() && !m["late"].as_bool().unwrap());
-    let e = eval_err(&host, &format!(r#"{BN} react(u, "fire_on_unit", "return_fire"); move_unit(u)"#));
+    let e = error_debug(&host, &format!(r#"{BN} react(u, "fire_on_unit", "return_fire"); move_unit(u)"#));
     assert!(e.contains("one Phase per turn"), "{e}");
 }
 
@@ -117,14 +111,14 @@ fn mandatory_moves_follow_the_seed() {
     // Pursuit: the charge distance at a target ahead, else half of it and Disordered; never artillery.
     let m = eval_map(&host, &format!(r#"{BN} mandatory_move(u, "pursuit", #{{charge_distance: 10.0}})"#));
     assert_eq!((f(&m, "distance"), text(&m, "ends")), (5.0, "disordered".into()));
-    let e = eval_err(
+    let e = error_debug(
         &host,
         r#"mandatory_move(unit(#{name: "Bty", arm: "artillery", stands: 2, formation: "limbered"}), "pursuit", #{charge_distance: 10.0})"#,
     );
     assert!(e.contains("never apply to artillery"), "{e}");
     // The seed's words for each, kept in the table.
-    assert_eq!(lookup("mandatory_moves", &["fall_back", "ends"]), LookupValue::Text("good_order".into()));
-    assert_eq!(lookup("mandatory_moves", &["pursuit", "turn_degrees"]), LookupValue::Int(30));
+    assert_eq!(lookup(&lw_table("mandatory_moves"), &["fall_back", "ends"]), LookupValue::Text("good_order".into()));
+    assert_eq!(lookup(&lw_table("mandatory_moves"), &["pursuit", "turn_degrees"]), LookupValue::Int(30));
 }
 
 #[test]
@@ -182,8 +176,8 @@ fn formation_changes_cost_by_grade_and_cadence_and_resolve_half_done() {
     assert_eq!(rs.tables["formation_change_costs"].source, Source::House);
     assert_eq!(rs.tables["formation_change_counts"].source, Source::House);
     // Seed values kept in the house chart: a mounted FC is one, the closed line to column two.
-    assert_eq!(lookup("formation_change_counts", &["cavalry_any", "count"]), LookupValue::Int(1));
-    assert_eq!(lookup("formation_change_counts", &["closed_line_to_column", "count"]), LookupValue::Int(2));
+    assert_eq!(lookup(&lw_table("formation_change_counts"), &["cavalry_any", "count"]), LookupValue::Int(1));
+    assert_eq!(lookup(&lw_table("formation_change_counts"), &["closed_line_to_column", "count"]), LookupValue::Int(2));
     let host = lw();
     // Prussian grade 2 column (9") in 1745 (cadenced): line to the left = 1 FC x 75% x 9" = 6.75".
     let col = |grade: &str, nation: &str| {
@@ -219,7 +213,7 @@ fn formation_changes_cost_by_grade_and_cadence_and_resolve_half_done() {
     );
     assert_eq!(int(&m, "share"), 50);
     let m = eval_map(
-        &crate::linear_warfare_combat::lw_host(&[], &["skirmishers"]),
+        &lw_host(&[], &["skirmishers"]),
         &format!(
             r#"{} formation_change(u, "line_to_the_left", #{{year: 1745, near_skirmishers: true}})"#,
             col("2", "prussia")
@@ -227,12 +221,12 @@ fn formation_changes_cost_by_grade_and_cadence_and_resolve_half_done() {
     );
     assert_eq!(int(&m, "share"), 100);
     // Refusals.
-    let e = eval_err(
+    let e = error_debug(
         &host,
         &format!(r#"{} formation_change(u, "column_to_the_right", #{{year: 1745}})"#, col("2", "prussia")),
     );
     assert!(e.contains("is made from line"), "{e}");
-    let e = eval_err(
+    let e = error_debug(
         &host,
         r#"let c = unit(#{name: "Cuir", arm: "cavalry", grade: "3", stands: 4, formation: "closed_line"}); formation_change(c, "cavalry_any", #{to: "open_line"})"#,
     );
@@ -296,7 +290,7 @@ fn wheels_oblique_and_separation() {
         #{narrow: separation(c, 0.8, 0.75).needed, wide: separation(c, 0.8, 1.5).needed}"#,
     );
     assert_eq!((f(&m, "narrow"), f(&m, "wide")), (0.75, 1.0));
-    assert_eq!(lookup("unit_separation", &["line", "flank_inches"]), LookupValue::Number(0.5));
+    assert_eq!(lookup(&lw_table("unit_separation"), &["line", "flank_inches"]), LookupValue::Number(0.5));
 }
 
 #[test]
@@ -345,8 +339,8 @@ fn commanders_move_28_or_22_inches_and_influence_only_when_attached() {
             && !m["nb"].as_bool().unwrap()
     );
     // The house movement rates keep the seed's two values.
-    assert_eq!(lookup("movement_rates", &["light_cavalry", "all_out"]), LookupValue::Int(28));
-    assert_eq!(lookup("movement_rates", &["light_cavalry", "trot"]), LookupValue::Int(22));
+    assert_eq!(lookup(&lw_table("movement_rates"), &["light_cavalry", "all_out"]), LookupValue::Int(28));
+    assert_eq!(lookup(&lw_table("movement_rates"), &["light_cavalry", "trot"]), LookupValue::Int(22));
     // At 25mm every distance doubles.
     let mut rs = ruleset(&["linear-warfare"]);
     rs.scale = rs.scale.with_figure_factor(2.0).unwrap();
@@ -466,13 +460,13 @@ fn a_mandatory_move_ends_as_the_seed_says_and_disorder_does_not_halve() {
     );
     // "Unlike AoR movement is not 1/2 for disordered troops" (L131).
     assert_eq!(f(&m, "d"), 9.0);
-    assert_eq!(lookup("artillery_limbering", &["limbers_behind_inches"]), LookupValue::Int(3));
+    assert_eq!(lookup(&lw_table("artillery_limbering"), &["limbers_behind_inches"]), LookupValue::Int(3));
 }
 
 #[test]
 fn sleeves_stand_adjusts_slopes_and_the_cavalry_lines_commanders() {
     let host = lw();
-    let e = eval_err(
+    let e = error_debug(
         &host,
         r#"move_unit(unit(#{name: "S", arm: "infantry", grade: "2", stands: 5, formation: "sleeve"}))"#,
     );
@@ -504,7 +498,7 @@ fn sleeves_stand_adjusts_slopes_and_the_cavalry_lines_commanders() {
     assert!(m["centre"].as_bool().unwrap() && !m["left"].as_bool().unwrap());
     assert!(!m["apart"].as_bool().unwrap() && !m["mixed"].as_bool().unwrap());
     assert_eq!(text(&m, "closed"), "disordered");
-    assert_eq!(lookup("sleeve", &["cavalry_vs_square_penalty"]), LookupValue::Flag(false));
+    assert_eq!(lookup(&lw_table("sleeve"), &["cavalry_vs_square_penalty"]), LookupValue::Flag(false));
 }
 
 #[test]
@@ -516,12 +510,12 @@ fn a_commander_moves_once_in_each_friendly_phase() {
         #{one: commander_phase_move(a, "turn 1, french 1"), two: commander_phase_move(a, "turn 1, french 2")}"#,
     );
     assert_eq!((f(&m, "one"), f(&m, "two")), (28.0, 28.0));
-    let e = eval_err(
+    let e = error_debug(
         &host,
         r#"let a = leader(#{name: "A", rating: "2"}); commander_phase_move(a, "turn 1, french 1"); commander_phase_move(a, "turn 1, french 1")"#,
     );
     assert!(e.contains("moves once in each friendly phase"), "{e}");
-    let e = eval_err(
+    let e = error_debug(
         &host,
         r#"let a = leader(#{name: "A", rating: "2", markers: #{immobile_turns: 2}}); commander_move(a)"#,
     );
@@ -554,7 +548,7 @@ fn a_charger_all_out_in_disorder_ends_its_fall_back_disordered() {
 #[test]
 fn a_fall_back_that_has_ended_is_still_next_turns_move() {
     assert!(SEED_NEXT_TURN.contains("move for the following Tum"));
-    assert_eq!(lookup("mandatory_moves", &["fall_back", "next_turn_move"]), LookupValue::Flag(true));
+    assert_eq!(lookup(&lw_table("mandatory_moves"), &["fall_back", "next_turn_move"]), LookupValue::Flag(true));
     let host = lw();
     // A Fall Back ends in Good Order in the same phase; next turn it has already moved.
     let m = eval_map(
@@ -571,7 +565,7 @@ fn a_fall_back_that_has_ended_is_still_next_turns_move() {
     assert!(m["late"].as_bool().unwrap(), "a reaction in that turn is late");
     assert!(!m["after"].as_bool().unwrap(), "only the following turn");
     // A finished Retreat (Disordered) too; and a voluntary move in that turn is refused.
-    let e = eval_err(
+    let e = error_debug(
         &host,
         &format!(
             r#"{BN} mandatory_move(u, "retreat", #{{}}); end_mandatory_move(u, #{{out_of_range: true}}); start_turn([u]); move_unit(u)"#
@@ -598,7 +592,7 @@ fn a_reaction_fire_is_halved_only_when_the_unit_had_moved_before_it() {
     assert!(
         !m["fresh_late"].as_bool().unwrap() && m["moved_late"].as_bool().unwrap() && m["halved"].as_bool().unwrap()
     );
-    let e = eval_err(&host, &format!(r#"{BN} reaction_fire_points(u, 6, 1)"#));
+    let e = error_debug(&host, &format!(r#"{BN} reaction_fire_points(u, 6, 1)"#));
     assert!(e.contains("what react(unit, trigger, reaction) returned"), "{e}");
 }
 
@@ -631,7 +625,7 @@ fn a_pursuer_may_rally_back_once_in_its_first_phase_next_turn() {
         (format!(r#"{drag} rally_back(u, #{{}})"#), "give situation.phase"),
         (format!(r#"{BN} rally_back(u, #{{phase: 1}})"#), "only a pursuer may Rally Back"),
     ] {
-        let e = eval_err(&host, &code);
+        let e = error_debug(&host, &code);
         assert!(e.contains(reason), "{code}: {e}");
     }
 }
@@ -640,7 +634,7 @@ fn a_pursuer_may_rally_back_once_in_its_first_phase_next_turn() {
 fn commanders_go_with_a_unit_on_a_mandatory_move_until_it_ends() {
     let host = lw();
     let setup = format!(r#"{BN} let c = leader(#{{name: "Col", rating: "2"}}); u.attach(c);"#);
-    let e = eval_err(
+    let e = error_debug(
         &host,
         &format!(r#"{setup} mandatory_move(u, "retreat", #{{}}); commander_phase_move(c, "turn 1, french 1")"#),
     );

@@ -2,7 +2,8 @@
 //! and green artillery, 413 the ammunition shortage die (with saved fire and
 //! mass batteries).
 
-use super::{assert_line, assert_no_line, fails, host_with, int, run, unit, word};
+use super::{assert_line, assert_no_line, host_with};
+use crate::support::{fails, int, run, text, unit_in};
 
 fn battery(grade: &str) -> String {
     format!(
@@ -17,19 +18,19 @@ fn elite_batteries_add_two_and_green_ones_lose_two() {
     // On: 5 + 2 = 7, a morale hit. Off: 5, no effect.
     let (eval, scope) = run(&host_with(&["elite_green_artillery"], &[]), &[5], &elite);
     assert_line(&eval, &["mod     yes +2", "Elite battery", "rule 407"]);
-    assert_eq!((word(&eval, "result"), int(&eval, "total")), ("morale_hit".into(), 7));
+    assert_eq!((text(&eval, "result"), int(&eval, "total")), ("morale_hit".into(), 7));
     assert_eq!(super::count(&scope, "t", "morale_hits"), 1);
     let (eval, _) = run(&host_with(&[], &[]), &[5], &elite);
-    assert_eq!(word(&eval, "result"), "no_effect");
+    assert_eq!(text(&eval, "result"), "no_effect");
     // Green or militia: 8 - 2 = 6, a morale hit instead of a base hit.
     for grade in ["green", "militia"] {
         let green = format!("{} fire(b, t, #{{}})", battery(grade));
         let (eval, _) = run(&host_with(&["elite_green_artillery"], &[]), &[8], &green);
         assert_line(&eval, &["mod     yes -2", "Green or militia battery"]);
-        assert_eq!(word(&eval, "result"), "morale_hit", "{grade}");
+        assert_eq!(text(&eval, "result"), "morale_hit", "{grade}");
         let (eval, scope) = run(&host_with(&[], &[]), &[8], &green);
-        assert_eq!(word(&eval, "result"), "base_hit", "{grade}");
-        assert_eq!(unit(&scope, "t").stands, 3);
+        assert_eq!(text(&eval, "result"), "base_hit", "{grade}");
+        assert_eq!(unit_in(&scope, "t").stands, 3);
     }
     // A crack battery counts as the class it rallies as (rule 102), or as veteran.
     let crack = format!("{} fire(b, t, #{{}}).total", battery("crack"));
@@ -151,7 +152,7 @@ fn a_preliminary_bombardment_needs_the_rule_and_both_players() {
     assert_line(&eval, &["preliminary bombardment, artillery phase 4 (second player)"]);
     // Seed l.47: no saved fire *during* the bombardment; it is given back after it.
     assert_line(&eval, &["Grande Batterie: the bombardment is over, its Saved Fire is back (rule 401)"]);
-    assert!(unit(&scope, "a").has_marker("saved_fire"));
+    assert!(unit_in(&scope, "a").has_marker("saved_fire"));
 }
 
 #[test]
@@ -206,7 +207,7 @@ fn every_base_hit_from_fire_costs_a_marker() {
         let host = host_with(&["attached_artillery"], &[("marker_loss_same_event", choice)]);
         let (eval, scope) = run(&host, &[8, 8, 8], UNDER_FIRE);
         assert_eq!(ints(&eval), [1, 0, 0, 3], "{choice}");
-        assert!(!unit(&scope, "r").markers.contains_key("markers_lost"), "{choice}");
+        assert!(!unit_in(&scope, "r").markers.contains_key("markers_lost"), "{choice}");
     }
     // Two base hits in one fire (a 10) cost two markers.
     let host = host_with(&["attached_artillery"], &[("marker_loss_same_event", "one")]);

@@ -4,7 +4,8 @@
 //! scripts the dice, works the differential out by hand in a comment, and reads
 //! the rule's effect in the trace.
 
-use super::{assert_line, assert_no_line, count, fails, host_with, int, run, unit, word};
+use super::{assert_line, assert_no_line, count, host_with};
+use crate::support::{fails, field, int, run, text, unit_in};
 
 /// Two trained infantry regiments of four bases in line, in the open.
 const EVEN: &str = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"});
@@ -24,7 +25,7 @@ fn crack_troops_add_three_only_with_rule_102() {
     let (eval, _) = run(&host_with(&["crack_troops"], &[]), &[5, 5], CRACK);
     assert_line(&eval, &["mod     yes +3", "Crack assault modifier of +3", "rule 102"]);
     assert_eq!(int(&eval, "differential"), 3);
-    assert_eq!(word(&eval, "result"), "defender_retreats");
+    assert_eq!(text(&eval, "result"), "defender_retreats");
 }
 
 #[test]
@@ -34,14 +35,14 @@ fn crack_troops_rally_as_elite_in_a_and_as_veteran_in_b() {
     // A 4 rallies at the elite level (4+), not at the veteran level (5+).
     let a = host_with(&["crack_troops"], &[("crack_variant", "secondary_elites")]);
     let (eval, scope) = run(&a, &[4], code);
-    assert_eq!((word(&eval, "result"), int(&eval, "level")), ("rallied".into(), 4));
+    assert_eq!((text(&eval, "result"), int(&eval, "level")), ("rallied".into(), 4));
     assert_line(&eval, &["rallies as elite (rule 102 A, Secondary Elites)"]);
-    assert_eq!((unit(&scope, "u").order, count(&scope, "u", "morale_hits")), ("disordered".into(), 1));
+    assert_eq!((unit_in(&scope, "u").order, count(&scope, "u", "morale_hits")), ("disordered".into(), 1));
     let b = host_with(&["crack_troops"], &[("crack_variant", "crack_veterans")]);
     let (eval, scope) = run(&b, &[4], code);
-    assert_eq!((word(&eval, "result"), int(&eval, "level")), ("failed".into(), 5));
+    assert_eq!((text(&eval, "result"), int(&eval, "level")), ("failed".into(), 5));
     assert_line(&eval, &["rallies as veteran (rule 102 B, Crack Veterans)"]);
-    assert_eq!(unit(&scope, "u").order, "routed");
+    assert_eq!(unit_in(&scope, "u").order, "routed");
 }
 
 // ---- 403 attached artillery ------------------------------------------------
@@ -68,9 +69,9 @@ fn attached_artillery_adds_one_in_attack_and_two_in_defence() {
     // On: 10 - (1 + 4) = 5, retreats. Off: 10 - 1 = 9, routed.
     let (eval, _) = run(&host_with(&["attached_artillery"], &[]), &[10, 1], &defence);
     assert_line(&eval, &["mod     yes +2 x2", "+2 assault bonus for defense"]);
-    assert_eq!(word(&eval, "result"), "defender_retreats");
+    assert_eq!(text(&eval, "result"), "defender_retreats");
     let (eval, _) = run(&host_with(&[], &[]), &[10, 1], &defence);
-    assert_eq!(word(&eval, "result"), "defender_routed");
+    assert_eq!(text(&eval, "result"), "defender_routed");
 }
 
 #[test]
@@ -80,7 +81,7 @@ fn a_rout_and_a_base_hit_each_cost_a_marker() {
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line", markers: #{attached_artillery: 2}});
         assault(a, d, #{})"#;
     let (eval, scope) = run(&host_with(&["attached_artillery"], &[]), &[10, 1], code);
-    assert_eq!(word(&eval, "result"), "defender_routed");
+    assert_eq!(text(&eval, "result"), "defender_routed");
     assert_line(&eval, &["IR 4 loses an attached artillery block: a rout (rule 403)"]);
     assert_line(&eval, &["IR 4 loses an attached artillery block: a base hit (rule 403)"]);
     assert_eq!(count(&scope, "d", "attached_artillery"), 0);
@@ -91,7 +92,7 @@ fn a_rout_and_a_base_hit_each_cost_a_marker() {
         &["IR 4: the rout and its base hit cost one attached artillery block in all (marker_loss_same_event = one)"],
     );
     assert_eq!(count(&scope, "d", "attached_artillery"), 1);
-    assert!(!unit(&scope, "d").markers.contains_key("markers_lost"), "no count is left on the unit");
+    assert!(!unit_in(&scope, "d").markers.contains_key("markers_lost"), "no count is left on the unit");
 }
 
 #[test]
@@ -190,11 +191,11 @@ fn cavalry_with_attached_artillery_keeps_its_bonus_against_a_square() {
     let (eval, _) = run(&host_with(&["attached_artillery"], &[]), &[9, 2], code);
     assert_line(&eval, &["assaults the square with the full cavalry bonus (rule 403)"]);
     assert_line(&eval, &["mod     yes +1 x3", "Cavalry bonus"]);
-    assert_eq!((word(&eval, "column"), int(&eval, "differential")), ("defender_advantage".into(), 9));
+    assert_eq!((text(&eval, "column"), int(&eval, "differential")), ("defender_advantage".into(), 9));
     // Off: no bonus and no marker: 9 - 4 = 5, Defender Advantage 5-7: the square retreats.
     let (eval, _) = run(&host_with(&[], &[]), &[9, 2], code);
     assert_line(&eval, &["no cavalry bonus against a square"]);
-    assert_eq!((word(&eval, "result"), int(&eval, "differential")), ("defender_retreats".into(), 5));
+    assert_eq!((text(&eval, "result"), int(&eval, "differential")), ("defender_retreats".into(), 5));
 }
 
 #[test]
@@ -391,9 +392,9 @@ fn routed_lancers_fight_as_light_cavalry_for_the_rest_of_the_game() {
     let code = LANCERS.replace(r#"formation: "line"}"#, r#"formation: "line", grade: "elite"}"#);
     let host = host_with(&["lancers"], &[]);
     let (eval, scope) = run(&host, &[1, 10], &code);
-    assert_eq!(word(&eval, "result"), "attacker_routed");
+    assert_eq!(text(&eval, "result"), "attacker_routed");
     assert_line(&eval, &["routed or demoralized lancers fight as light cavalry for the rest of the game (rule 505)"]);
-    assert!(unit(&scope, "l").has_marker("lancer_degraded"));
+    assert!(unit_in(&scope, "l").has_marker("lancer_degraded"));
     // Next turn, rallied, they charge again: light from the first round.
     let again = r#"let l = unit(#{name: "Vistula Lancers", arm: "cavalry", type: "lancer", stands: 3, formation: "column", markers: #{lancer_degraded: true}});
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
@@ -415,14 +416,14 @@ fn routed_or_demoralized_lancers_without_the_marker_still_fight_as_light() {
         &eval,
         &["Vistula Lancers: routed or demoralized lancers fight as light cavalry for the rest of the game (rule 505)"],
     );
-    assert!(unit(&scope, "l").has_marker("lancer_degraded"));
+    assert!(unit_in(&scope, "l").has_marker("lancer_degraded"));
     // Routed lancers defending: 9 - (1 + 1 light) = 7.
     let defend = r#"let a = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
         let l = unit(#{name: "Vistula Lancers", arm: "cavalry", type: "lancer", stands: 4, formation: "column", order: "routed"});
         assault(a, l, #{})"#;
     let (eval, scope) = run(&host_with(&["lancers"], &[]), &[9, 1], defend);
     assert_eq!(int(&eval, "differential"), 7);
-    assert!(unit(&scope, "l").has_marker("lancer_degraded"));
+    assert!(unit_in(&scope, "l").has_marker("lancer_degraded"));
 }
 
 // ---- 506 firefights ----------------------------------------------------------
@@ -434,10 +435,10 @@ fn infantry_firefights_stop_after_one_round_and_resume_next_turn() {
     let (eval, scope) = run(&host_with(&["firefights"], &[]), &[5, 5], &code);
     assert_eq!((int(&eval, "rounds"), eval_bool(&eval, "firefight")), (1, true));
     assert_line(&eval, &["rule 506: infantry against infantry fight one round this turn"]);
-    assert!(unit(&scope, "a").has_marker("firefight") && unit(&scope, "d").has_marker("firefight"));
+    assert!(unit_in(&scope, "a").has_marker("firefight") && unit_in(&scope, "d").has_marker("firefight"));
     // Off: the stalled assault is fought again at once (9 - 1 - (1 - 1) = 8, routed).
     let (eval, _) = run(&host_with(&[], &[]), &[5, 5, 9, 1], &code);
-    assert_eq!((int(&eval, "rounds"), word(&eval, "result")), (2, "defender_routed".into()));
+    assert_eq!((int(&eval, "rounds"), text(&eval, "result")), (2, "defender_routed".into()));
     // Next player turn: pressed through to completion.
     let resumed = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line", markers: #{firefight: true, morale_hits: 1}});
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line", markers: #{firefight: true, morale_hits: 1}});
@@ -445,7 +446,7 @@ fn infantry_firefights_stop_after_one_round_and_resume_next_turn() {
     let (eval, scope) = run(&host_with(&["firefights"], &[]), &[5, 5, 9, 1], resumed);
     assert_line(&eval, &["rule 506: the firefight is pressed through to completion"]);
     assert_eq!(int(&eval, "rounds"), 2);
-    assert!(!unit(&scope, "a").has_marker("firefight"));
+    assert!(!unit_in(&scope, "a").has_marker("firefight"));
     // Cavalry in the assault: the cap does not apply.
     let mixed = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"});
         let c = unit(#{name: "Hussars", arm: "cavalry", type: "light", stands: 1, formation: "column"});
@@ -456,7 +457,7 @@ fn infantry_firefights_stop_after_one_round_and_resume_next_turn() {
 }
 
 fn eval_bool(eval: &grognard::script::Evaluation, key: &str) -> bool {
-    super::field(eval, key).as_bool().unwrap()
+    field(eval, key).as_bool().unwrap()
 }
 
 // ---- 507 cavalry escorts -----------------------------------------------------
@@ -470,7 +471,7 @@ const ESCORT: &str = r#"let c = unit(#{name: "Cuirassiers", arm: "cavalry", type
 fn inferior_cavalry_may_adopt_the_infantry_result() {
     // The seed's example: one cuirassier stand and three line stands score +7 (8 - 1).
     let (eval, scope) = run(&host_with(&["cavalry_escorts"], &[]), &[8, 1], ESCORT);
-    assert_eq!((int(&eval, "differential"), word(&eval, "result")), (7, "defender_routed".into()));
+    assert_eq!((int(&eval, "differential"), text(&eval, "result")), (7, "defender_routed".into()));
     assert_line(
         &eval,
         &[
@@ -478,17 +479,17 @@ fn inferior_cavalry_may_adopt_the_infantry_result() {
             "carries the position as an escort",
         ],
     );
-    assert!(!unit(&scope, "c").has_marker("pursuit"));
+    assert!(!unit_in(&scope, "c").has_marker("pursuit"));
     let (eval, scope) = run(&host_with(&[], &[]), &[8, 1], ESCORT);
     assert_line(
         &eval,
         &["cavalry escorts (rule 507) are off: the cavalry must continue its movement against the enemy"],
     );
-    assert!(unit(&scope, "c").has_marker("pursuit"));
+    assert!(unit_in(&scope, "c").has_marker("pursuit"));
     // As many cavalry stands as infantry: not inferior, it must continue.
     let equal = ESCORT.replace("stands: 1, formation: \"column\"", "stands: 3, formation: \"column\"");
     let (_, scope) = run(&host_with(&["cavalry_escorts"], &[]), &[8, 1], &equal);
-    assert!(unit(&scope, "c").has_marker("pursuit"));
+    assert!(unit_in(&scope, "c").has_marker("pursuit"));
 }
 
 // ---- 513 the attrition die ------------------------------------------------------
@@ -542,14 +543,14 @@ fn an_attrition_loss_is_a_base_hit_unless_switched() {
     assert_eq!((count(&scope, "a", "attached_artillery"), count(&scope, "a", "base_hits")), (0, 1));
     let (eval, scope) = run(&host_with(&opts, &[("attrition_base_hit", "not_a_hit")]), &[3, 13, 4, 1], code);
     assert_no_line(&eval, &["loses an attached artillery block"]);
-    assert_eq!((count(&scope, "a", "attached_artillery"), unit(&scope, "a").stands), (1, 3));
+    assert_eq!((count(&scope, "a", "attached_artillery"), unit_in(&scope, "a").stands), (1, 3));
 }
 
 // ---- 515 vulnerable units -------------------------------------------------------
 
 fn column(with: &[&str], set: &[(&str, &str)], code: &str) -> String {
     let (eval, _) = run(&host_with(with, set), &DICE, code);
-    word(&eval, "column")
+    text(&eval, "column")
 }
 
 #[test]
@@ -590,7 +591,7 @@ fn river_crossers_limbered_guns_and_both_sides_vulnerable() {
     );
     let (eval, _) = run(&host_with(&["vulnerable_units"], &[]), &DICE, &escorted);
     assert_line(&eval, &["limbered guns are a minority element, their V does not count (rule 515)"]);
-    assert_eq!(word(&eval, "column"), "defender_advantage");
+    assert_eq!(text(&eval, "column"), "defender_advantage");
     // Both sides V: cancel (the normal column) or the attacker's first.
     let both = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "column", markers: #{vulnerable: true}});
         let c = unit(#{name: "Dragoons", arm: "cavalry", type: "medium", stands: 4, formation: "column"});

@@ -8,10 +8,11 @@ mod odds;
 mod options;
 mod tables;
 
-use grognard::dice::Supplied;
 use grognard::rules::Ruleset;
 use grognard::script::{Evaluation, Host};
 use rhai::Scope;
+
+use crate::support::{switched, unit_in};
 
 /// Every option of the ruleset, by its name and its number in the seed.
 pub const OPTIONS: [(&str, &str); 15] = [
@@ -34,42 +35,12 @@ pub const OPTIONS: [(&str, &str); 15] = [
 
 /// The republique ruleset with these options on and these interpretations set.
 pub fn rules(with: &[&str], set: &[(&str, &str)]) -> Ruleset {
-    crate::switched("republique", with, set)
+    switched("republique", with, set)
 }
 
 /// A host for the ruleset with these options and interpretations.
 pub fn host_with(with: &[&str], set: &[(&str, &str)]) -> Host {
     Host::new(rules(with, set)).unwrap_or_else(|p| panic!("{with:?} does not compile: {p:?}"))
-}
-
-/// Runs `code` with the dice given, in a fresh scope kept for inspection.
-pub fn run(host: &Host, dice: &[i64], code: &str) -> (Evaluation, Scope<'static>) {
-    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
-    let mut scope = Scope::new();
-    let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{code}\n{e}"));
-    (eval, scope)
-}
-
-/// The error `code` ends with.
-pub fn fails(host: &Host, dice: &[i64], code: &str) -> String {
-    host.set_dice(Box::new(Supplied::new(dice.to_vec())));
-    match host.eval(&mut Scope::new(), code) {
-        Ok(v) => panic!("{code} should fail, gave {:?}", v.value),
-        Err(e) => e.to_string(),
-    }
-}
-
-/// A field of the map a procedure returned.
-pub fn field(eval: &Evaluation, key: &str) -> rhai::Dynamic {
-    eval.value.clone().cast::<rhai::Map>().get(key).cloned().unwrap_or_else(|| panic!("no `{key}` in {:?}", eval.value))
-}
-
-pub fn word(eval: &Evaluation, key: &str) -> String {
-    field(eval, key).to_string()
-}
-
-pub fn int(eval: &Evaluation, key: &str) -> i64 {
-    field(eval, key).as_int().unwrap_or_else(|_| panic!("`{key}` is not a number in {:?}", eval.value))
 }
 
 /// Whether a trace line contains every one of the pieces.
@@ -86,14 +57,9 @@ pub fn assert_no_line(eval: &Evaluation, pieces: &[&str]) {
     assert!(!has_line(eval, pieces), "a line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
 }
 
-/// A unit of the scope.
-pub fn unit(scope: &Scope, name: &str) -> grognard::unit::Unit {
-    crate::unit_in(scope, name)
-}
-
 /// A unit's marker as a number (0 when absent).
 pub fn count(scope: &Scope, name: &str, marker: &str) -> i64 {
-    match unit(scope, name).markers.get(marker) {
+    match unit_in(scope, name).markers.get(marker) {
         Some(grognard::unit::Marker::Count(n)) => *n,
         None => 0,
         other => panic!("{name}.{marker} is {other:?}"),

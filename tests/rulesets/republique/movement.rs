@@ -1,7 +1,8 @@
 //! Movement and command rules, each on and off: 105 cavalry lines (the frontage
 //! on the table), 201 alert infantry, 302 cavalry pass through, 303 road movement.
 
-use super::{assert_line, fails, host_with, int, run, unit, word};
+use super::{assert_line, host_with};
+use crate::support::{fails, int, run, text, unit_in};
 
 fn float(host: &grognard::script::Host, code: &str) -> f64 {
     let (eval, _) = run(host, &[], code);
@@ -73,7 +74,7 @@ fn infantry_goes_on_alert_after_a_quarter_move_at_most() {
     // A line moves 6" (house): a quarter is 1.5".
     let (eval, scope) = run(&host, &[], &format!("{ALERT} place_on_alert(u, 1.5, #{{}})"));
     assert!(eval.value.as_bool().unwrap());
-    assert!(unit(&scope, "u").has_marker("alert"));
+    assert!(unit_in(&scope, "u").has_marker("alert"));
     let (eval, _) = run(&host, &[], &format!("{ALERT} place_on_alert(u, 2, #{{}})"));
     assert!(!eval.value.as_bool().unwrap());
     assert_line(&eval, &["more than a quarter of its 6.0\" move: no alert (rule 201)"]);
@@ -87,7 +88,7 @@ fn infantry_goes_on_alert_after_a_quarter_move_at_most() {
     // Moving again loses it.
     let (eval, scope) = run(&host, &[], &format!("{ALERT} place_on_alert(u, 0, #{{}}); unit_moved(u, 1); u"));
     assert_line(&eval, &["9e Ligne loses its alert status: it moved (rule 201)"]);
-    assert!(!unit(&scope, "u").has_marker("alert"));
+    assert!(!unit_in(&scope, "u").has_marker("alert"));
     let err = fails(&host_with(&[], &[]), &[], &format!("{ALERT} place_on_alert(u, 0, #{{}})"));
     assert!(err.contains("rule 201 (alert_infantry) is off"), "{err}");
 }
@@ -136,24 +137,24 @@ fn the_alert_unit_counter_attacks_with_a_pro_rated_move_or_forms_square() {
         run(host, dice, &format!("{base} alert_reaction(u, e, {situation})"))
     };
     let (eval, scope) = react(&on, &[], "#{enemy_moved: 5, distance: 2.5}");
-    assert_eq!(word(&eval, "result"), "reaction_move");
+    assert_eq!(text(&eval, "result"), "reaction_move");
     assert_line(&eval, &["9e Ligne makes a reaction move of up to 2.0\" (rule 201)"]);
-    assert!(!unit(&scope, "u").has_marker("alert"), "reacting counts as moving");
+    assert!(!unit_in(&scope, "u").has_marker("alert"), "reacting counts as moving");
     // Within reach: an assault with the alert unit as the attacker (8 - (2 + 1 light) = 5).
     let (eval, _) = react(&on, &[8, 2], "#{enemy_moved: 5, distance: 1.5}");
-    assert_eq!((word(&eval, "result"), int(&eval, "differential")), ("defender_retreats".into(), 5));
+    assert_eq!((text(&eval, "result"), int(&eval, "differential")), ("defender_retreats".into(), 5));
     // A fixed half move (3") reaches 2.5".
     let half = host_with(&["alert_infantry"], &[("alert_reaction_distance", "half_move")]);
     let (eval, _) = react(&half, &[8, 2], "#{enemy_moved: 5, distance: 2.5}");
-    assert_eq!(word(&eval, "result"), "defender_retreats");
+    assert_eq!(text(&eval, "result"), "defender_retreats");
     // The emergency square: the formation change is named in the trace.
     let (eval, scope) = react(&on, &[], r#"#{reaction: "square"}"#);
-    assert_eq!(word(&eval, "result"), "emergency_square");
-    assert_eq!(unit(&scope, "u").formation, "square");
+    assert_eq!(text(&eval, "result"), "emergency_square");
+    assert_eq!(unit_in(&scope, "u").formation, "square");
     assert_line(&eval, &["9e Ligne: formation line -> square, an emergency square (rule 201)"]);
     // Off: no reaction.
     let (eval, _) = react(&host_with(&[], &[]), &[], r#"#{reaction: "square"}"#);
-    assert_eq!(word(&eval, "result"), "no_reaction");
+    assert_eq!(text(&eval, "result"), "no_reaction");
 }
 
 #[test]
@@ -164,7 +165,7 @@ fn a_hit_in_an_assault_loses_the_alert() {
     // 4 - 5 = -1: stalled, a morale hit each, then fought again (9 - 1 - (1 - 1) = 8).
     let (eval, scope) = run(&host_with(&["alert_infantry"], &[]), &[4, 5, 9, 1], code);
     assert_line(&eval, &["9e Ligne loses its alert status: a morale hit (rule 201)"]);
-    assert!(!unit(&scope, "a").has_marker("alert"));
+    assert!(!unit_in(&scope, "a").has_marker("alert"));
 }
 
 // ---- 302 cavalry pass through ----------------------------------------------------
@@ -176,7 +177,7 @@ fn pass(with: &[&str], set: &[(&str, &str)], cav_y: f64, cav_facing: f64, format
         pass_through(c, b, {situation})"#
     );
     let (eval, _) = run(&host_with(with, set), &[], &code);
-    word(&eval, "result")
+    text(&eval, "result")
 }
 
 #[test]
@@ -196,7 +197,7 @@ fn cavalry_passes_through_a_battery_from_its_rear_or_flank() {
         let c = unit(#{name: "Hussars", arm: "cavalry", type: "light", stands: 2, formation: "column"});
         pass_through(c, b, #{approach: "left_flank"})"#;
     let (eval, _) = run(&host_with(&on, &[]), &[], code);
-    assert_eq!(word(&eval, "result"), "passed_through");
+    assert_eq!(text(&eval, "result"), "passed_through");
     assert_eq!(int(&eval, "movement_cost"), 0);
     assert_line(&eval, &["may not use passing fire now: it waits for its normal fire phase"]);
 }
@@ -266,7 +267,7 @@ fn an_enemy_crossing_the_zone_triggers_the_alert_though_it_ends_outside() {
     // The reaction follows: an emergency square against the crossing enemy.
     let square = across.replace("#{enemy_path", r#"#{reaction: "square", enemy_path"#);
     let (eval, _) = run(&on, &[], &format!("{ends} alert_reaction(u, e, {square})"));
-    assert_eq!(word(&eval, "result"), "emergency_square");
+    assert_eq!(text(&eval, "result"), "emergency_square");
     // A path of one point is refused.
     let err =
         fails(&on, &[], &format!("{ends} alert_triggered(u, e, #{{enemy_path: [#{{x: 0.0, y: 2.0, facing: 90.0}}]}})"));
@@ -292,7 +293,7 @@ fn pass_through_refuses_an_unknown_approach_or_move() {
     assert!(err.contains("situation.move is sideways: it is retrograde, breakthrough or other"), "{err}");
     for (approach, result) in [("front", "assault"), ("rear", "passed_through"), ("right_flank", "passed_through")] {
         let (eval, _) = run(&on, &[], &code(&format!(r#"#{{approach: "{approach}"}}"#)));
-        assert_eq!(word(&eval, "result"), result, "{approach}");
+        assert_eq!(text(&eval, "result"), result, "{approach}");
     }
 }
 
@@ -308,7 +309,7 @@ fn a_spaced_cavalry_line_needs_rule_105_to_assault_or_move() {
     // On: it assaults (5 + 2 medium - 5 = 2, stalled, then 9 + 2 - 1 - (1 - 1) = 10) and moves 12".
     let on = host_with(&["cavalry_in_line"], &[]);
     let (eval, _) = run(&on, &[5, 5, 9, 1], &format!("{spaced} assault(c, d, #{{}})"));
-    assert_eq!(word(&eval, "result"), "defender_routed");
+    assert_eq!(text(&eval, "result"), "defender_routed");
     assert_line(&eval, &["Dragoons is in a spaced cavalry line, solid across its gaps (rule 105)"]);
     assert_eq!(float(&on, &format!("{spaced} move_allowance(c)")), 12.0);
     let err = fails(

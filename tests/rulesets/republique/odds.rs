@@ -10,7 +10,7 @@ use num_traits::{One, Zero};
 use rhai::Scope;
 
 use super::host_with;
-use crate::ratio;
+use crate::support::ratio;
 
 fn binomial(n: u32, k: u32) -> i64 {
     (0..k).fold(1i64, |acc, i| acc * i64::from(n - i) / i64::from(i + 1))

@@ -5,7 +5,8 @@
 
 use grognard::script::check;
 
-use super::{OPTIONS, assert_line, fails, has_line, host_with, rules, run};
+use super::{OPTIONS, assert_line, has_line, host_with, rules};
+use crate::support::{fails, run};
 
 /// Assaults, a fire, a march, an alert, a pass through and a bombardment that every
 /// option may touch; a rule's own units appear only when the rule is on.
@@ -85,7 +86,7 @@ fn every_pair_of_options() {
 
 #[test]
 fn an_unknown_option_or_choice_is_refused_by_name() {
-    let mut rs = crate::ruleset(&["republique"]);
+    let mut rs = crate::support::ruleset(&["republique"]);
     let err =
         rs.apply(&grognard::rules::Switches { with: vec!["atrition_die".into()], ..Default::default() }).unwrap_err();
     assert!(format!("{err:?}").contains("atrition_die"), "{err:?}");

@@ -6,19 +6,10 @@
 //! (/work/shared/seeds, not part of the repository) the tests also check that
 //! the embedded lines are verbatim, and skip that cross-check elsewhere.
 
-use grognard::rules::{LookupValue, RowKey, Source, Table};
+use grognard::rules::{LookupValue, RowKey, Source};
 
 use super::OPTIONS;
-use crate::ruleset;
-
-fn table(id: &str) -> Table {
-    ruleset(&["republique"]).tables.get(id).unwrap_or_else(|| panic!("republique has no table `{id}`")).clone()
-}
-
-fn read(table: &Table, keys: &[&str]) -> LookupValue {
-    let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-    table.read_lookup(&keys).unwrap_or_else(|e| panic!("{}: {keys:?}: {e}", table.id)).clone()
-}
+use crate::support::{lookup, ruleset, table};
 
 /// Seed 000, 403 - Attached Artillery, as printed (tab-separated).
 const SEED_403: &str = "Artillery Type\tAttached Markers
@@ -42,14 +33,14 @@ fn the_attached_artillery_markers_match_the_seed_cell_by_cell() {
     if let Some(text) = seed_file {
         assert!(text.contains(SEED_403), "the embedded 403 table is the seed's");
     }
-    let t = table("attached_artillery_markers");
+    let t = table("republique", "attached_artillery_markers");
     let mut lines = SEED_403.lines();
     assert_eq!(lines.next(), Some("Artillery Type\tAttached Markers"));
     let mut rows = 0;
     for line in lines {
         let (label, markers) = line.split_once('\t').unwrap();
         let expected: i64 = markers.parse().unwrap();
-        assert_eq!(read(&t, &[&key(label)]), LookupValue::Int(expected), "{label}");
+        assert_eq!(lookup(&t, &[&key(label)]), LookupValue::Int(expected), "{label}");
         rows += 1;
     }
     assert_eq!(rows, 4);
@@ -65,7 +56,7 @@ fn the_unopposed_overlap_table_matches_the_seed_cell_by_cell() {
     if let Ok(text) = std::fs::read_to_string("/work/shared/seeds/000_59aea595701d1948.txt") {
         assert!(text.contains(SEED_501), "the embedded 501 table is the seed's");
     }
-    let t = table("unopposed_overlap");
+    let t = table("republique", "unopposed_overlap");
     let mut lines = SEED_501.lines();
     let heads: Vec<&str> = lines.next().unwrap().split('\t').skip(1).collect();
     let cells: Vec<&str> = lines.next().unwrap().split('\t').collect();
@@ -78,7 +69,7 @@ fn the_unopposed_overlap_table_matches_the_seed_cell_by_cell() {
             "No" => false,
             other => panic!("{other}"),
         };
-        assert_eq!(read(&t, &[k]), LookupValue::Flag(yes), "{head}");
+        assert_eq!(lookup(&t, &[k]), LookupValue::Flag(yes), "{head}");
     }
     assert!(!t.source.is_house());
 }
@@ -93,7 +84,7 @@ fn the_rebuilt_base_tables_are_house_values() {
     assert_eq!(rs.tables.len(), 8, "{:?}", rs.tables.keys().collect::<Vec<_>>());
     // The assault columns the seed names (rule 515): Attacker and Defender Advantage,
     // the Defender Advantage asking two more points of the attacker for each result.
-    let t = table("assault_results");
+    let t = table("republique", "assault_results");
     let reads = |column: &str, total: i64| -> String {
         t.read_grid(&RowKey::Label(column.to_string()), total)
             .unwrap_or_else(|e| panic!("{e}"))

@@ -5,10 +5,9 @@ use std::collections::BTreeMap;
 
 use grognard::dice::{EnumLimits, Supplied};
 use grognard::script::{Host, LeaderRef, Outcome};
-use rhai::{Map, Scope};
+use rhai::Scope;
 
-use super::{lw_host, run, unit};
-use crate::ratio;
+use crate::support::{lw, lw_host, map_and_trace, ratio, run, unit_in};
 
 /// The inventory's Charge Combat Table (AR-MISSING-CHARGE-COMBAT-TABLE), typed here.
 fn table_result(differential: i64) -> &'static str {
@@ -42,7 +41,7 @@ const HORSE_AND_FOOT: &str = r#"
 fn exact_odds_of_a_cavalry_charge_against_an_independent_count() {
     let code = format!("{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 12, defender_stands: 4}}).result");
     let limits = EnumLimits { max_depth: 8, max_outcomes: 1_000_000 };
-    let odds = lw_host(&[], &[]).odds(&Scope::new(), &code, limits, (100, 1)).unwrap();
+    let odds = lw().odds(&Scope::new(), &code, limits, (100, 1)).unwrap();
     assert!(odds.exact);
     // Both sides roll a d10; the trophies, leader and pursuit rolls that follow do not change the result.
     let mut ways: BTreeMap<&str, i64> = BTreeMap::new();
@@ -72,7 +71,7 @@ fn exact_odds_of_impetuous_foot_against_outnumbered_horse() {
         let d = unit(#{name: "Hussars", arm: "cavalry", type: "light", grade: "1", stands: 2, formation: "line"});
         charge_combat(c, d, #{charger_run_in: 3}).differential"#;
     let limits = EnumLimits { max_depth: 8, max_outcomes: 1_000_000 };
-    let odds = lw_host(&[], &[]).odds(&Scope::new(), code, limits, (100, 1)).unwrap();
+    let odds = lw().odds(&Scope::new(), code, limits, (100, 1)).unwrap();
     assert!(odds.exact);
     let mut ways: BTreeMap<i64, i64> = BTreeMap::new();
     for charger in 1..=10 {
@@ -89,16 +88,16 @@ fn exact_odds_of_impetuous_foot_against_outnumbered_horse() {
 fn the_loser_takes_the_result_and_the_winner_may_pursue() {
     // 7 + 4 - 3 = 8: the foot routs and loses 2 stands; trophies 5 - 2x2 = 1: standard lost;
     // the cuirassiers check pursuit: 9 + 3 (non-light) - 1 (grade 3) = 11, pursuit.
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = format!("{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 12, defender_stands: 4}})");
-    let (value, lines, scope) = run(&host, &[7, 3, 5, 9], &code);
+    let (value, lines, scope) = map_and_trace(run(&host, &[7, 3, 5, 9], &code));
     assert_eq!(value["result"].to_string(), "defender_routs");
     assert_eq!(value["differential"].as_int().unwrap(), 8);
     assert_eq!(value["pursuit"].to_string(), "pursuit");
-    let d = unit(&scope, "d");
+    let d = unit_in(&scope, "d");
     assert_eq!((d.stands, d.order.as_str()), (4, "rout"));
     assert!(d.has_marker("standard_lost"));
-    assert_eq!(unit(&scope, "c").order, "pursuit");
+    assert_eq!(unit_in(&scope, "c").order, "pursuit");
     for text in [
         "Charging All Out",
         "Cavalry charging versus Foot Not in Square",
@@ -117,25 +116,25 @@ fn after_a_second_campaign_failure_the_losers_move_is_one_step_worse() {
     // Seed 003 L364. 1 + 4 - 3 = 2: the foot falls back; a Retreat after two failures of
     // its own army (not the charger's). 7 + 4 - 3 = 8: it routs, and with the victor in
     // contact it surrenders (all its stands lost).
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code =
         |keys: &str| format!("{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 12, defender_stands: 4{keys}}})");
     for (keys, order) in
         [("", "fall_back"), (", charger_army_failures: 2", "fall_back"), (", defender_army_failures: 1", "fall_back")]
     {
-        let (value, lines, scope) = run(&host, &[1, 3, 9, 9], &code(keys));
+        let (value, lines, scope) = map_and_trace(run(&host, &[1, 3, 9, 9], &code(keys)));
         assert_eq!(value["result"].to_string(), "defender_falls_back", "{keys}: {lines:#?}");
-        assert_eq!(unit(&scope, "d").order, order, "{keys}: {lines:#?}");
+        assert_eq!(unit_in(&scope, "d").order, order, "{keys}: {lines:#?}");
         assert!(value["campaign"].is_unit(), "{keys}");
     }
-    let (value, lines, scope) = run(&host, &[1, 3, 9, 9], &code(", defender_army_failures: 2"));
-    assert_eq!(unit(&scope, "d").order, "retreat", "{lines:#?}");
+    let (value, lines, scope) = map_and_trace(run(&host, &[1, 3, 9, 9], &code(", defender_army_failures: 2")));
+    assert_eq!(unit_in(&scope, "d").order, "retreat", "{lines:#?}");
     assert!(lines.iter().any(|l| l.contains("the Fall Back becomes a Retreat")), "{lines:#?}");
     assert!(value["campaign"].is_unit());
-    let (value, lines, scope) = run(&host, &[7, 3, 9, 9], &code(", army_failures: 2"));
+    let (value, lines, scope) = map_and_trace(run(&host, &[7, 3, 9, 9], &code(", army_failures: 2")));
     assert_eq!(value["result"].to_string(), "defender_routs", "{lines:#?}");
     assert_eq!(value["campaign"].to_string(), "surrendered", "{lines:#?}");
-    let d = unit(&scope, "d");
+    let d = unit_in(&scope, "d");
     assert_eq!((d.stands, d.order.as_str()), (0, "rout"), "{lines:#?}");
     assert!(d.has_marker("surrendered"));
 }
@@ -143,13 +142,13 @@ fn after_a_second_campaign_failure_the_losers_move_is_one_step_worse() {
 #[test]
 fn a_standing_melee_falls_on_both_sides() {
     // 6 + 4 - 10 = 0.
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = format!("{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_run_in: 12, defender_stands: 4}})");
-    let (value, lines, scope) = run(&host, &[6, 10], &code);
+    let (value, lines, scope) = map_and_trace(run(&host, &[6, 10], &code));
     assert_eq!(value["result"].to_string(), "standing_melee", "{lines:#?}");
     assert!(value["loser"].is_unit());
     for (name, stands) in [("c", 3), ("d", 5)] {
-        let u = unit(&scope, name);
+        let u = unit_in(&scope, name);
         assert_eq!((u.stands, u.order.as_str()), (stands, "disordered"), "{name}");
     }
     // No trophies and no pursuit after a standing melee.
@@ -158,7 +157,7 @@ fn a_standing_melee_falls_on_both_sides() {
 
 #[test]
 fn impetus_needs_the_straight_run_in() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // A path turning 6" before contact: All Out needs 10".
     let code = format!(
         "{HORSE_AND_FOOT} charge_combat(c, d, #{{charger_path: [#{{x: 0, y: 0}}, #{{x: 0, y: 8}}, #{{x: 6, y: 8}}], defender_stands: 4}}).differential"
@@ -203,7 +202,7 @@ fn a_charge_started_too_close_follows_the_interpretation() {
 
 #[test]
 fn trot_with_fire_never_gets_impetus_and_platoon_fire_follows_the_interpretation() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = r#"let c = unit(#{name: "Reiters", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
         let d = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
         charge_combat(c, d, #{charger_run_in: 20}).differential"#;
@@ -224,7 +223,7 @@ fn trot_with_fire_never_gets_impetus_and_platoon_fire_follows_the_interpretation
 
 #[test]
 fn a_doctrine_of_another_arm_is_refused() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = r#"let c = unit(#{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_good_order"}});
         let d = unit(#{name: "D", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         charge_combat(c, d, #{charger_run_in: 20})"#;
@@ -234,9 +233,8 @@ fn a_doctrine_of_another_arm_is_refused() {
 
 /// The charger's and defender's totals of one first round with dice 5 and 5: the differential.
 fn differential(host: &Host, code: &str) -> (i64, Vec<String>) {
-    host.set_dice(Box::new(Supplied::new([5, 5, 1, 1, 1, 1, 1, 1])));
-    let eval = host.eval(&mut Scope::new(), code).unwrap_or_else(|e| panic!("{e}"));
-    (eval.value.cast::<Map>()["differential"].as_int().unwrap(), eval.trace.lines())
+    let (v, lines, _) = map_and_trace(run(host, &[5, 5, 1, 1, 1, 1, 1, 1], code));
+    (v["differential"].as_int().unwrap(), lines)
 }
 
 #[test]
@@ -246,12 +244,12 @@ fn pikes_count_against_horse_and_against_foot_only_when_half_or_more() {
         let d = unit(#{name: "Swedes", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{pikes: "1/3"}});
         charge_combat(c, d, #{})"#;
     // 5 + 1 (cavalry vs foot) - (5 + 1 pikes vs mounted) = 0.
-    let (d, lines) = differential(&lw_host(&[], &[]), vs_horse);
+    let (d, lines) = differential(&lw(), vs_horse);
     assert_eq!(d, 0);
     assert!(applied(&lines, "Pikes facing mounted troops"), "{lines:#?}");
     // Review finding 8: seed L257 "if facing mounted troops": hit in flank or rear the pikes
     // do not count. 5 + 1 (cavalry against foot) - (5 - 2 flank or rear) = 3.
-    let (d, lines) = differential(&lw_host(&[], &[]), &vs_horse.replace("#{})", "#{flank_or_rear: true})"));
+    let (d, lines) = differential(&lw(), &vs_horse.replace("#{})", "#{flank_or_rear: true})"));
     assert_eq!(d, 3, "{lines:#?}");
     assert!(not_applied(&lines, "Pikes facing mounted troops"), "{lines:#?}");
     // Against foot, 1/3 pikes do not count; 1/2 counts +1 by default, nothing by the flip.
@@ -262,18 +260,18 @@ fn pikes_count_against_horse_and_against_foot_only_when_half_or_more() {
             charge_combat(c, d, #{{}})"#
         )
     };
-    assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/3")).0, 0);
-    assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/2")).0, -1);
+    assert_eq!(differential(&lw(), &vs_foot("1/3")).0, 0);
+    assert_eq!(differential(&lw(), &vs_foot("1/2")).0, -1);
     assert_eq!(differential(&lw_host(&[("pikes_majority", "nothing")], &[]), &vs_foot("1/2")).0, 0);
     // Half pikes taken in the flank by foot: no +1 (5 - (5 - 2)).
-    assert_eq!(differential(&lw_host(&[], &[]), &vs_foot("1/2").replace("#{})", "#{flank_or_rear: true})")).0, 2);
-    let err = lw_host(&[], &[]).eval(&mut Scope::new(), &vs_foot("a third")).unwrap_err().to_string();
+    assert_eq!(differential(&lw(), &vs_foot("1/2").replace("#{})", "#{flank_or_rear: true})")).0, 2);
+    let err = lw().eval(&mut Scope::new(), &vs_foot("a third")).unwrap_err().to_string();
     assert!(err.contains("pikes is a fraction"), "{err}");
 }
 
 #[test]
 fn squares_sleeves_swords_mounted_fire_and_flanks() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let horse = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});"#;
     let foot = |formation: &str| {
         format!(r#"let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "{formation}"}});"#)
@@ -301,7 +299,7 @@ fn squares_sleeves_swords_mounted_fire_and_flanks() {
 
 #[test]
 fn leaders_grades_and_losses_this_turn() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // A CP 2 commander with the charger; the defender lost 2 stands earlier this turn and
     // lost a grade (grade 2 - 1 = 1: -1); a guard charger (+2).
     let code = r#"let c = unit(#{name: "Guard", arm: "infantry", grade: "4", stands: 4, formation: "line"});
@@ -327,7 +325,7 @@ fn leaders_grades_and_losses_this_turn() {
 
 #[test]
 fn stands_count_in_contact_one_overlap_a_flank_and_two_deep() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // 3 in contact, overlaps of 2 and 1 stands (one counts on each flank), 5 behind (only 3 can).
     let code = r#"let u = unit(#{name: "Big", arm: "infantry", grade: "2", stands: 12, formation: "column"});
         [charge_stands(u, #{contact: 3, left: 2, right: 1, deep: 5}), charge_stands(u, #{contact: 1, left: 0, right: 0, deep: 1}),
@@ -348,7 +346,7 @@ fn stands_count_in_contact_one_overlap_a_flank_and_two_deep() {
 
 #[test]
 fn officers_roll_even_without_losses_and_are_captured_with_a_defeated_unit() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // With its CP 1 commander the charger is +5, the defender with its own +1:
     // 2 + 5 - (10 + 1) = -4, the charger retreats and loses a stand. It keeps its standard
     // (9 - 1); its officer rolls 10 + 1 stand lost = 11: Fallen Leader Table, 6: captured
@@ -359,7 +357,7 @@ fn officers_roll_even_without_losses_and_are_captured_with_a_defeated_unit() {
         let m = leader(#{{name: "Tallard", rating: "1"}}); d.attach(m);
         charge_combat(c, d, #{{charger_run_in: 12, defender_stands: 4}})"#
     );
-    let (value, lines, scope) = run(&host, &[2, 10, 9, 10, 6, 3], &code);
+    let (value, lines, scope) = map_and_trace(run(&host, &[2, 10, 9, 10, 6, 3], &code));
     assert_eq!(value["result"].to_string(), "charger_retreats", "{lines:#?}");
     let k = scope.get_value::<LeaderRef>("k").unwrap();
     assert!(k.0.borrow().has_marker("captured"), "{lines:#?}");
@@ -372,26 +370,26 @@ fn officers_roll_even_without_losses_and_are_captured_with_a_defeated_unit() {
 
 #[test]
 fn a_counter_charger_is_a_charger_and_may_pursue() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_ordered_impact"}});
         let d = unit(#{name: "Hussars", arm: "cavalry", type: "light", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_good_order"}});
         charge_combat(c, d, #{charger_run_in: 6, defender_run_in: 11, counter_charge: true})"#;
     // 3 + 1 (trot) - (8 + 2 all out) = -6: the charger retreats; trophies 10 - 1: kept;
     // the hussars pursue on 5 + 5 (light cavalry) = 10.
-    let (value, lines, scope) = run(&host, &[3, 8, 10, 5], code);
+    let (value, lines, scope) = map_and_trace(run(&host, &[3, 8, 10, 5], code));
     assert_eq!(value["result"].to_string(), "charger_retreats", "{lines:#?}");
     assert_eq!(value["pursuit"].to_string(), "pursuit", "{lines:#?}");
-    assert_eq!(unit(&scope, "d").order, "pursuit");
+    assert_eq!(unit_in(&scope, "d").order, "pursuit");
     // Without the counter-charge the defender gets no impetus (3 + 1 - 8 = -4) and never pursues.
     let code = code.replace(", counter_charge: true", "");
-    let (value, _, _) = run(&host, &[3, 8, 10], &code);
+    let (value, _, _) = map_and_trace(run(&host, &[3, 8, 10], &code));
     assert_eq!(value["result"].to_string(), "charger_retreats");
     assert!(value["pursuit"].is_unit());
 }
 
 #[test]
 fn who_may_pursue() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // Foot that is neither impetuous nor irregular never checks; impetuous foot does:
     // 10 + 1 (impetuous) = 11.
     for (markers, pursuit) in [("#{}", None), ("#{impetuous: true}", Some("pursuit"))] {
@@ -421,7 +419,7 @@ fn who_may_pursue() {
 
 #[test]
 fn run_in_reads_a_path_of_points_and_names_a_bad_one() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let v = host.eval(&mut Scope::new(), "run_in([#{x: 0, y: 0}, #{x: 0, y: 4}, #{x: 3.0, y: 8.0}])").unwrap().value;
     assert_eq!(v.as_float().unwrap(), 5.0);
     let err = host.eval(&mut Scope::new(), "run_in([#{x: 0, y: 0}, 3])").unwrap_err().to_string();
@@ -432,7 +430,7 @@ fn run_in_reads_a_path_of_points_and_names_a_bad_one() {
 
 #[test]
 fn impetuous_nations_by_date_and_highland_swords() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = |nation: &str, year: i64| {
         format!(
             r#"let c = unit(#{{name: "C", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{{doctrine: "cold_steel"}}}});
@@ -456,7 +454,7 @@ fn impetuous_nations_by_date_and_highland_swords() {
 
 #[test]
 fn losses_this_turn_count_from_the_start_of_the_turn() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // start_turn marks the stands at the start of the turn; two lost since: -2.
     let code = r#"let c = unit(#{name: "C", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         let d = unit(#{name: "D", arm: "infantry", grade: "2", stands: 6, formation: "line"});
@@ -472,7 +470,7 @@ fn losses_this_turn_count_from_the_start_of_the_turn() {
 
 #[test]
 fn stands_are_counted_on_the_table() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // A column of three squadrons (1-1/2" stands) strikes the middle of a six-stand line
     // (3/4" stands) head on: the line has 2 stands in contact and one beside them on
     // each flank, 4; the column 1 in contact and 1 behind it, 2. The horse is outnumbered 2:1.
@@ -525,7 +523,7 @@ fn without_a_pikes_marker_the_army_list_gives_the_pikes() {
         )
     };
     let code = |nation: &str, year: i64| with_markers(nation, year, "#{}");
-    let host = lw_host(&[], &[]);
+    let host = lw();
     for (nation, year, expected) in
         [("sweden", 1706, 0), ("russia", 1706, 0), ("russia", 1708, 0), ("russia", 1709, 1), ("britain", 1706, 1)]
     {
@@ -543,7 +541,7 @@ fn without_a_pikes_marker_the_army_list_gives_the_pikes() {
 fn house_extensions_of_mounted_fire_and_the_cavalry_bonus_say_house() {
     // Review finding 7. Seed L253 step e: the charger's effective mounted fire is -1 on the
     // DEFENDER's roll; a defender's reaction mounted fire giving the charger -1 is house.
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let horse = r#"let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
         let d = unit(#{name: "Dragoons", arm: "cavalry", grade: "2", stands: 4, formation: "line"});"#;
     let house = |lines: &[String], id: &str| {
@@ -578,7 +576,7 @@ fn house_extensions_of_mounted_fire_and_the_cavalry_bonus_say_house() {
 #[test]
 fn self_combat_empty_units_and_negative_run_ins_are_refused() {
     // Review finding 10.
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let units = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "cold_steel"}});
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
     let err = |call: &str| {

@@ -7,7 +7,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::Scope;
 
-use super::lw_host;
+use crate::support::{lw, lw_host};
 
 /// The seed's rule typed here: "Roll one D10 for the defeated unit. Subtract the
 /// unit's losses in stands. Double the number if the unit is in Rout. If the
@@ -91,7 +91,7 @@ fn a_lost_standard_costs_a_grade_or_a_drm_and_goes_to_the_victor() {
 
 #[test]
 fn captured_flags_roll_separately_and_may_be_recaptured_and_a_standard_is_lost_once() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // The beaten unit already lost its own standard and carries two captured flags:
     // it rolls only for those two (1: lost back, 8: kept).
     let code = r#"let b = unit(#{name: "Beaten", arm: "cavalry", grade: "2", stands: 4, formation: "line", order: "fall_back",
@@ -114,7 +114,7 @@ fn captured_flags_roll_separately_and_may_be_recaptured_and_a_standard_is_lost_o
 
 #[test]
 fn a_routing_unit_contacted_surrenders_everything() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = r#"let r = unit(#{name: "Routers", arm: "infantry", grade: "2", stands: 4, formation: "line", order: "rout", markers: #{captured_flags: "x"}});
         let k = leader(#{name: "Colonel", rating: "1"}); r.attach(k);
         let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line"});

@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::Scope;
 
-use super::{lw_host, run, unit};
+use crate::support::{lw, lw_host, map_and_trace, run, unit_in};
 
 const LINE_AND_TARGET: &str = r#"
     let f = unit(#{name: "Firers", arm: "infantry", grade: "2", stands: 6, formation: "line"});
@@ -16,25 +16,25 @@ const LINE_AND_TARGET: &str = r#"
 
 #[test]
 fn fire_points_by_range_and_formation() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // 6 stands at 2" (close): 12 fire points; 7 on the 12-14 row is 7-9: one stand.
-    let (v, lines, scope) = run(&host, &[7], &format!("{LINE_AND_TARGET} fire(f, t, #{{range: 2}})"));
+    let (v, lines, scope) = map_and_trace(run(&host, &[7], &format!("{LINE_AND_TARGET} fire(f, t, #{{range: 2}})")));
     assert_eq!(v["fire_points"].as_float().unwrap(), 12.0, "{lines:#?}");
     assert_eq!(v["result"].to_string(), "one_stand");
-    let t = unit(&scope, "t");
+    let t = unit_in(&scope, "t");
     assert_eq!((t.stands, t.order.as_str()), (5, "disordered"));
     assert_eq!(t.markers.get("lost_this_turn"), Some(&grognard::unit::Marker::Count(1)));
-    assert!(unit(&scope, "f").has_marker("fired"));
+    assert!(unit_in(&scope, "f").has_marker("fired"));
     assert!(
         lines.iter().any(|l| l.contains("6 firing stand(s) x 2 (musket, close range) = 12 fire points")),
         "{lines:#?}"
     );
     assert!(lines.iter().any(|l| l.starts_with("table   Fire Combat Table") && l.ends_with("(house)")), "{lines:#?}");
     // At 5" (long): 6 fire points.
-    let (v, _, _) = run(&host, &[1], &format!("{LINE_AND_TARGET} fire(f, t, #{{range: 5}})"));
+    let (v, _, _) = map_and_trace(run(&host, &[1], &format!("{LINE_AND_TARGET} fire(f, t, #{{range: 5}})")));
     assert_eq!(v["fire_points"].as_float().unwrap(), 6.0);
     // Beyond 6": no fire, and no die.
-    let (v, _, _) = run(&host, &[], &format!("{LINE_AND_TARGET} fire(f, t, #{{range: 6.5}})"));
+    let (v, _, _) = map_and_trace(run(&host, &[], &format!("{LINE_AND_TARGET} fire(f, t, #{{range: 6.5}})")));
     assert_eq!(v["result"].to_string(), "out_of_range");
     // A column fires with its front stand; battalion guns add a stand each.
     let code = r#"let f = unit(#{name: "Col", arm: "infantry", grade: "2", stands: 6, formation: "column"});
@@ -54,7 +54,7 @@ fn fire_points_by_range_and_formation() {
 
 #[test]
 fn artillery_by_class_and_limbered_guns() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = |class: &str, formation: &str, range: f64| {
         format!(
             r#"let f = unit(#{{name: "Battery", arm: "artillery", type: "{class}", grade: "2", stands: 2, formation: "{formation}"}});
@@ -64,10 +64,10 @@ fn artillery_by_class_and_limbered_guns() {
     };
     // Medium guns: close to 4" (5 FP a stand), long to 16" (3 FP).
     for (range, fp) in [(4.0, 10.0), (12.0, 6.0)] {
-        let (v, _, _) = run(&host, &[1], &code("medium", "unlimbered", range));
+        let (v, _, _) = map_and_trace(run(&host, &[1], &code("medium", "unlimbered", range)));
         assert_eq!(v["fire_points"].as_float().unwrap(), fp, "{range}");
     }
-    let (v, _, _) = run(&host, &[], &code("medium", "limbered", 4.0));
+    let (v, _, _) = map_and_trace(run(&host, &[], &code("medium", "limbered", 4.0)));
     assert_eq!(v["result"].to_string(), "no_fire");
     let err = host.eval(&mut Scope::new(), &code("regular", "unlimbered", 4.0)).unwrap_err().to_string();
     assert!(err.contains("artillery is light, medium, heavy or howitzer"), "{err}");
@@ -75,10 +75,10 @@ fn artillery_by_class_and_limbered_guns() {
 
 #[test]
 fn a_late_reaction_halves_the_fire_points() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // The firer already moved: reacting, 12 fire points halve to 6.
     let code = format!("{LINE_AND_TARGET} f.set_marker(\"moved\", true); fire(f, t, #{{range: 2, reaction: true}})");
-    let (v, lines, _) = run(&host, &[1], &code);
+    let (v, lines, _) = map_and_trace(run(&host, &[1], &code));
     assert_eq!(v["fire_points"].as_float().unwrap(), 6.0);
     assert!(
         lines.iter().any(|l| l.starts_with("mod     yes halve fire points") && l.contains("reacting")),
@@ -86,7 +86,7 @@ fn a_late_reaction_halves_the_fire_points() {
     );
     // Not reacting, or reacting before moving: no halving.
     let code = format!("{LINE_AND_TARGET} fire(f, t, #{{range: 2, reaction: true}})");
-    assert_eq!(run(&host, &[1], &code).0["fire_points"].as_float().unwrap(), 12.0);
+    assert_eq!(map_and_trace(run(&host, &[1], &code)).0["fire_points"].as_float().unwrap(), 12.0);
     // A reaction declared with react() first: react() marks the unit, and its
     // own `late` (false: the unit had not moved) keeps the fire whole.
     let code = format!(
@@ -99,28 +99,28 @@ fn a_late_reaction_halves_the_fire_points() {
     // 1 fire point halved stays 1 (round down, at least 1).
     let code =
         format!("{LINE_AND_TARGET} f.set_marker(\"fired\", true); fire(f, t, #{{fire_points: 1, reaction: true}})");
-    assert_eq!(run(&host, &[1], &code).0["fire_points"].as_float().unwrap(), 1.0);
+    assert_eq!(map_and_trace(run(&host, &[1], &code)).0["fire_points"].as_float().unwrap(), 1.0);
 }
 
 #[test]
 fn low_on_ammunition_follows_the_interpretation() {
     let code = format!("{LINE_AND_TARGET} f.set_marker(\"low_on_ammunition\", true); fire(f, t, #{{range: 2}})");
-    let (v, _, _) = run(&lw_host(&[], &[]), &[1], &code);
+    let (v, _, _) = map_and_trace(run(&lw(), &[1], &code));
     assert_eq!(v["fire_points"].as_float().unwrap(), 6.0);
-    let (v, lines, _) = run(&lw_host(&[("low_on_ammunition", "cannot_fire")], &[]), &[], &code);
+    let (v, lines, _) = map_and_trace(run(&lw_host(&[("low_on_ammunition", "cannot_fire")], &[]), &[], &code));
     assert_eq!(v["result"].to_string(), "no_fire");
     assert!(lines.iter().any(|l| l.contains("cannot fire until resupplied")), "{lines:#?}");
 }
 
 #[test]
 fn die_roll_modifiers() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // 12 fire points, die 7: +1 dense target (column) -2 works (worst cover only) -1 disordered firer
     // -1 Ga Pa = 4: the 12-14 row reads 4-6, disordered.
     let code = r#"let f = unit(#{name: "Swedes", arm: "infantry", grade: "2", stands: 6, formation: "line", order: "disordered"});
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 6, formation: "column"});
         fire(f, t, #{range: 2, ga_pa: true, cover: ["hedge", "works"]})"#;
-    let (v, lines, _) = run(&host, &[7], code);
+    let (v, lines, _) = map_and_trace(run(&host, &[7], code));
     assert_eq!(v["total"].as_int().unwrap(), 4, "{lines:#?}");
     assert_eq!(v["result"].to_string(), "disordered");
     // Angled fire: -1 when over half the stands angle.
@@ -134,7 +134,7 @@ fn die_roll_modifiers() {
 
 #[test]
 fn arcs_and_oblique_fire_on_the_table() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // A 4-stand line at the origin facing up the table (3" wide); the target, one stand
     // 3" to the right and 4" ahead, is outside every stand's straight-ahead strip.
     let code = |year: i64, markers: &str| {
@@ -145,17 +145,17 @@ fn arcs_and_oblique_fire_on_the_table() {
         )
     };
     // Before 1750: no oblique fire, no stand can fire.
-    let (v, lines, _) = run(&host, &[], &code(1745, "#{}"));
+    let (v, lines, _) = map_and_trace(run(&host, &[], &code(1745, "#{}")));
     assert_eq!(v["result"].to_string(), "no_fire", "{lines:#?}");
     assert!(lines.iter().any(|l| l.contains("0 stand(s) with T in a 0 degree arc")), "{lines:#?}");
     // From 1750, a 30 degree arc: the three stands nearest reach it, all angling: -1.
-    let (v, lines, _) = run(&host, &[5], &code(1756, "#{}"));
+    let (v, lines, _) = map_and_trace(run(&host, &[5], &code(1756, "#{}")));
     assert!(lines.iter().any(|l| l.contains("3 stand(s) with T in a 30 degree arc, 3 angled")), "{lines:#?}");
     assert!(lines.iter().any(|l| l.starts_with("mod     yes -1") && l.contains("angle their fire")), "{lines:#?}");
     assert_eq!(v["band"].to_string(), "long");
     assert_eq!(v["fire_points"].as_float().unwrap(), 3.0);
     // "No Oblique Fire" in the army list: none, whatever the date.
-    let (v, _, _) = run(&host, &[], &code(1756, "#{no_oblique_fire: true}"));
+    let (v, _, _) = map_and_trace(run(&host, &[], &code(1756, "#{no_oblique_fire: true}")));
     assert_eq!(v["result"].to_string(), "no_fire");
     // Infantry on the table without a date: a clear error.
     let err = host.eval(&mut Scope::new(), &code(1700, "#{}").replace("#{year: 1700}", "#{}")).unwrap_err().to_string();
@@ -164,20 +164,20 @@ fn arcs_and_oblique_fire_on_the_table() {
 
 #[test]
 fn special_and_ugly_things_on_a_natural_ten() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // 12 fire points, natural 10: two stands; the target's commander rolls on the
     // Fallen Leader Table (3: fatal wound); the firers are Low on Ammunition.
     let code = format!(
         "{LINE_AND_TARGET} let k = leader(#{{name: \"Webb\", rating: \"1\"}}); t.attach(k); fire(f, t, #{{range: 2}})"
     );
-    let (v, lines, scope) = run(&host, &[10, 3], &code);
+    let (v, lines, scope) = map_and_trace(run(&host, &[10, 3], &code));
     assert_eq!(v["result"].to_string(), "two_stands", "{lines:#?}");
     assert!(scope.get_value::<LeaderRef>("k").unwrap().0.borrow().has_marker("dead"));
-    assert!(unit(&scope, "f").has_marker("low_on_ammunition"));
+    assert!(unit_in(&scope, "f").has_marker("low_on_ammunition"));
     assert!(lines.iter().any(|l| l.starts_with("table   Special and Ugly Things")), "{lines:#?}");
     // A natural 9 brings nothing of the kind.
-    let (_, lines, scope) = run(&host, &[9], &code);
-    assert!(!unit(&scope, "f").has_marker("low_on_ammunition"));
+    let (_, lines, scope) = map_and_trace(run(&host, &[9], &code));
+    assert!(!unit_in(&scope, "f").has_marker("low_on_ammunition"));
     assert!(!lines.iter().any(|l| l.contains("Fallen Leader")), "{lines:#?}");
 }
 
@@ -187,16 +187,17 @@ fn the_fallen_leader_trigger_follows_the_interpretation() {
     let code = format!(
         "{LINE_AND_TARGET} let k = leader(#{{name: \"Webb\", rating: \"1\"}}); t.attach(k); fire(f, t, #{{fire_points: 1}})"
     );
-    let (_, _, scope) = run(&lw_host(&[], &[]), &[10, 2], &code);
+    let (_, scope) = run(&lw(), &[10, 2], &code);
     assert!(scope.get_value::<LeaderRef>("k").unwrap().0.borrow().has_marker("dead"));
-    let (_, lines, scope) = run(&lw_host(&[("leader_casualty_trigger", "natural_10_and_loss")], &[]), &[10], &code);
+    let (_, lines, scope) =
+        map_and_trace(run(&lw_host(&[("leader_casualty_trigger", "natural_10_and_loss")], &[]), &[10], &code));
     assert!(!scope.get_value::<LeaderRef>("k").unwrap().0.borrow().has_marker("dead"));
     assert!(lines.iter().any(|l| l.contains("no Fallen Leader roll")), "{lines:#?}");
 }
 
 #[test]
 fn howitzers_hitting_artillery_halve_its_fire_points_for_the_battle() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let code = r#"let h = unit(#{name: "Howitzers", arm: "artillery", type: "howitzer", grade: "2", stands: 1, formation: "unlimbered"});
         let b = unit(#{name: "Battery", arm: "artillery", type: "medium", grade: "2", stands: 2, formation: "unlimbered"});
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 6, formation: "line"});
@@ -205,15 +206,10 @@ fn howitzers_hitting_artillery_halve_its_fire_points_for_the_battle() {
         [first.result, second.fire_points]"#;
     // Natural 10 with 3 FP at long range: "9-11", disordered; the gunners check morale
     // on the Maneuver Table (disordered: 8, rally); then the battery fires at half: 10 -> 5.
-    let (_, lines, scope) = {
-        host.set_dice(Box::new(Supplied::new([10, 8, 1])));
-        let mut scope = Scope::new();
-        let eval = host.eval(&mut scope, code).unwrap_or_else(|e| panic!("{e}"));
-        let value = eval.value.cast::<rhai::Array>();
-        assert_eq!(value[1].as_float().unwrap(), 5.0);
-        (value, eval.trace.lines(), scope)
-    };
-    assert!(unit(&scope, "b").has_marker("howitzer_hit"));
+    let (eval, scope) = run(&host, &[10, 8, 1], code);
+    assert_eq!(eval.value.cast::<rhai::Array>()[1].as_float().unwrap(), 5.0);
+    let lines = eval.trace.lines();
+    assert!(unit_in(&scope, "b").has_marker("howitzer_hit"));
     assert!(lines.iter().any(|l| l.contains("gunners check morale")), "{lines:#?}");
     assert!(
         lines.iter().any(|l| l.starts_with("mod     yes halve fire points") && l.contains("hit by howitzers")),
@@ -227,7 +223,7 @@ fn exact_odds_of_a_volley_against_an_independent_count() {
     // 4-6 disordered, 7-9 one stand, 10+ two stands; no modifiers.
     let code = format!("{LINE_AND_TARGET} fire(f, t, #{{range: 2}}).result");
     let limits = EnumLimits { max_depth: 4, max_outcomes: 100_000 };
-    let odds = lw_host(&[], &[]).odds(&Scope::new(), &code, limits, (100, 1)).unwrap();
+    let odds = lw().odds(&Scope::new(), &code, limits, (100, 1)).unwrap();
     assert!(odds.exact);
     let count = |lo: i64, hi: i64| (1..=10).filter(|d| (lo..=hi).contains(d)).count() as i64;
     for (result, n) in [
@@ -245,15 +241,15 @@ fn exact_odds_of_a_volley_against_an_independent_count() {
 fn a_single_fire_point_halved_follows_late_fire_rounding() {
     let code =
         format!("{LINE_AND_TARGET} f.set_marker(\"fired\", true); fire(f, t, #{{fire_points: 1, reaction: true}})");
-    let (v, _, _) = run(&lw_host(&[("late_fire_rounding", "down")], &[]), &[], &code);
+    let (v, _, _) = map_and_trace(run(&lw_host(&[("late_fire_rounding", "down")], &[]), &[], &code));
     assert_eq!(v["result"].to_string(), "no_fire");
-    let (v, _, _) = run(&lw_host(&[("late_fire_rounding", "down_min_one")], &[]), &[1], &code);
+    let (v, _, _) = map_and_trace(run(&lw_host(&[("late_fire_rounding", "down_min_one")], &[]), &[1], &code));
     assert_eq!(v["fire_points"].as_float().unwrap(), 1.0);
 }
 
 #[test]
 fn battalion_guns_are_a_flag_or_a_count() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     for (guns, fp) in [("true", 10.0), ("2", 12.0)] {
         let code = format!(
             r#"let f = unit(#{{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line", markers: #{{battalion_guns: {guns}}}}});
@@ -267,18 +263,21 @@ fn battalion_guns_are_a_flag_or_a_count() {
 
 #[test]
 fn fire_combines_only_on_a_target_covering_several_fronts() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let units = r#"let a = unit(#{name: "A", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         let b = unit(#{name: "B", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 8, formation: "line"});"#;
     // 8 + 8 fire points at close range, one roll: 16 reads the 15-19 row (6-8: one stand).
-    let (v, lines, scope) =
-        run(&host, &[6], &format!("{units} fire_combined([a, b], t, #{{range: 2, covers_fronts: true}})"));
+    let (v, lines, scope) = map_and_trace(run(
+        &host,
+        &[6],
+        &format!("{units} fire_combined([a, b], t, #{{range: 2, covers_fronts: true}})"),
+    ));
     assert_eq!(v["fire_points"].as_float().unwrap(), 16.0, "{lines:#?}");
     assert_eq!(v["result"].to_string(), "one_stand");
     assert!(lines.iter().any(|l| l.contains("combined fire on T: 16.0 fire points, one roll")), "{lines:#?}");
     assert_eq!(lines.iter().filter(|l| l.starts_with("roll ")).count(), 1);
-    assert!(unit(&scope, "a").has_marker("fired") && unit(&scope, "b").has_marker("fired"));
+    assert!(unit_in(&scope, "a").has_marker("fired") && unit_in(&scope, "b").has_marker("fired"));
     // Not covering both fronts, or from front and flank: separately.
     let err = host
         .eval(&mut Scope::new(), &format!("{units} fire_combined([a, b], t, #{{range: 2, covers_fronts: false}})"))
@@ -302,24 +301,24 @@ fn fire_combines_only_on_a_target_covering_several_fronts() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("dedicated command figure"), "{err}");
-    let (v, _, _) = run(
+    let (v, _, _) = map_and_trace(run(
         &host,
         &[1],
         &format!("{guns} fire_combined([g1, g2], t, #{{range: 3, covers_fronts: true, battery: true}})"),
-    );
+    ));
     assert_eq!(v["fire_points"].as_float().unwrap(), 8.0);
     // On the table: a wide target ahead of two lines side by side covers both fronts.
     let placed = r#"let a = unit(#{name: "A", arm: "infantry", grade: "2", stands: 2, formation: "line", placement: #{x: -1.0, y: 0.0, facing: 0.0}});
         let b = unit(#{name: "B", arm: "infantry", grade: "2", stands: 2, formation: "line", placement: #{x: 1.0, y: 0.0, facing: 0.0}});
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{x: 0.0, y: 2.0, facing: 180.0}});
         fire_combined([a, b], t, #{year: 1709})"#;
-    let (v, lines, _) = run(&host, &[1], placed);
+    let (v, lines, _) = map_and_trace(run(&host, &[1], placed));
     assert_eq!(v["fire_points"].as_float().unwrap(), 8.0, "{lines:#?}");
 }
 
 #[test]
 fn every_die_roll_modifier_alone() {
-    let host = lw_host(&[], &[]);
+    let host = lw();
     // One modifier at a time on a line firing at 2" with a 5: the total it gives.
     let cases = [
         ("", "line", "good_order", 5),
@@ -353,7 +352,7 @@ fn without_a_marker_the_army_list_gives_the_battalion_guns() {
     // Review finding 2. Seed L421 British & Dutch "Platoon firing, Battalion Guns": 4 stands
     // + 1 gun stand at close range (2 FP each) = 10 fire points in 1704; no army list entry
     // for France's guns (8); a marker of its own wins (2 guns: 12); no year, no army list (8).
-    let host = lw_host(&[], &[]);
+    let host = lw();
     for (nation, markers, year, fp) in [
         ("britain", "#{}", "1704", 10.0),
         ("russia", "#{}", "1709", 10.0),
@@ -379,7 +378,7 @@ fn without_a_marker_the_army_list_gives_the_battalion_guns() {
 fn bad_ranges_and_stand_counts_are_refused_or_capped() {
     // Review finding 10: a negative range is not close range, a range in quotes is named,
     // 40 firing stands of a 4-stand battalion fire as its 4 (8 FP at close range, not 80).
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let units = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line"});
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});"#;
     let err = |call: &str| {

@@ -6,16 +6,16 @@ use grognard::dice::Supplied;
 use grognard::script::UnitRef;
 use rhai::{Map, Scope};
 
-use super::{lw, lw_host};
+use crate::support::{lw, lw_host, lw_rules};
 
 const BATTALION: &str = r#"let bn = unit(#{name: "Picquets", side: "french", nation: "france", arm: "infantry", grade: "2", stands: 6, formation: "line"});
     let t = unit(#{name: "Target", arm: "infantry", grade: "3", stands: 6, formation: "line"});"#;
 
 #[test]
 fn the_option_is_off_by_default_and_everything_asks_for_it() {
-    let rs = lw(&[], &[]);
+    let rs = lw_rules(&[], &[]);
     assert_eq!(rs.option("skirmishers"), Ok(false));
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let err = host.eval(&mut Scope::new(), &format!("{BATTALION} skirmish_out(bn, 1)")).unwrap_err().to_string();
     assert!(err.contains("switch the skirmishers option on (--with skirmishers)"), "{err}");
     let code = r#"let s = unit(#{name: "S", arm: "infantry", grade: "2", stands: 2, formation: "skirmish"});
@@ -40,7 +40,7 @@ fn the_option_is_off_by_default_and_everything_asks_for_it() {
 fn with_the_option_off_no_unit_may_be_in_skirmish_formation() {
     // Review finding 5. Seed L368 "Untested Extras: 1. Skirmishers": off, a unit in skirmish
     // formation is refused by the charge, the Charge Combat and fire, whichever side it is on.
-    let host = lw_host(&[], &[]);
+    let host = lw();
     let units = r#"let s = unit(#{name: "Jaegers", arm: "infantry", grade: "2", stands: 2, formation: "skirmish"});
         let c = unit(#{name: "Horse", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});"#;
     for call in [
@@ -218,7 +218,7 @@ fn the_same_turn_with_the_option_off_and_on() {
     };
     let err = run(&[], vec![10, 5, 1, 5, 5, 9, 1]).unwrap_err().to_string();
     assert!(err.contains("Jaegers is in skirmish formation: switch the skirmishers option on"), "{err}");
-    let off = lw_host(&[], &[])
+    let off = lw()
         .eval(&mut Scope::new(), &code.replace("let r = charge(c, s, #{});\n        [r.result, share]", "share"))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(off.value.as_int().unwrap(), 50);
