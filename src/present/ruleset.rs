@@ -211,6 +211,9 @@ pub fn table_chart(table: &Table) -> String {
         Edge::None => "no result",
         Edge::Error => "an error",
     };
+    if let (true, TableBody::Grid { row_key, .. }) = (table.printed_by_column, &table.body) {
+        facts.push(format!("a column per {row_key}, as printed"));
+    }
     if !matches!(table.body, TableBody::Lookup { .. }) {
         facts.push(format!("below the chart: {}", edge(table.below)));
         facts.push(format!("above: {}", edge(table.above)));
@@ -225,6 +228,16 @@ pub fn table_chart(table: &Table) -> String {
             let mut rows = vec![vec!["roll".to_string(), "result".to_string()]];
             rows.extend(bands.iter().map(|(b, r)| vec![b.to_string(), r.clone()]));
             rows
+        }
+        TableBody::Grid { columns, rows, .. } if table.printed_by_column => {
+            // As printed: a row per result, a column per key.
+            let mut grid =
+                vec![std::iter::once("result".to_string()).chain(rows.iter().map(|r| r.label.to_string())).collect()];
+            for (i, result) in columns.iter().enumerate() {
+                let cells = rows.iter().map(|r| r.cells[i].as_ref().map_or("-".to_string(), ToString::to_string));
+                grid.push(std::iter::once(result.clone()).chain(cells).collect());
+            }
+            grid
         }
         TableBody::Grid { row_key, columns, rows } => {
             let mut grid = vec![std::iter::once(row_key.clone()).chain(columns.iter().cloned()).collect::<Vec<_>>()];

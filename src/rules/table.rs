@@ -53,6 +53,12 @@ pub struct TableFile {
     /// What chooses the row of a grid (e.g. `fire_points`).
     #[serde(default)]
     pub row_key: Option<String>,
+    /// For a grid printed the other way round, with a column per key (`commander_rating`) and
+    /// a row per result: what chooses the column. Then `columns` are the key's values and each
+    /// row, labelled by its result, gives one band per column. It is read as any grid:
+    /// `lookup(table, key, total)`.
+    #[serde(default)]
+    pub column_key: Option<String>,
     /// A grid's columns: each is a result.
     #[serde(default)]
     #[schemars(with = "Option<Vec<String>>")]
@@ -154,6 +160,8 @@ pub struct Table {
     pub notes: Vec<String>,
     /// The file that defines the table.
     pub file: Option<super::problem::SourceFile>,
+    /// A grid written with a column per key and a row per result (`column_key`), so shown.
+    pub printed_by_column: bool,
 }
 
 /// The body of a table.

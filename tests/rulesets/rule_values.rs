@@ -1,5 +1,6 @@
-//! Values the rules give procedures as data: values on table results (`cell.value(...)`) and
-//! sourced constants (`constant(...)`), checked against the seeds and changed by an overlay.
+//! Values the rules give procedures as data: values on table results (`cell.value(...)`),
+//! sourced constants (`constant(...)`), and charts stored as printed (`column_key`), checked
+//! against the seeds and changed by an overlay.
 
 use grognard::rules::{ConstantValue, Source, load};
 use grognard::script::Host;
@@ -118,4 +119,46 @@ fn an_overlay_changes_a_constant_for_the_procedures_too() {
     let host = Host::new(loaded.ruleset).unwrap();
     assert_eq!(value_of(&host, "cap()").as_int(), Ok(1));
     assert_eq!(value_of(&host, r#"constant("struggle_cap")"#).as_int(), Ok(1));
+}
+
+#[test]
+fn a_chart_stored_by_column_reads_as_the_same_chart_stored_by_row() {
+    // The Good Order Table as the seed prints it (a column per rating), and turned round.
+    let dir = tempfile::tempdir().unwrap();
+    let head = "title: Good Order\nsource: house\nroll: 1d10\nreach: -2 to 25\n";
+    let results = "results:\n  retreat: { text: R }\n  holds: { text: H }\n  holds_fc: { text: HF }\n  \
+                   or_fc: { text: O }\n  and_fc: { text: A }\n  well: { text: W }\n";
+    let by_column = "column_key: rating\ncolumns: [excellent, good, average, poor]\nrows:\n  \
+                     retreat: [\"2 or less\", \"2 or less\", \"2 or less\", \"3 or less\"]\n  \
+                     holds: [\"3,4\", \"3,4\", \"3,4\", \"4,5\"]\n  holds_fc: [\"5\", \"5,6\", \"5,6\", \"6,7\"]\n  \
+                     or_fc: [\"6\", \"7\", \"7,8\", \"8,9\"]\n  and_fc: [\"7\", \"8\", \"9\", \"10\"]\n  \
+                     well: [\"8+\", \"9+\", \"10+\", \"11+\"]\n";
+    let by_row = "row_key: rating\ncolumns: [retreat, holds, holds_fc, or_fc, and_fc, well]\nrows:\n  \
+                  excellent: [\"2 or less\", \"3,4\", \"5\", \"6\", \"7\", \"8+\"]\n  \
+                  good: [\"2 or less\", \"3,4\", \"5,6\", \"7\", \"8\", \"9+\"]\n  \
+                  average: [\"2 or less\", \"3,4\", \"5,6\", \"7,8\", \"9\", \"10+\"]\n  \
+                  poor: [\"3 or less\", \"4,5\", \"6,7\", \"8,9\", \"10\", \"11+\"]\n";
+    let folder = dir.path().join("charts");
+    std::fs::create_dir_all(folder.join("tables")).unwrap();
+    std::fs::write(folder.join("ruleset.yaml"), "id: charts\ntitle: Charts\nsource: house\n").unwrap();
+    std::fs::write(folder.join("tables/by_column.yaml"), format!("{head}{by_column}{results}")).unwrap();
+    std::fs::write(folder.join("tables/by_row.yaml"), format!("{head}{by_row}{results}")).unwrap();
+    let loaded = load(&[folder.to_string_lossy().into_owned()], &rules_dir()).unwrap_or_else(|p| panic!("{:?}", p.0));
+    let (column, row) = (&loaded.ruleset.tables["by_column"], &loaded.ruleset.tables["by_row"]);
+    assert!(column.printed_by_column && !row.printed_by_column);
+    for rating in ["excellent", "good", "average", "poor"] {
+        for total in -2..=25 {
+            let key = grognard::rules::RowKey::Label(rating.to_string());
+            let read = |t: &grognard::rules::Table| t.read_grid(&key, total).unwrap().result.map(|r| r.id.clone());
+            assert_eq!(read(column), read(row), "{rating} at {total}");
+        }
+    }
+    // The seed's own cells, read from the chart stored as printed.
+    let at = |rating: &str, total: i64| {
+        column.read_grid(&grognard::rules::RowKey::Label(rating.into()), total).unwrap().result.unwrap().id.clone()
+    };
+    assert_eq!(at("excellent", 6), "or_fc");
+    assert_eq!(at("poor", 10), "and_fc");
+    assert_eq!(at("average", 2), "retreat");
+    assert_eq!(at("good", 9), "well");
 }

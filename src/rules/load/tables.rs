@@ -134,6 +134,8 @@ impl<'a> TableBuilder<'a> {
     }
 
     fn build(mut self, stem: &str, t: TableFile) -> Option<Table> {
+        let printed_by_column = t.column_key.is_some();
+        let t = self.by_rows(t)?;
         let id = self.loader.file_id(self.file, stem, t.id.as_ref());
         // A missing title or source is reported, and the table still checked.
         let title = t.title.clone().unwrap_or_else(|| {
@@ -158,6 +160,7 @@ impl<'a> TableBuilder<'a> {
             result_order: Vec::new(),
             notes: Vec::new(),
             file: Some(self.file.clone()),
+            printed_by_column,
         };
         let bodies = [t.bands.is_some(), t.rows.is_some() || t.columns.is_some(), t.values.is_some()];
         match bodies.iter().filter(|b| **b).count() {
@@ -178,8 +181,53 @@ impl<'a> TableBuilder<'a> {
         Some(table)
     }
 
+    /// A grid written with a column per key (`column_key`) turned round into one with a row per
+    /// key, as every grid is read; cells keep their places in the file for the problems found.
+    fn by_rows(&mut self, mut t: TableFile) -> Option<TableFile> {
+        let Some(key) = t.column_key.take() else { return Some(t) };
+        if t.row_key.is_some() {
+            let message = "a grid has a `row_key` or a `column_key`, not both".to_string();
+            self.error("rules::table_body", message, (0, 0).into(), "");
+            return None;
+        }
+        let (Some(columns), Some(rows)) = (t.columns.take(), t.rows.take()) else {
+            let message = format!("a grid keyed by column (`column_key: {key}`) needs `columns` and `rows`");
+            self.error("rules::table_body", message, (0, 0).into(), "");
+            return None;
+        };
+        let mut wrong = false;
+        for (label, cells) in &rows.0 {
+            if cells.len() != columns.len() {
+                let s = if cells.len() == 1 { "" } else { "s" };
+                let message = format!(
+                    "row `{}` has {} cell{s} for {} columns (one band per `{key}`)",
+                    label.value,
+                    cells.len(),
+                    columns.len()
+                );
+                self.error("rules::row_length", message, span_of(self.file, label), "this row");
+                wrong = true;
+            }
+        }
+        if wrong {
+            return None;
+        }
+        // Each printed column becomes a row; each printed row (a result) a column.
+        let results: Vec<Spanned<String>> = rows.0.iter().map(|(label, _)| label.clone()).collect();
+        let turned = columns
+            .into_iter()
+            .enumerate()
+            .map(|(i, column)| (column, rows.0.iter().map(|(_, cells)| cells[i].clone()).collect()))
+            .collect();
+        t.row_key = Some(key);
+        t.columns = Some(results);
+        t.rows = Some(crate::rules::yaml::Entries(turned));
+        Some(t)
+    }
+
     /// An overlay's patch: rows, bands, results and values replace those of the same name.
     fn patch(mut self, mut table: Table, t: TableFile) -> Option<Table> {
+        let t = self.by_rows(t)?;
         // The table keeps its own source; the rows a patch writes carry the patch's.
         let Some(source) = t.source.clone() else {
             let problem = missing_source(self.file, &format!("the patch of table `{}`", table.id));
