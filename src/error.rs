@@ -32,18 +32,101 @@ pub enum Error {
     #[diagnostic(code(rules::check_failed))]
     CheckFailed(usize),
 
-    /// A run that failed, its report already written out in full.
-    #[error("{0}")]
-    #[diagnostic(code(run::failed))]
-    Failed(String),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Trial(#[from] TrialFailed),
 
-    /// A flag's value could not be used (a bad `--dice` list...).
+    /// A worker thread of a study could not start, or ended without an answer.
     #[error("{0}")]
-    #[diagnostic(code(cli::input))]
-    Input(String),
+    #[diagnostic(code(run::worker))]
+    Worker(String),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Input(#[from] InputError),
 
     /// Writing the output failed (a closed pipe...).
     #[error("cannot write the output: {0}")]
     #[diagnostic(code(cli::io))]
     Io(#[from] std::io::Error),
+}
+
+/// A trial of a study that failed, with the command that replays it alone; the trial's own
+/// error follows it when rendered.
+#[derive(Debug)]
+pub struct TrialFailed {
+    /// The script, as named on the command line.
+    pub name: String,
+    pub trial: u64,
+    pub seed: u64,
+    pub error: Box<Error>,
+}
+
+impl std::fmt::Display for TrialFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let TrialFailed { name, trial, seed, .. } = self;
+        write!(
+            f,
+            "trial {trial} of {name} failed (study seed {seed}); replay it alone with\n  grognard run {name} --seed {seed} --trial {trial}"
+        )
+    }
+}
+
+impl std::error::Error for TrialFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.error)
+    }
+}
+
+impl Diagnostic for TrialFailed {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new("run::failed"))
+    }
+
+    fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {
+        Some(&*self.error)
+    }
+}
+
+/// What a command was given that it cannot use: a missing flag, a bad value, a file it
+/// cannot read. Each says what to give instead.
+#[derive(Debug, Error, Diagnostic)]
+pub enum InputError {
+    #[error("`{command}` needs a ruleset: add `--rules ID` (`grognard check` lists the ids)")]
+    #[diagnostic(code(cli::needs_rules))]
+    NeedsRules { command: &'static str },
+
+    #[error("{script} names no ruleset: add `//! rules: ff-napoleonic` at its top, or `--rules ID`")]
+    #[diagnostic(code(cli::script_names_no_rules))]
+    ScriptNamesNoRules { script: String },
+
+    #[error("cannot read the script {script}: {why}")]
+    #[diagnostic(code(cli::unreadable))]
+    UnreadableScript { script: String, why: String },
+
+    #[error("cannot read the rules folder {folder}: {why}")]
+    #[diagnostic(code(cli::unreadable))]
+    UnreadableRules { folder: String, why: String },
+
+    #[error("--dice: {0}")]
+    #[diagnostic(code(cli::dice_list))]
+    DiceList(String),
+
+    #[error(
+        "--field {field} reads a field of the map a procedure call returns, and `{expr}` is dice: a roll has no fields (give --rules and a procedure call, such as `melee(a, b, #{{}})`)"
+    )]
+    #[diagnostic(code(cli::field_of_dice))]
+    FieldOfDice { field: String, expr: String },
+
+    #[error("the REPL needs a terminal; for scripts use `grognard eval` (or `grognard --help`)")]
+    #[diagnostic(code(cli::no_terminal))]
+    NoTerminal,
+
+    #[error("cannot run the terminal: {0}")]
+    #[diagnostic(code(cli::terminal))]
+    Terminal(String),
+
+    #[error("`schema all` writes files: add `--out DIR`")]
+    #[diagnostic(code(cli::schema_needs_out))]
+    SchemaNeedsOut,
 }

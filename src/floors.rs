@@ -1,10 +1,9 @@
 //! The floors of the crate, lowest first, and the test that holds every module's imports to them.
 //!
-//! A module may use modules of lower floors and, within its floor, only the ones it is listed
-//! as leaning on; never a module above it. The front-ends `run` and `repl` share a floor and
+//! A module may use modules of lower floors, never one of its own floor or above. The front-ends `run` and `repl` share a floor and
 //! never use each other; `cli`, the command line, is the shell over both. Within `script/` and
-//! `rules/` no two files use each other (a circle of two is the smallest sign of a concept cut
-//! in the wrong place). Tests (`tests.rs`, `*_tests.rs`, `#[cfg(test)]` modules) may use anything.
+//! `rules/` no files use each other in a circle, of any length (a sign of a concept cut in the
+//! wrong place); a folder's `mod.rs`, which gathers its children's names, is not followed. Tests (`tests.rs`, `*_tests.rs`, `#[cfg(test)]` modules) may use anything.
 //! `ARCHITECTURE.md` describes each floor.
 
 /// The floors, lowest first: each module of the crate's root, by floor.
@@ -13,76 +12,10 @@ const FLOORS: &[&[&str]] =
 
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
-    use std::path::{Path, PathBuf};
+    use std::path::PathBuf;
 
     use super::FLOORS;
-
-    fn src() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-    }
-
-    /// Every source file under `src/`, by its module path (`script::bindings::rules`), tests left out.
-    fn modules() -> BTreeMap<Vec<String>, PathBuf> {
-        fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-            for entry in std::fs::read_dir(dir).expect("src is readable") {
-                let path = entry.expect("an entry").path();
-                if path.is_dir() {
-                    walk(&path, found);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    found.push(path);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(&src(), &mut files);
-        let mut modules = BTreeMap::new();
-        for file in files {
-            let relative = file.strip_prefix(src()).expect("under src").with_extension("");
-            let mut path: Vec<String> = relative.iter().map(|s| s.to_string_lossy().into_owned()).collect();
-            let last = path.last().expect("a name").clone();
-            if last == "tests" || last == "floors" || last.ends_with("_tests") || path.iter().any(|p| p == "snapshots")
-            {
-                continue;
-            }
-            if ["mod", "lib", "main"].contains(&last.as_str()) {
-                path.pop();
-            }
-            modules.insert(path, file);
-        }
-        modules
-    }
-
-    /// The text of a source file without comments and without its `#[cfg(test)]` modules.
-    fn code_of(file: &Path) -> String {
-        let text = std::fs::read_to_string(file).expect("a readable source file");
-        let mut code: String =
-            text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
-        while let Some(at) = code.find("#[cfg(test)]") {
-            // Drop the item that follows, up to its closing brace (or semicolon).
-            let rest = &code[at..];
-            let mut depth = 0usize;
-            let mut end = rest.len();
-            for (i, c) in rest.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = i + 1;
-                            break;
-                        }
-                    }
-                    ';' if depth == 0 => {
-                        end = i + 1;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            code.replace_range(at..at + end, "");
-        }
-        code
-    }
+    use crate::source_scan::{code_of, modules};
 
     /// Expands a `use` tree (`crate::a::{b, c::{d, e}}`, whitespace removed) into its paths.
     fn expand(tree: &str) -> Vec<String> {

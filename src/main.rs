@@ -38,9 +38,9 @@ fn run() -> ExitCode {
     let mut stderr = std::io::stderr();
     match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, fancy }) {
         Ok(()) => ExitCode::SUCCESS,
-        // A failed run's report is already written out in full.
-        Err(grognard::error::Error::Failed(text)) => {
-            eprint!("{text}");
+        // The trial's own error, then the replay command whole, unwrapped, to copy.
+        Err(grognard::error::Error::Trial(failed)) => {
+            eprintln!("{}{failed}", diagnostic::render(&*failed.error, fancy));
             ExitCode::from(1)
         }
         Err(err) => {

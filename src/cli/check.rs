@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::present::diagnostic;
 use crate::rules::files;
 use crate::rules::{Problem, Problems, default_rules_dir, load_partial};
@@ -70,7 +70,7 @@ pub fn check_one(spec: &str, rules_dir: &std::path::Path) -> Vec<Problem> {
 
 fn every_ruleset(rules_dir: &std::path::Path) -> Result<Vec<String>, Error> {
     let entries = std::fs::read_dir(rules_dir)
-        .map_err(|e| Error::Input(format!("cannot read the rules folder {}: {e}", rules_dir.display())))?;
+        .map_err(|e| InputError::UnreadableRules { folder: rules_dir.display().to_string(), why: e.to_string() })?;
     let mut found: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| files::is_ruleset_folder(p)).collect();
     found.sort();
     Ok(found.iter().map(|p| p.display().to_string()).collect())

@@ -8,7 +8,7 @@ use rhai::Scope;
 use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::{Seeded, Supplied};
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::present::value::dynamic_to_json;
 use crate::script::{Host, Limits};
 
@@ -42,14 +42,14 @@ pub struct EvalArgs {
 
 pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
     if !args.rules.given() {
-        return Err(Error::Input("`eval` needs a ruleset: add `--rules ID` (see `grognard check` for the ids)".into()));
+        return Err(InputError::NeedsRules { command: "eval" }.into());
     }
     let (ruleset, _warnings) = args.rules.load()?;
     let host = Host::with_limits(ruleset, args.limits.over(Limits::default())).map_err(crate::rules::Problems)?;
     host.allow_scenarios_from(std::path::Path::new("."));
     let seed = match &args.dice {
         Some(list) => {
-            host.set_dice(Box::new(Supplied::parse_list(list).map_err(Error::Input)?));
+            host.set_dice(Box::new(Supplied::parse_list(list).map_err(InputError::DiceList)?));
             None
         }
         None => {

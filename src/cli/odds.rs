@@ -10,7 +10,7 @@ use super::DiceFlags;
 use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::{DiceLimits, EnumLimits, exact_odds, parse_with};
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::present::odds::{odds_json, procedure_json, render_odds, render_procedure};
 use crate::script::Host;
 
@@ -74,11 +74,7 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
         parse_with(&args.expr, &args.flags.conventions_over(Default::default()), &limits)?
     };
     if let Some(field) = args.fields.first() {
-        return Err(Error::Input(format!(
-            "--field {field} reads a field of the map a procedure call returns, and `{}` is dice: a roll has no fields \
-             (give --rules and a procedure call, such as `melee(a, b, #{{}})`)",
-            args.expr
-        )));
+        return Err(InputError::FieldOfDice { field: field.clone(), expr: args.expr.clone() }.into());
     }
     let odds = exact_odds(&expr, &limits)?;
     let label = expr.to_string();

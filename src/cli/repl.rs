@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::repl::{Session, run_terminal};
 use crate::script::Limits;
 
@@ -29,12 +29,10 @@ pub struct ReplArgs {
 
 pub(super) fn run(args: &ReplArgs) -> Result<(), Error> {
     if !std::io::stdin().is_terminal() {
-        return Err(Error::Input(
-            "the REPL needs a terminal; for scripts use `grognard eval` (or `grognard --help`)".into(),
-        ));
+        return Err(InputError::NoTerminal.into());
     }
     let fancy = std::io::stderr().is_terminal();
     let mut session = Session::new(&args.rules.rules, args.rules.switches(), None, fancy)?;
     session.set_limits(args.limits.over(Limits::default()), args.limits.over(Limits::for_walk()));
-    run_terminal(session).map_err(|e| Error::Input(format!("cannot run the terminal: {e}")))
+    run_terminal(session).map_err(|e| InputError::Terminal(e.to_string()).into())
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::DiceFlags;
 use crate::dice::{DiceLimits, Roll, RollSource, Seeded, Supplied, parse_with};
-use crate::error::Error;
+use crate::error::{Error, InputError};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard roll 2d6+1
@@ -57,7 +57,7 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
     let conventions = ruleset_dice(&args.rules)?;
     let expr = parse_with(&args.expr, &args.flags.conventions_over(conventions), &DiceLimits::default())?;
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
-        Some(list) => (Box::new(Supplied::parse_list(list).map_err(Error::Input)?), None),
+        Some(list) => (Box::new(Supplied::parse_list(list).map_err(InputError::DiceList)?), None),
         None => {
             let seed = args.seed.unwrap_or_else(Seeded::fresh_seed);
             (Box::new(Seeded::new(seed)), Some(seed))

@@ -8,9 +8,9 @@ use clap::Args;
 use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
-use crate::error::Error;
+use crate::error::{Error, InputError, TrialFailed};
 use crate::rules::{Problems, files};
-use crate::run::{self, Study, StudyError, Summary};
+use crate::run::{self, Study, StudyError, Summary, TrialFailure};
 use crate::script::{Host, Limits};
 
 pub(super) const EXAMPLES: &str = "Examples:
@@ -68,20 +68,18 @@ pub struct RunArgs {
 pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     // Only a regular file: reading a fifo would wait for a writer forever.
     let script = files::read_regular(&args.script).map_err(|e| {
-        Error::Input(match e.refusal {
-            files::Refusal::Unreadable(io) => format!("cannot read the script {}: {io}", args.script.display()),
-            _ => format!("cannot read the script: {e}"),
-        })
+        let why = match e.refusal {
+            files::Refusal::Unreadable(io) => io.to_string(),
+            _ => e.to_string(),
+        };
+        InputError::UnreadableScript { script: args.script.display().to_string(), why }
     })?;
     let mut flags = args.rules.clone();
     if flags.rules.is_empty() {
         flags.rules = run::script_rules(&script);
     }
     if flags.rules.is_empty() {
-        return Err(Error::Input(format!(
-            "{} names no ruleset: add `//! rules: ff-napoleonic` at its top, or `--rules ID`",
-            args.script.display()
-        )));
+        return Err(InputError::ScriptNamesNoRules { script: args.script.display().to_string() }.into());
     }
     let (ruleset, _warnings) = flags.load()?;
     let seed = args.seed.unwrap_or_else(crate::dice::Seeded::fresh_seed);
@@ -140,12 +138,10 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     }
     let outcome = match result {
         Ok(outcome) => outcome,
-        Err(StudyError::Setup(report)) => return Err(Error::Failed(report)),
+        Err(StudyError::Setup(error)) => return Err(*error),
         Err(StudyError::Trial(failure)) => {
-            return Err(Error::Failed(format!(
-                "{}trial {} of {name} failed (study seed {}); replay it alone with\n  grognard run {name} --seed {} --trial {}\n",
-                failure.report, failure.trial, failure.seed, failure.seed, failure.trial
-            )));
+            let TrialFailure { trial, seed, error } = failure;
+            return Err(TrialFailed { name, trial, seed, error }.into());
         }
     };
     let summary = Summary::of(&outcome.trials);

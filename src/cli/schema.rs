@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::rules::contract::ContractFile;
 use crate::rules::{ManifestFile, ModifierFile, TableFile};
 
@@ -54,7 +54,7 @@ pub(super) fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), Error> {
         one => vec![one],
     };
     match &args.out {
-        None if kinds.len() > 1 => Err(Error::Input("`schema all` writes files: add `--out DIR`".into())),
+        None if kinds.len() > 1 => Err(InputError::SchemaNeedsOut.into()),
         None => Ok(out.write_all(schema_text(kinds[0]).as_bytes())?),
         Some(dir) => {
             std::fs::create_dir_all(dir)?;

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use super::rules_flags::RulesFlags;
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::present::ruleset::{render, summary};
 
 pub(super) const EXAMPLES: &str = "Examples:
@@ -25,7 +25,7 @@ pub struct ShowArgs {
 
 pub(super) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<(), Error> {
     if !args.rules.given() {
-        return Err(Error::Input("`show` needs a ruleset: add `--rules ID`".into()));
+        return Err(InputError::NeedsRules { command: "show" }.into());
     }
     let (ruleset, _warnings) = args.rules.load()?;
     if args.names.is_empty() {

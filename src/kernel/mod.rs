@@ -1,4 +1,4 @@
-//! The kernel: dice, measurement and troop units. It knows nothing of YAML, Rhai or terminals.
+//! The kernel: dice, measurement, troop units and cards. It knows nothing of YAML, Rhai or terminals.
 
 pub mod cards;
 pub mod dice;

@@ -1,4 +1,7 @@
-//! Modifier lists (`modifiers/<id>.yaml`): each modifier's value or halving, its `when:` condition, text and source.
+//! Modifier lists (`modifiers/<id>.yaml`): each modifier's value or halving, its `when:` condition,
+//! text and source; and what the rules decide about them before any unit is looked at: the
+//! options and interpretations that gate a modifier (`gate`), and the groups that keep only the
+//! best or worst of their members (`apply_groups`, over each modifier's `Verdict`).
 
 use std::fmt;
 

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rhai::Scope;
 
 use crate::dice::Seeded;
-use crate::present::diagnostic::render_plain;
+use crate::error::Error;
 use crate::rules::{Problems, Ruleset};
 use crate::script::{Host, Limits, Observations, SCRIPT_STACK};
 
@@ -37,19 +37,19 @@ pub struct Outcome {
 }
 
 /// A trial that failed, with what it takes to replay it alone.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct TrialFailure {
     pub trial: u64,
     pub seed: u64,
-    /// The error, rendered.
-    pub report: String,
+    /// What went wrong: the script's error, or a worker that could not run.
+    pub error: Box<Error>,
 }
 
 /// Why a study could not run.
 #[derive(Debug)]
 pub enum StudyError {
     /// The rules or the script do not compile.
-    Setup(String),
+    Setup(Box<Error>),
     /// A trial failed (the lowest-numbered one, when several did).
     Trial(TrialFailure),
 }
@@ -57,10 +57,10 @@ pub enum StudyError {
 /// Runs the study; `progress` is told how many trials are done as they finish.
 pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome, StudyError> {
     // Compile once up front, so that a mistake is reported once and not by every worker.
-    let probe = Host::new(study.ruleset.clone()).map_err(|p| StudyError::Setup(render_problems(p)))?;
+    let probe = Host::new(study.ruleset.clone()).map_err(|p| StudyError::Setup(Box::new(rules_broken(p))))?;
     probe.name_code(study.name);
     probe.allow_scenarios_from(study.folder);
-    probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(render_plain(&e)))?;
+    probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(Box::new(e.into())))?;
     drop(probe);
 
     let jobs = study.jobs.clamp(1, study.count.max(1) as usize);
@@ -86,12 +86,16 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
                     Err(TrialFailure {
                         trial: u64::MAX,
                         seed: study.seed,
-                        report: format!("cannot start a worker: {err}"),
+                        error: Box::new(Error::Worker(format!("cannot start a worker: {err}"))),
                     }),
                 )),
                 Ok(Err(_)) => results.push((
                     u64::MAX,
-                    Err(TrialFailure { trial: u64::MAX, seed: study.seed, report: "a worker thread crashed".into() }),
+                    Err(TrialFailure {
+                        trial: u64::MAX,
+                        seed: study.seed,
+                        error: Box::new(Error::Worker("a worker thread crashed".into())),
+                    }),
                 )),
             }
         }
@@ -132,8 +136,8 @@ fn work(
     let host = match Host::with_limits(study.ruleset.clone(), study.limits) {
         Ok(host) => host,
         Err(problems) => {
-            let report = render_problems(problems);
-            found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, report })));
+            let error = Box::new(rules_broken(problems));
+            found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, error })));
             return found;
         }
     };
@@ -144,8 +148,10 @@ fn work(
     let ast = match host.compile(&trial_scope(study.first), study.script) {
         Ok(ast) => ast,
         Err(err) => {
-            let report = render_plain(&err);
-            found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, report })));
+            found.push((
+                study.first,
+                Err(TrialFailure { trial: study.first, seed: study.seed, error: Box::new(err.into()) }),
+            ));
             return found;
         }
     };
@@ -160,8 +166,7 @@ fn work(
                 found.push((trial, Ok(Trial { observations: host.take_observations(), value, trace })));
             }
             Err(err) => {
-                let report = render_plain(&err);
-                found.push((trial, Err(TrialFailure { trial, seed: study.seed, report })));
+                found.push((trial, Err(TrialFailure { trial, seed: study.seed, error: Box::new(err.into()) })));
                 // Trials past a failure are not needed: the lowest failure is reported.
                 failed.fetch_min(trial, Ordering::Relaxed);
                 break;
@@ -182,6 +187,6 @@ fn trial_scope(trial: u64) -> Scope<'static> {
     scope
 }
 
-fn render_problems(problems: Vec<crate::rules::Problem>) -> String {
-    render_plain(&Problems(problems))
+fn rules_broken(problems: Vec<crate::rules::Problem>) -> Error {
+    Error::Rules(Problems(problems))
 }

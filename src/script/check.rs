@@ -1,4 +1,6 @@
-//! Checking a ruleset's scripts: procedures and `when:` conditions compile, and call only functions that exist.
+//! `grognard check` on a ruleset's scripts: every problem building a host finds (procedures and
+//! `when:` conditions that do not compile, unknown functions, names and dice written as
+//! literals, rolls never read, broken contracts, misspelt words), errors and warnings alike.
 
 use super::host::Host;
 use super::sandbox::Limits;

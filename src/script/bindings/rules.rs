@@ -1,4 +1,6 @@
-//! The ruleset for Rhai: `lookup` a table, sum `modifiers`, `apply` a result, read `option` and `interpretation`.
+//! The ruleset for Rhai: `lookup` a table and read its `Cell` (`cell.value(..)`), `table_result`
+//! and `results_of`, sum `modifiers` (the `Modifiers` type), `apply` a result, read `option`,
+//! `interpretation` and `constant`, `note` for the trace, `has_any` and `any_marker`.
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString, Map, NativeCallContext};
 

@@ -29,6 +29,7 @@ pub(crate) mod code;
 mod direct;
 mod lower;
 mod moves;
+mod ops;
 mod place;
 pub(crate) mod run;
 

@@ -9,7 +9,8 @@
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
 use super::code::{Ex, Op, Step, StepRef};
-use super::run::{R, Runner, indexed, mismatch};
+use super::ops::{indexed, mismatch};
+use super::run::{R, Runner};
 
 /// One step of a place, with its index worked out.
 pub(super) enum At<'a> {
@@ -200,7 +201,7 @@ impl Runner<'_, '_> {
                 self.ctx
                     .call_native_fn_raw("index$set$", true, &mut [target, &mut index, &mut value])
                     .map(|_| ())
-                    .map_err(|e| super::run::at(e, *pos))
+                    .map_err(|e| super::ops::at(e, *pos))
             }
         }
     }

@@ -21,6 +21,7 @@ mod markov;
 pub mod projection;
 pub mod pure;
 mod quiet;
+mod states;
 mod world;
 
 use ahash::AHashMap as HashMap;
