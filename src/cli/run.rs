@@ -74,9 +74,11 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         };
         InputError::UnreadableScript { script: args.script.display().to_string(), why }
     })?;
+    // The script's own folder: where its `//! rules:` and its orders of battle are found.
+    let folder = args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     let mut flags = args.rules.clone();
     if flags.rules.is_empty() {
-        flags.rules = run::script_rules(&script);
+        flags.rules = run::script_rules(&script, folder);
     }
     if flags.rules.is_empty() {
         return Err(InputError::ScriptNamesNoRules { script: args.script.display().to_string() }.into());
@@ -89,9 +91,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         let host = Host::new(ruleset).map_err(Problems)?;
         let walk = args.limits.over(host.walk_limits());
         host.set_walk_limits(walk.max_operations, walk.time_limit);
-        host.allow_scenarios_from(
-            args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")),
-        );
+        host.allow_scenarios_from(folder);
         let odds = host.odds_with_fields(
             &rhai::Scope::new(),
             &script,
@@ -116,7 +116,6 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         None => (0, args.trials),
     };
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
-    let folder = args.script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     let limits = args.limits.over(Limits::default());
     let study = Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs, limits };
     let bar = (!args.quiet && count > 1 && std::io::stderr().is_terminal()).then(|| {

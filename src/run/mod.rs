@@ -6,8 +6,28 @@ mod summary;
 pub use study::{Outcome, Study, StudyError, TrialFailure, run};
 pub use summary::{Record, Summary, Tally, TallyRow, wilson};
 
-/// The rulesets a script names in its first lines: `//! rules: ff-napoleonic`.
-pub fn script_rules(script: &str) -> Vec<String> {
+/// The rulesets a script names in its first lines (`//! rules: ff-napoleonic`), found from the
+/// script's own `folder` as its orders of battle are: a path is taken from that folder, and an id
+/// names a ruleset folder beside the script when there is one (else it is looked up as any
+/// `--rules` id is). So a script, its rules and its battles can be moved together.
+pub fn script_rules(script: &str, folder: &std::path::Path) -> Vec<String> {
+    named_rules(script)
+        .into_iter()
+        .map(|spec| {
+            let beside = folder.join(&spec);
+            let is_path = spec.contains('/') || spec.contains(std::path::MAIN_SEPARATOR);
+            let relative = std::path::Path::new(&spec).is_relative();
+            if (is_path && relative) || (!is_path && crate::rules::files::is_ruleset_folder(&beside)) {
+                beside.display().to_string()
+            } else {
+                spec
+            }
+        })
+        .collect()
+}
+
+/// The rulesets named in a script's first lines, as written.
+fn named_rules(script: &str) -> Vec<String> {
     script
         .lines()
         .take_while(|line| line.trim_start().starts_with("//") || line.trim().is_empty())

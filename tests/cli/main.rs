@@ -4,6 +4,7 @@ mod files;
 mod golden;
 mod icepool;
 mod odds;
+mod overlays;
 mod repl;
 mod roll;
 mod rules;

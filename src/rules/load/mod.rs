@@ -59,6 +59,19 @@ pub fn resolve(spec: &str, rules_dir: &Path) -> PathBuf {
     }
 }
 
+/// The folder of the ruleset an overlay at `overlay` extends (`extends: base`): a ruleset folder
+/// of that name beside the overlay first, so that a copied set of rules and an overlay kept with
+/// it go together; else `base` looked up as a `--rules` id is. A path (`extends: ../x/base`) is
+/// taken from the folder the overlay is in.
+pub fn base_of(overlay: &Path, base: &str, rules_dir: &Path) -> PathBuf {
+    let beside = overlay.parent().unwrap_or(Path::new(".")).join(base);
+    let is_path = base.contains('/') || base.contains(std::path::MAIN_SEPARATOR);
+    if is_path || (beside.as_path() != overlay && files::is_ruleset_folder(&beside)) {
+        return beside;
+    }
+    resolve(base, rules_dir)
+}
+
 /// Loads the rulesets named by `specs` (ids or folders), each overlay on top
 /// of the ruleset it extends (loaded first when not named). Every problem in
 /// every file is reported; the load fails when any of them is an error.
@@ -131,10 +144,14 @@ impl Loader {
             return None;
         }
         let mut folders: Vec<PathBuf> = Vec::new();
+        // A folder named twice, by two spellings of its path, is loaded once.
+        let mut seen: Vec<PathBuf> = Vec::new();
         for spec in specs {
             let folder = resolve(spec, rules_dir);
             for f in self.chain(&folder, rules_dir, &mut Vec::new())? {
-                if !folders.contains(&f) {
+                let same = std::fs::canonicalize(&f).unwrap_or_else(|_| f.clone());
+                if !seen.contains(&same) {
+                    seen.push(same);
                     folders.push(f);
                 }
             }
@@ -173,7 +190,7 @@ impl Loader {
         seen.push(folder.to_path_buf());
         let extends = self.manifest(folder)?.1.extends.as_ref().map(|e| e.value.clone());
         let mut chain = match extends {
-            Some(base) => self.chain(&resolve(&base, rules_dir), rules_dir, seen)?,
+            Some(base) => self.chain(&base_of(folder, &base, rules_dir), rules_dir, seen)?,
             None => Vec::new(),
         };
         chain.push(folder.to_path_buf());
