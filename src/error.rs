@@ -126,6 +126,14 @@ pub enum InputError {
     #[diagnostic(code(cli::terminal))]
     Terminal(String),
 
+    #[error("there is no ruleset `{id}`{hint}; the rules folder has {known}")]
+    #[diagnostic(code(cli::unknown_ruleset))]
+    UnknownRuleset { id: String, hint: String, known: String },
+
+    #[error("{path} is there already: nothing was written (export into another folder, or move it away)")]
+    #[diagnostic(code(cli::would_overwrite))]
+    WouldOverwrite { path: String },
+
     #[error("`schema all` writes files: add `--out DIR`")]
     #[diagnostic(code(cli::schema_needs_out))]
     SchemaNeedsOut,

@@ -8,6 +8,7 @@ pub mod odds;
 mod repl;
 pub(crate) mod roll;
 pub mod rules_flags;
+mod rulesets;
 mod run;
 mod schema;
 pub mod show;
@@ -24,6 +25,7 @@ pub use eval::EvalArgs;
 pub use odds::OddsArgs;
 pub use repl::ReplArgs;
 pub use roll::RollArgs;
+pub use rulesets::RulesArgs;
 pub use run::RunArgs;
 pub use schema::{SchemaArgs, SchemaKind, schema_text};
 pub use show::ShowArgs;
@@ -63,6 +65,9 @@ pub enum Command {
     /// Resolve fires and melees at the table, one line at a time.
     #[command(after_help = repl::EXAMPLES)]
     Repl(ReplArgs),
+    /// The rulesets grognard finds and where they come from; `rules export` writes a copy to edit.
+    #[command(after_help = rulesets::EXAMPLES)]
+    Rules(RulesArgs),
 }
 
 /// How dice are read, shared by every command that takes dice notation.
@@ -110,5 +115,6 @@ pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
         Command::Schema(args) => schema::run(&args, io.out),
         Command::Repl(args) => repl::run(&args),
         Command::Run(args) => run::run(&args, io.out),
+        Command::Rules(args) => rulesets::run(&args, io.out),
     }
 }

@@ -14,12 +14,13 @@ mod modifier;
 mod problem;
 mod ruleset;
 mod settings;
+pub mod shipped;
 mod source;
 mod table;
 mod yaml;
 
 pub use effects::Effects;
-pub use load::{Loaded, default_rules_dir, load, load_partial, resolve};
+pub use load::{Loaded, RulesOrigin, base_of, default_rules_dir, load, load_partial, resolve, rules_dir_and_origin};
 pub use manifest::{ConstantDef, ConstantValue, InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{
     GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Pick, Verdict,

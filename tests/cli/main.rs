@@ -3,6 +3,7 @@
 mod files;
 mod golden;
 mod icepool;
+mod installed;
 mod odds;
 mod overlays;
 mod repl;

@@ -31,19 +31,52 @@ pub struct Loaded {
     pub warnings: Vec<Problem>,
 }
 
-/// Where ruleset ids are looked up: `$GROGNARD_RULES`, else `./rules` when it
-/// exists, else the `rules/` folder grognard was built with.
+/// Where ruleset ids are looked up: `$GROGNARD_RULES`, else `./rules` when it holds a
+/// ruleset, else the shipped rulesets built into grognard (`rules::shipped`), so that a binary
+/// works wherever it is installed.
 pub fn default_rules_dir() -> PathBuf {
+    rules_dir_and_origin().0
+}
+
+/// Why the rules folder is the one it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesOrigin {
+    /// `$GROGNARD_RULES` names it.
+    Environment,
+    /// `./rules`, in the folder grognard runs in.
+    Here,
+    /// The shipped rulesets built into grognard, written out to a folder of their own.
+    BuiltIn,
+    /// The source tree grognard was built from (where the built-in ones cannot be written out).
+    SourceTree,
+}
+
+impl std::fmt::Display for RulesOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RulesOrigin::Environment => "named by GROGNARD_RULES",
+            RulesOrigin::Here => "./rules, in the current folder",
+            RulesOrigin::BuiltIn => "the rulesets built into grognard",
+            RulesOrigin::SourceTree => "the source tree grognard was built from",
+        })
+    }
+}
+
+/// The rules folder (see `default_rules_dir`) and why it is that one.
+pub fn rules_dir_and_origin() -> (PathBuf, RulesOrigin) {
     if let Some(dir) = std::env::var_os("GROGNARD_RULES") {
-        return PathBuf::from(dir);
+        return (PathBuf::from(dir), RulesOrigin::Environment);
     }
     let here = PathBuf::from("rules");
     if here.join(".").is_dir()
         && here.read_dir().is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| files::is_ruleset_folder(&e.path()))))
     {
-        return here;
+        return (here, RulesOrigin::Here);
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+    match crate::rules::shipped::shipped_rules_dir() {
+        Ok(dir) => (dir, RulesOrigin::BuiltIn),
+        Err(_) => (PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules"), RulesOrigin::SourceTree),
+    }
 }
 
 /// The folder for `--rules ID|DIR`: a path when it names a folder, else `rules_dir/ID`.
