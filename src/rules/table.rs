@@ -298,6 +298,17 @@ impl Table {
         row_source.unwrap_or(&self.source)
     }
 
+    /// Where a reading comes from, in words for a trace: its row's or the table's source, and
+    /// its result's too when an overlay (or the result's own `source:`) gave that otherwise,
+    /// so that a patched result is credited to the overlay that changed it.
+    pub fn credit(&self, reading: &Cell) -> String {
+        let cell = self.source_of(reading);
+        match &reading.result {
+            Some(result) if result.source != *cell => format!("{cell}; result: {}", result.source),
+            _ => cell.to_string(),
+        }
+    }
+
     /// Reads a lookup with one key per level.
     pub fn read_lookup(&self, keys: &[String]) -> Result<&LookupValue, ReadError> {
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();

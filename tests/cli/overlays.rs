@@ -88,3 +88,33 @@ fn a_script_finds_its_rules_from_its_own_folder() {
         assert!(stdout(&out).contains("= \"lively\""), "{script}: {}", stdout(&out));
     }
 }
+
+#[test]
+fn a_result_an_overlay_rewords_is_credited_to_the_overlay_in_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let overlay = dir.path().join("reworded");
+    std::fs::create_dir_all(overlay.join("tables")).unwrap();
+    std::fs::write(
+        overlay.join("ruleset.yaml"),
+        "id: reworded\nextends: ff-napoleonic\ntitle: Reworded\nsource: house\n",
+    )
+    .unwrap();
+    std::fs::write(
+        overlay.join("tables/musketry.yaml"),
+        "patch: musketry\nsource: house\nresults:\n  lively: { text: Target disordered and shaken, effects: { order: disordered } }\n",
+    )
+    .unwrap();
+    let spec = overlay.display().to_string();
+    let trace = |total: i64| {
+        let out = grognard_in(dir.path(), &["eval", "--rules", &spec, &format!("lookup(\"musketry\", 1, {total})")]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out).lines().find(|l| l.starts_with("table")).unwrap_or_default().to_string()
+    };
+    // Row 1 reads 10+ as Lively: the band is the seed's, the words the overlay's.
+    let lively = trace(10);
+    assert!(lively.contains("lively: Target disordered and shaken"), "{lively}");
+    assert!(lively.contains("(seed 004, MUSKETRY AND CANNONADE TABLE (FF-TAB-MUSKETRY); result: house)"), "{lively}");
+    // A result the overlay left alone is the seed's alone.
+    let desultory = trace(5);
+    assert!(desultory.contains("desultory") && !desultory.contains("result: house"), "{desultory}");
+}

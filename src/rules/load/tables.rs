@@ -276,7 +276,8 @@ impl<'a> TableBuilder<'a> {
         }
         for (id, def) in &t.results.0 {
             let ResultDef { text, effects, source, values } = def.clone();
-            let source = source.unwrap_or_else(|| table.source.clone());
+            // A result a patch writes is the patch's unless it says otherwise.
+            let source = source.or_else(|| self.row_source.clone()).unwrap_or_else(|| table.source.clone());
             if !table.result_order.contains(&id.value) {
                 table.result_order.push(id.value.clone());
             }
