@@ -61,14 +61,3 @@ fn write_dir(dir: &Dir<'_>, to: &Path) -> std::io::Result<()> {
     }
     Ok(())
 }
-
-/// The shipped rulesets' ids, as built in.
-pub fn shipped_ids() -> Vec<String> {
-    let mut ids: Vec<String> = SHIPPED
-        .dirs()
-        .filter(|d| d.get_file(d.path().join("ruleset.yaml")).is_some())
-        .map(|d| d.path().display().to_string())
-        .collect();
-    ids.sort();
-    ids
-}
