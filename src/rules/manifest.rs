@@ -6,6 +6,7 @@ use serde_saphyr::Spanned;
 
 use super::dice_section::{DiceSchema, DiceSection};
 use super::source::Source;
+use super::table::LookupValue;
 use super::yaml::Entries;
 use crate::measure::Scale;
 use crate::unit::Vocabulary;
@@ -98,30 +99,9 @@ pub struct InterpretationDef {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConstantDef {
-    /// A number, a word or true/false.
-    pub value: ConstantValue,
+    /// A number, a word or true/false (or a mapping of them, as a lookup table's values).
+    pub value: LookupValue,
     /// What it is, in a sentence.
     pub text: String,
     pub source: Source,
-}
-
-/// A constant's value: a whole number, a number, a word, or true/false.
-#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum ConstantValue {
-    Flag(bool),
-    Int(i64),
-    Number(f64),
-    Text(String),
-}
-
-impl std::fmt::Display for ConstantValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ConstantValue::Flag(b) => write!(f, "{b}"),
-            ConstantValue::Int(n) => write!(f, "{n}"),
-            ConstantValue::Number(x) => write!(f, "{x}"),
-            ConstantValue::Text(t) => f.write_str(t),
-        }
-    }
 }

@@ -21,7 +21,7 @@ mod yaml;
 
 pub use effects::Effects;
 pub use load::{Loaded, RulesOrigin, base_of, default_rules_dir, load, load_partial, resolve, rules_dir_and_origin};
-pub use manifest::{ConstantDef, ConstantValue, InterpretationDef, ManifestFile, OptionDef};
+pub use manifest::{ConstantDef, InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{
     GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Pick, Verdict,
     WhyNot, apply_groups, gate,

@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::manifest::ConstantValue;
 use super::modifier::ModifierList;
 use super::problem::{Problem, SourceFile, did_you_mean};
 use super::settings::{Settings, Switches};
@@ -52,7 +51,7 @@ pub struct Layer {
 /// A value the rules give procedures by name, with where it comes from.
 #[derive(Clone, Debug)]
 pub struct ConstantInfo {
-    pub value: ConstantValue,
+    pub value: super::table::LookupValue,
     pub text: String,
     pub source: Source,
 }

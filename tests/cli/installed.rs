@@ -6,14 +6,14 @@ use std::process::{Command, Output};
 
 use super::{stderr, stdout};
 
-/// Runs the moved binary in `dir`, with nothing telling it where rules are and a temporary
-/// folder of its own (where it writes the shipped rulesets out).
+/// Runs the moved binary in `dir`, with nothing telling it where rules are and a cache folder
+/// of its own (where it writes the shipped rulesets out).
 fn moved(binary: &Path, dir: &Path, args: &[&str]) -> Output {
     let out = Command::new(binary)
         .args(args)
         .current_dir(dir)
         .env_remove("GROGNARD_RULES")
-        .env("TMPDIR", dir.join("tmp"))
+        .env("XDG_CACHE_HOME", dir.join("tmp"))
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
@@ -36,7 +36,7 @@ fn a_moved_binary_checks_shows_evaluates_and_runs_with_the_rules_built_into_it()
     for id in ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example", "volley-example"] {
         assert!(checked.contains(&format!("{id}: ok")), "{checked}");
     }
-    // Written out under the binary's temporary folder, not read from the source tree.
+    // Written out under the cache folder, not read from the source tree.
     assert!(checked.contains(&work.join("tmp").display().to_string()), "{checked}");
     let chart = stdout(&moved(&binary, &work, &["show", "--rules", "ff-napoleonic", "musketry"]));
     assert!(
@@ -71,7 +71,7 @@ fn rules_lists_where_the_rulesets_come_from_and_exports_a_copy_to_edit() {
         Command::new(binary)
             .args(args)
             .current_dir(dir.path())
-            .env("TMPDIR", dir.path().join("tmp"))
+            .env("XDG_CACHE_HOME", dir.path().join("tmp"))
             .env("NO_COLOR", "1")
             .output()
             .unwrap()

@@ -2,7 +2,7 @@
 //! sourced constants (`constant(...)`), and charts stored as printed (`column_key`), checked
 //! against the seeds and changed by an overlay.
 
-use grognard::rules::{ConstantValue, Source, load};
+use grognard::rules::{LookupValue, Source, load};
 use grognard::script::Host;
 use rhai::{Dynamic, Scope};
 
@@ -79,20 +79,20 @@ fn constants_hold_the_seed_values_with_their_sources() {
         Source::House => false,
     };
     // "All infantry bases have a 45 degree firing arc. All artillery has a 30 degree firing arc."
-    assert_eq!(ff.constants["infantry_arc"].value, ConstantValue::Int(45));
-    assert_eq!(ff.constants["artillery_arc"].value, ConstantValue::Int(30));
+    assert_eq!(ff.constants["infantry_arc"].value, LookupValue::Int(45));
+    assert_eq!(ff.constants["artillery_arc"].value, LookupValue::Int(30));
     // "Passage of lines costs -3" inches for infantry and cavalry, -6" for artillery."
-    assert_eq!(ff.constants["passage_of_lines_foot_horse"].value, ConstantValue::Number(3.0));
-    assert_eq!(ff.constants["passage_of_lines_artillery"].value, ConstantValue::Number(6.0));
+    assert_eq!(ff.constants["passage_of_lines_foot_horse"].value, LookupValue::Number(3.0));
+    assert_eq!(ff.constants["passage_of_lines_artillery"].value, LookupValue::Number(6.0));
     for c in ["infantry_arc", "artillery_arc", "passage_of_lines_foot_horse", "passage_of_lines_artillery"] {
         assert!(seed_004(c), "{c}: {}", ff.constants[c].source);
     }
     // FF-TAB-MELEE ambiguity 3: the cap on desperate struggles is the inventory's house value.
-    assert_eq!(ff.constants["struggle_cap"].value, ConstantValue::Int(10));
+    assert_eq!(ff.constants["struggle_cap"].value, LookupValue::Int(10));
     assert!(ff.constants["struggle_cap"].source.is_house());
     let rq = ruleset(&["republique"]);
-    assert_eq!(rq.constants["stalled_cap"].value, ConstantValue::Int(3));
-    assert_eq!(rq.constants["demoralized_at"].value, ConstantValue::Int(3));
+    assert_eq!(rq.constants["stalled_cap"].value, LookupValue::Int(3));
+    assert_eq!(rq.constants["demoralized_at"].value, LookupValue::Int(3));
     let host = host(&["ff-napoleonic"]);
     assert_eq!(value_of(&host, r#"constant("infantry_arc")"#).as_int(), Ok(45));
     let err = host.eval(&mut Scope::new(), r#"constant("struggle_cpa")"#).unwrap_err();
@@ -114,8 +114,8 @@ fn an_overlay_changes_a_constant_for_the_procedures_too() {
     std::fs::write(overlay.join("procedures/cap.rhai"), "fn cap() { constant(\"struggle_cap\") }\n").unwrap();
     let spec = overlay.to_string_lossy().into_owned();
     let loaded = load(&[spec], &rules_dir()).unwrap_or_else(|p| panic!("{:?}", p.0));
-    assert_eq!(loaded.ruleset.constants["struggle_cap"].value, ConstantValue::Int(1));
-    assert_eq!(loaded.ruleset.constants["infantry_arc"].value, ConstantValue::Int(45), "the base's others stay");
+    assert_eq!(loaded.ruleset.constants["struggle_cap"].value, LookupValue::Int(1));
+    assert_eq!(loaded.ruleset.constants["infantry_arc"].value, LookupValue::Int(45), "the base's others stay");
     let host = Host::new(loaded.ruleset).unwrap();
     assert_eq!(value_of(&host, "cap()").as_int(), Ok(1));
     assert_eq!(value_of(&host, r#"constant("struggle_cap")"#).as_int(), Ok(1));

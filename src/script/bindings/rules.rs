@@ -51,19 +51,13 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 /// `constant(name)`: the value of a constant of the ruleset; an error naming the constants
 /// there are when it has none of that name.
 pub(crate) fn constant(ruleset: &crate::rules::Ruleset, name: &str) -> Result<Dynamic, Box<EvalAltResult>> {
-    use crate::rules::ConstantValue;
     let Some(info) = ruleset.constants.get(name) else {
         let hint = crate::rules::did_you_mean(name, ruleset.constants.keys().map(String::as_str));
         let known: Vec<&str> = ruleset.constants.keys().map(String::as_str).collect();
         let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
         return fail(format!("ruleset `{}` has no constant `{name}`{hint}; its constants: {known}", ruleset.id));
     };
-    Ok(match &info.value {
-        ConstantValue::Flag(b) => Dynamic::from(*b),
-        ConstantValue::Int(n) => Dynamic::from(*n),
-        ConstantValue::Number(x) => Dynamic::from(*x),
-        ConstantValue::Text(t) => Dynamic::from(ImmutableString::from(t.as_str())),
-    })
+    Ok(to_dynamic(&info.value))
 }
 
 /// `note(text)`: words for the trace.
