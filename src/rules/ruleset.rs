@@ -84,6 +84,8 @@ pub struct Procedure {
     pub file: SourceFile,
     /// The folder imports are confined to (the layer's folder).
     pub folder: PathBuf,
+    /// The layer it belongs to: its index in `Ruleset::layers`.
+    pub layer: usize,
 }
 
 impl Ruleset {

@@ -7,6 +7,7 @@
 //! `Trace` of every resolution, and can walk every dice outcome of a call
 //! for its exact distribution.
 
+mod base_calls;
 mod bindings;
 mod budget;
 mod check;

@@ -282,7 +282,8 @@ impl Loader {
     fn procedures(&mut self, rs: &mut Ruleset, folder: &Path) {
         for path in self.yaml_files(folder, "procedures", "rhai") {
             if let Some(file) = self.read(folder, &path) {
-                rs.procedures.push(Procedure { name: stem(&path), file, folder: folder.to_path_buf() });
+                let layer = rs.layers.len().saturating_sub(1);
+                rs.procedures.push(Procedure { name: stem(&path), file, folder: folder.to_path_buf(), layer });
             }
         }
     }

@@ -10,6 +10,7 @@ use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 use super::Host;
 use super::check::{Written, condition_scope};
 use crate::rules::{Problem, Ruleset, SourceFile};
+use crate::script::base_calls;
 use crate::script::bindings;
 use crate::script::compiled::Compiled;
 use crate::script::condition::Condition;
@@ -104,27 +105,58 @@ impl Host {
     }
 
     fn compile_procedures(&mut self, problems: &mut Vec<Problem>) {
-        let files: Vec<SourceFile> = self.state.borrow().ruleset.procedures.iter().map(|p| p.file.clone()).collect();
+        let (files, layer_ids): (Vec<(SourceFile, usize)>, Vec<String>) = {
+            let st = self.state.borrow();
+            let rs = &st.ruleset;
+            (
+                rs.procedures.iter().map(|p| (p.file.clone(), p.layer)).collect(),
+                rs.layers.iter().map(|l| l.id.clone()).collect(),
+            )
+        };
+        // Each file as written, and as compiled: with its `base::` calls renamed (see `base_calls`).
         let mut compiled = Vec::new();
+        let mut rewritten = Vec::new();
         // Unoptimized: `fold` optimizes them once the switches are read.
         self.engine.set_optimization_level(OptimizationLevel::None);
-        for file in files {
-            match self.engine.compile(file.inner()) {
+        for (file, layer) in files {
+            let (text, calls) = base_calls::rewrite(&self.engine, file.inner(), layer);
+            match self.engine.compile(&text) {
                 Ok(mut ast) => {
                     ast.set_source(file.name());
                     self.sources.insert(file.name().to_string(), file.clone());
                     for function in ast.iter_functions() {
                         self.function_files.insert(function.name.to_string(), file.clone());
                     }
-                    compiled.push((file, ast));
+                    rewritten.push((crate::rules::source_file(file.name(), text), ast.clone()));
+                    compiled.push((file, ast, layer, calls));
                 }
                 Err(err) => problems.push(parse_problem(&file, &err)),
             }
         }
+        let layer_files: Vec<base_calls::LayerFile> = compiled
+            .iter()
+            .map(|(file, ast, layer, calls)| base_calls::LayerFile {
+                layer: *layer,
+                layer_id: layer_ids.get(*layer).map_or("", String::as_str),
+                file,
+                ast,
+                calls,
+            })
+            .collect();
+        let (copies, homes) = base_calls::copies(&layer_files, problems);
+        // A `base::` call that reaches nothing is already reported; it is not also unknown.
+        let script_fns: BTreeSet<String> = compiled
+            .iter()
+            .flat_map(|(_, ast, _, _)| ast.iter_functions().map(|f| f.name.to_string()))
+            .chain(rewritten_calls(&layer_files))
+            .collect();
+        drop(layer_files);
+        for (name, file) in homes {
+            self.function_files.insert(name, file);
+        }
+        let compiled: Vec<(SourceFile, AST)> = compiled.into_iter().map(|(file, ast, _, _)| (file, ast)).collect();
         let checked =
-            crate::script::contracted::put_checks(&self.engine, &self.state.borrow().ruleset, &compiled, problems);
-        let script_fns: BTreeSet<String> =
-            compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
+            crate::script::contracted::put_checks(&self.engine, &self.state.borrow().ruleset, &rewritten, problems);
         let known = self.known_functions(&script_fns);
         let all = compiled.iter().fold(AST::empty(), |all, (_, ast)| all.merge(ast));
         *self.marker_values.borrow_mut() = crate::script::words::marker_values(&self.state.borrow().ruleset, &all);
@@ -135,6 +167,7 @@ impl Host {
         for (_, ast) in checked {
             self.written = self.written.merge(&ast);
         }
+        self.written = self.written.merge(&copies);
         self.engine.set_optimization_level(OptimizationLevel::Simple);
         self.fold();
     }
@@ -204,4 +237,9 @@ impl Host {
             self.state.borrow_mut().lists.insert(list.id.clone(), Rc::new(compiled));
         }
     }
+}
+
+/// The names every `base::` call of the files is compiled under.
+fn rewritten_calls<'a>(files: &'a [base_calls::LayerFile]) -> impl Iterator<Item = String> + 'a {
+    files.iter().flat_map(|f| f.calls.iter().map(|c| base_calls::mangled(f.layer, &c.name)))
 }

@@ -151,7 +151,13 @@ impl Host {
         };
         let mut help_text = help.unwrap_or_default();
         if !chain.is_empty() {
-            let calls = chain.iter().map(|c| format!("{c}()")).collect::<Vec<_>>().join(" called from ");
+            // Innermost first: the function that failed, then who called it.
+            let calls = chain
+                .iter()
+                .rev()
+                .map(|c| format!("{}()", crate::script::base_calls::written_name(c)))
+                .collect::<Vec<_>>()
+                .join(" called from ");
             if !help_text.is_empty() {
                 help_text.push_str("; ");
             }
