@@ -125,6 +125,29 @@ impl Band {
         first_shared(&self.intervals, &other.intervals).is_some()
     }
 
+    /// The values of this band that are not in `other`; `None` when there are none.
+    pub fn without(&self, other: &Band) -> Option<Band> {
+        let mut left: Vec<(i64, i64)> = Vec::new();
+        for &(start, end) in &self.intervals {
+            // Where the run goes on from, past the cuts so far; `None` once a cut reaches its end.
+            let mut from = Some(start);
+            for &(cut_start, cut_end) in &other.intervals {
+                let Some(at) = from else { break };
+                if cut_end < at || cut_start > end {
+                    continue;
+                }
+                if cut_start > at {
+                    left.push((at, cut_start - 1));
+                }
+                from = (cut_end < end).then(|| cut_end + 1);
+            }
+            if let Some(at) = from {
+                left.push((at, end));
+            }
+        }
+        (!left.is_empty()).then(|| Band::from_intervals(left))
+    }
+
     /// The band in the notation tables print, one way for each set of values:
     /// `5`, `3,4` (two values), `0-10`, `-3 to -1` (a range with a negative
     /// end, where `-3--1` would be hard to read), `11+`, `2 or less`, and

@@ -592,3 +592,25 @@ proptest! {
         prop_assert_eq!(Band::parse(&shown).unwrap().to_string(), shown);
     }
 }
+
+#[test]
+fn a_band_without_another_keeps_exactly_the_values_the_other_lacks() {
+    assert_eq!(band("5-10").without(&band("7")).unwrap().text(), "5,6,8-10");
+    assert_eq!(band("5-10").without(&band("9+")).unwrap().text(), "5-8");
+    assert_eq!(band("2 or less").without(&band("0-1")).unwrap().text(), "-1 or less,2");
+    assert_eq!(band("11+").without(&band("12")).unwrap().text(), "11,13+");
+    assert!(band("3,4").without(&band("1-6")).is_none());
+    assert!(band("11+").without(&band("5+")).is_none());
+    // Value by value, against `contains`, open ends included.
+    let texts = ["5", "4-6", "-1 to -3", "11+", "2 or less", "3,4", "2, 5-6", "0-10", "0 or less,1+"];
+    for a in texts {
+        for b in texts {
+            let (a, b) = (band(a), band(b));
+            let left = a.without(&b);
+            for value in [-30, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 30, i64::MIN, i64::MAX] {
+                let expected = a.contains(value) && !b.contains(value);
+                assert_eq!(left.as_ref().is_some_and(|l| l.contains(value)), expected, "{a} without {b} at {value}");
+            }
+        }
+    }
+}

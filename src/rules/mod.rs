@@ -16,6 +16,7 @@ mod ruleset;
 mod settings;
 pub mod shipped;
 mod source;
+mod switched_table;
 mod table;
 mod yaml;
 
@@ -30,6 +31,7 @@ pub use problem::{Origin, Problem, Problems, SHOWN_PROBLEMS, SourceFile, did_you
 pub use ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset};
 pub use settings::{Settings, Switches};
 pub use source::{SeedRef, Source};
+pub use switched_table::{PatchGate, SwitchedTable};
 pub use table::{
     Cell, Edge, GridRow, LookupValue, ReadError, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };

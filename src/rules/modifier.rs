@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
 use super::problem::Origin;
-use super::settings::Settings;
+use super::settings::{ChoicesDef, Settings};
 use super::source::Source;
 use super::yaml::Entries;
 
@@ -139,26 +139,6 @@ pub struct ModifierDef {
     /// In an overlay: remove the base's modifier with this id.
     #[serde(default)]
     pub remove: bool,
-}
-
-/// The interpretation choices a modifier holds under: one word or a list.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum ChoicesDef {
-    #[schemars(with = "String")]
-    One(Spanned<String>),
-    #[schemars(with = "Vec<String>")]
-    Many(Vec<Spanned<String>>),
-}
-
-impl ChoicesDef {
-    /// The choices, in the order written.
-    pub fn into_words(self) -> Vec<String> {
-        match self {
-            ChoicesDef::One(one) => vec![one.value],
-            ChoicesDef::Many(many) => many.into_iter().map(|c| c.value).collect(),
-        }
-    }
 }
 
 /// What a modifier does when it applies.

@@ -7,6 +7,7 @@ use super::modifier::ModifierList;
 use super::problem::{Problem, SourceFile, did_you_mean};
 use super::settings::{Settings, Switches};
 use super::source::Source;
+use super::switched_table::SwitchedTable;
 use super::table::Table;
 use crate::dice::DiceConventions;
 use crate::measure::Scale;
@@ -30,7 +31,10 @@ pub struct Ruleset {
     pub interpretations: BTreeMap<String, InterpretationInfo>,
     /// The options and interpretations as now switched.
     pub settings: Settings,
+    /// Every table as it reads with the switches as they stand.
     pub tables: BTreeMap<String, Table>,
+    /// The tables a patch changes only under an option or interpretation: each way they read.
+    pub switched_tables: BTreeMap<String, SwitchedTable>,
     pub modifiers: BTreeMap<String, ModifierList>,
     /// Procedure files in load order; a later layer's function replaces an
     /// earlier one of the same name and arity.
@@ -104,6 +108,7 @@ impl Ruleset {
             interpretations: BTreeMap::new(),
             settings: Settings::default(),
             tables: BTreeMap::new(),
+            switched_tables: BTreeMap::new(),
             modifiers: BTreeMap::new(),
             procedures: Vec::new(),
             contracts: BTreeMap::new(),
@@ -130,6 +135,7 @@ impl Ruleset {
             return Err(self.unknown("option", name, self.options.keys()));
         }
         self.settings.options.insert(name.to_string(), on);
+        self.select_tables();
         Ok(())
     }
 
@@ -147,7 +153,15 @@ impl Ruleset {
             ));
         }
         self.settings.interpretations.insert(name.to_string(), choice.to_string());
+        self.select_tables();
         Ok(())
+    }
+
+    /// Each table a switched patch changes, as it reads with the switches as they stand.
+    pub fn select_tables(&mut self) {
+        for (id, switched) in &self.switched_tables {
+            self.tables.insert(id.clone(), switched.select(&self.settings).clone());
+        }
     }
 
     /// Applies command-line switches; every bad name is a problem, with a suggestion.

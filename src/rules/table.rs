@@ -16,7 +16,7 @@ use super::yaml::Entries;
 /// A table file (`tables/<id>.yaml`) as written. Exactly one of `bands`,
 /// `rows` (with `columns`) or `values` gives its body; an overlay's file may
 /// instead `patch` a table of the ruleset it extends.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableFile {
     /// The table's id; the file name without `.yaml` when left out.
@@ -27,6 +27,15 @@ pub struct TableFile {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub patch: Option<Spanned<String>>,
+    /// For a patch: it applies only while this option is on (`--with`, `:with`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub option: Option<Spanned<String>>,
+    /// For a patch: it applies only under these interpretation choices: `{ name: choice }`, or
+    /// `{ name: [choice, choice] }`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, super::settings::ChoicesDef>")]
+    pub interpretation: Entries<Spanned<String>, super::settings::ChoicesDef>,
     #[serde(default)]
     pub title: Option<String>,
     #[serde(default)]
@@ -46,10 +55,11 @@ pub struct TableFile {
     /// What a total above the highest printed band reads.
     #[serde(default)]
     pub above: Option<Edge>,
-    /// One row of bands, each to a result: `{ "0-4": fatal_wound, "5": wounded }`.
+    /// One row of bands, each to a result: `{ "0-4": fatal_wound, "5": wounded }`. In a patch,
+    /// `~` removes a band, and a band that overlaps the table's narrows the bands it overlaps.
     #[serde(default)]
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
-    pub bands: Option<Entries<Spanned<String>, Spanned<String>>>,
+    #[schemars(with = "Option<BTreeMap<String, Option<String>>>")]
+    pub bands: Option<Entries<Spanned<String>, Option<Spanned<String>>>>,
     /// What chooses the row of a grid (e.g. `fire_points`).
     #[serde(default)]
     pub row_key: Option<String>,
@@ -64,9 +74,10 @@ pub struct TableFile {
     #[schemars(with = "Option<Vec<String>>")]
     pub columns: Option<Vec<Spanned<String>>>,
     /// A grid's rows: the row label (a band of the row key, or a plain label
-    /// such as `"1/2"`) to one band per column, `~` where the column is empty.
+    /// such as `"1/2"`) to one band per column, `~` where the column is empty. In a patch,
+    /// a row given as `~` is removed.
     #[serde(default)]
-    #[schemars(with = "Option<BTreeMap<String, Vec<Option<String>>>>")]
+    #[schemars(with = "Option<BTreeMap<String, Option<Vec<Option<String>>>>>")]
     pub rows: Option<GridRowsFile>,
     /// A lookup's key names, outermost first: `[nation, formation]`.
     #[serde(default)]
@@ -74,17 +85,18 @@ pub struct TableFile {
     /// A lookup's values, nested one mapping per key.
     #[serde(default)]
     pub values: Option<LookupValue>,
-    /// What each result means.
+    /// What each result means. In a patch, a result given as `~` is removed (nothing may
+    /// read it then).
     #[serde(default)]
-    #[schemars(with = "BTreeMap<String, ResultDef>")]
-    pub results: Entries<Spanned<String>, ResultDef>,
+    #[schemars(with = "BTreeMap<String, Option<ResultDef>>")]
+    pub results: Entries<Spanned<String>, Option<ResultDef>>,
     /// Notes printed under the chart.
     #[serde(default)]
     pub notes: Vec<String>,
 }
 
 /// A grid's rows as written: each label with its cells (`~` for an empty cell).
-pub type GridRowsFile = Entries<Spanned<String>, Vec<Option<Spanned<String>>>>;
+pub type GridRowsFile = Entries<Spanned<String>, Option<Vec<Option<Spanned<String>>>>>;
 
 /// What a total outside the printed bands reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -162,6 +174,8 @@ pub struct Table {
     pub file: Option<super::problem::SourceFile>,
     /// A grid written with a column per key and a row per result (`column_key`), so shown.
     pub printed_by_column: bool,
+    /// The source of each band (as printed) an overlay's patch wrote in a bands table.
+    pub band_sources: BTreeMap<Arc<str>, Source>,
 }
 
 /// The body of a table.
@@ -287,12 +301,13 @@ impl Table {
         self.read_cells(Some(&grid_row.label), cells, total)
     }
 
-    /// The source of what a reading read: the row's own (a patched row) or the table's.
+    /// The source of what a reading read: the row's or band's own (a patch's) or the table's.
     pub fn source_of(&self, reading: &Cell) -> &Source {
         let row_source = match (&self.body, &reading.row) {
             (TableBody::Grid { rows, .. }, Some(label)) => {
                 rows.iter().find(|r| &r.label == label).and_then(|r| r.source.as_ref())
             }
+            (TableBody::Bands(_), _) => reading.band.as_ref().and_then(|band| self.band_sources.get(band)),
             _ => None,
         };
         row_source.unwrap_or(&self.source)

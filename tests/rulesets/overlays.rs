@@ -1,8 +1,9 @@
 //! What an overlay can do to the rules beneath it: call the function it replaces
-//! (`base::name`, through any depth of layers).
+//! (`base::name`, through any depth of layers); patch a table under an option or
+//! interpretation, removing rows, bands and results and narrowing bands.
 
 use grognard::dice::{EnumLimits, Supplied};
-use grognard::rules::{Ruleset, load, load_partial};
+use grognard::rules::{RowKey, Ruleset, TableBody, load, load_partial};
 use grognard::script::{Host, Outcome, ScriptError, check};
 use rhai::Scope;
 
@@ -89,4 +90,110 @@ fn a_base_call_that_reaches_nothing_is_refused_where_it_is_written() {
     let orphan = problems("base-calls/orphan");
     assert_eq!(orphan.len(), 1);
     assert_eq!(orphan[0].message, "`base::f`: orphan extends no ruleset, so there is no base to call");
+}
+
+// ---- table patches ---------------------------------------------------------------
+
+/// The house overlay of tests/fixtures/rules/patches, with `with` switched on and `set` chosen.
+fn patched(with: &[&str], set: &[(&str, &str)]) -> Ruleset {
+    let mut rs = fixture_rules("patches/house");
+    for option in with {
+        rs.set_option(option, true).unwrap();
+    }
+    for (name, choice) in set {
+        rs.set_interpretation(name, choice).unwrap();
+    }
+    rs
+}
+
+/// The result the clash table reads at each total 1 to 10.
+fn clash(rs: &Ruleset) -> Vec<String> {
+    let table = &rs.tables["clash"];
+    (1..=10).map(|t| table.read_bands(t).unwrap().result.unwrap().id.clone()).collect()
+}
+
+#[test]
+fn a_patch_under_an_option_or_interpretation_applies_only_while_it_holds() {
+    let words = |w: &str| w.split(' ').map(str::to_string).collect::<Vec<_>>();
+    let base = words("held held held held pushed pushed pushed pushed broken broken");
+    assert_eq!(clash(&patched(&[], &[])), base);
+    // bloody: the 8 breaks, narrowing pushed to 5-7.
+    assert_eq!(
+        clash(&patched(&["bloody"], &[])),
+        words("held held held held pushed pushed pushed broken broken broken")
+    );
+    // harsh: the 1 routs, narrowing held to 2-4.
+    assert_eq!(
+        clash(&patched(&[], &[("reading", "harsh")])),
+        words("routed held held held pushed pushed pushed pushed broken broken")
+    );
+    let both = patched(&["bloody"], &[("reading", "harsh")]);
+    assert_eq!(clash(&both), words("routed held held held pushed pushed pushed broken broken broken"));
+    // Switched back, the table reads as the base again.
+    let mut rs = both;
+    rs.set_option("bloody", false).unwrap();
+    rs.set_interpretation("reading", "plain").unwrap();
+    assert_eq!(clash(&rs), base);
+    // The base's own bands keep the base's source; a band the patch wrote or narrowed is the house's.
+    let rs = patched(&["bloody"], &[]);
+    let table = &rs.tables["clash"];
+    assert_eq!(table.credit(&table.read_bands(8).unwrap()), "house");
+    let base_table = &fixture_rules("patches/base").tables["clash"];
+    assert_eq!(base_table.band_sources.len(), 0);
+}
+
+#[test]
+fn a_host_switches_a_patched_table_for_every_path() {
+    let host = Host::new(fixture_rules("patches/house")).unwrap();
+    let call = r#"lookup("clash", roll("1d10").total).result"#;
+    let odds = |host: &Host| {
+        let odds = host.odds(&Scope::new(), call, EnumLimits::STANDARD, (100, 1)).unwrap();
+        ["held", "pushed", "broken"].map(|w| odds.distribution.probability(&Outcome::Word(w.into())))
+    };
+    assert_eq!(odds(&host), [ratio(4, 10), ratio(4, 10), ratio(2, 10)]);
+    host.set_option("bloody", true).unwrap();
+    assert_eq!(odds(&host), [ratio(4, 10), ratio(3, 10), ratio(3, 10)]);
+    host.set_dice(Box::new(Supplied::new([8])));
+    assert_eq!(host.eval(&mut Scope::new(), call).unwrap().value.into_string().unwrap(), "broken");
+    host.set_option("bloody", false).unwrap();
+    host.set_dice(Box::new(Supplied::new([8])));
+    assert_eq!(host.eval(&mut Scope::new(), call).unwrap().value.into_string().unwrap(), "pushed");
+}
+
+#[test]
+fn a_patch_removes_rows_and_results_and_gives_new_columns() {
+    let rs = patched(&[], &[]);
+    let table = &rs.tables["volley"];
+    let TableBody::Grid { columns, rows, .. } = &table.body else { panic!("volley is a grid") };
+    assert_eq!(columns, &["miss", "hit"]);
+    assert_eq!(rows.iter().map(|r| r.label.to_string()).collect::<Vec<_>>(), ["1-4", "5+"]);
+    assert!(!table.results.contains_key("rout"));
+    let read =
+        |stands: i64, total: i64| table.read_grid(&RowKey::Number(stands), total).unwrap().result.unwrap().id.clone();
+    assert_eq!(
+        (read(1, 5), read(2, 6), read(4, 10), read(6, 3), read(6, 10)),
+        ("miss".into(), "hit".into(), "hit".into(), "miss".into(), "hit".into())
+    );
+}
+
+#[test]
+fn a_patch_with_mistakes_is_refused_with_each_one_located() {
+    let (_, problems) = load_partial(&[fixture("patches/bad")], &rules_dir());
+    let messages: Vec<String> = problems.iter().filter(|p| p.is_error()).map(|p| p.message.clone()).collect();
+    let expected = [
+        "the patch depends on option `blody`, which does not exist (did you mean `bloody`?)",
+        "interpretation `reading` has no choice `harsher` (did you mean `harsh`?); its choices are plain, harsh",
+        "only a patch depends on an option or interpretation; a table of its own is always there",
+        "band `7` is given as `~`: only a patch removes a band",
+        "the patch removes result `mis`, which the table does not have (did you mean `miss`?)",
+        "the patch removes row `1-3`, which the table does not have (did you mean `1-2`?)",
+        "row `1-2` of grid `volley` has 3 cells for the 2 columns the patch gives",
+        "row `5+` of grid `volley` has 3 cells for the 2 columns the patch gives",
+    ];
+    for message in expected {
+        assert!(messages.iter().any(|m| m == message), "missing: {message}\nin {messages:#?}");
+    }
+    assert_eq!(messages.len(), expected.len(), "{messages:#?}");
+    let removed = problems.iter().find(|p| p.message.starts_with("the patch removes row")).unwrap();
+    assert!(removed.place().ends_with("patches/bad/tables/volley.yaml:5:4"), "{}", removed.place());
 }

@@ -49,6 +49,14 @@ impl<'a> TableBuilder<'a> {
         // Where each row is, by label, so that a patched row is found without scanning them all.
         let mut labels: HashMap<Arc<str>, usize> = rows.iter().enumerate().map(|(i, r)| (r.label.clone(), i)).collect();
         for (label, cells) in t.rows.iter().flat_map(|r| &r.0) {
+            let Some(cells) = cells else {
+                let printed: Vec<String> = rows.iter().map(|r| r.label.to_string()).collect();
+                if self.removes(label, "row", labels.contains_key(label.value.as_str()), printed.iter()) {
+                    rows.retain(|r| *r.label != *label.value);
+                    labels = rows.iter().enumerate().map(|(i, r)| (r.label.clone(), i)).collect();
+                }
+                continue;
+            };
             // A row label is a band of the row key (`6,7`, `51+`), or a plain
             // label: a word (`excellent`) or a fraction (`1/2`).
             let plain = label.value.contains('/') || label.value.starts_with(|c: char| c.is_alphabetic());
@@ -76,12 +84,34 @@ impl<'a> TableBuilder<'a> {
             let row = GridRow { label: label.value.as_str().into(), band, cells, source: self.row_source.clone() };
             match labels.get(&row.label).copied() {
                 Some(i) => rows[i] = row,
+                // A patch's new row goes where its band falls among the rows'.
+                None if self.row_source.is_some() && row.band.is_some() => {
+                    let min = row.band.as_ref().and_then(Band::min);
+                    let at =
+                        rows.iter().position(|r| r.band.as_ref().is_some_and(|b| b.min() > min)).unwrap_or(rows.len());
+                    rows.insert(at, row);
+                    labels = rows.iter().enumerate().map(|(i, r)| (r.label.clone(), i)).collect();
+                }
                 None => {
                     labels.insert(row.label.clone(), rows.len());
                     rows.push(row);
                 }
             }
         }
+        // A patch that changes the columns gives every row anew.
+        for row in rows.iter().filter(|r| r.cells.len() != columns.len()) {
+            let message = format!(
+                "row `{}` of grid `{}` has {} cells for the {} columns the patch gives",
+                row.label,
+                table.id,
+                row.cells.len(),
+                columns.len()
+            );
+            let problem = Problem::error("rules::row_length", message, self.file, (0, 0).into())
+                .with_help("a patch that changes the columns gives every row anew, or removes it (`~`)");
+            self.push(problem);
+        }
+        rows.retain(|r| r.cells.len() == columns.len());
         table.body = TableBody::Grid { row_key, columns, rows };
     }
 

@@ -205,7 +205,9 @@ impl Loader {
             self.procedures(rs, &folder);
             self.contracts(rs, &folder);
         }
-        let ruleset = ruleset?;
+        let mut ruleset = ruleset?;
+        // A later layer's `set:` may have chosen otherwise than a switched patch's layer knew.
+        ruleset.select_tables();
         self.cross_check(&ruleset);
         Some(ruleset)
     }

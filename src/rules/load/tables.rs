@@ -14,6 +14,7 @@ use crate::rules::problem::did_you_mean;
 use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::Ruleset;
 use crate::rules::source::Source;
+use crate::rules::switched_table::{MAX_GATES, PatchGate, SwitchedTable};
 use crate::rules::table::{Edge, LookupValue, ResultDef, Table, TableBody, TableFile, TableResult};
 use crate::rules::yaml::{self, span_of};
 
@@ -78,33 +79,181 @@ impl Loader {
                 }
             };
             let stem = stem(&path);
-            if let Some(target) = &parsed.patch {
-                match rs.tables.get(&target.value).cloned() {
-                    Some(base) => {
-                        if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).patch(base, parsed) {
-                            rs.tables.insert(table.id.to_string(), table);
-                        }
-                    }
-                    None => {
-                        let known: Vec<&str> = rs.tables.keys().map(String::as_str).collect();
-                        let hint = did_you_mean(&target.value, known.iter().copied());
-                        self.problems.push(
-                            Problem::error(
-                                "rules::unknown_table",
-                                format!("there is no table `{}` to patch{hint}", target.value),
-                                &file,
-                                span_of(&file, target),
-                            )
-                            .with_label("no such table"),
-                        );
-                    }
+            if let Some(target) = parsed.patch.clone() {
+                if !rs.tables.contains_key(&target.value) {
+                    let known: Vec<&str> = rs.tables.keys().map(String::as_str).collect();
+                    let hint = did_you_mean(&target.value, known.iter().copied());
+                    self.problems.push(
+                        Problem::error(
+                            "rules::unknown_table",
+                            format!("there is no table `{}` to patch{hint}", target.value),
+                            &file,
+                            span_of(&file, &target),
+                        )
+                        .with_label("no such table"),
+                    );
+                    continue;
+                }
+                match self.patch_gate(rs, &file, &parsed) {
+                    Some(Some(gate)) => self.switched_patch(rs, &file, &target, gate, parsed),
+                    Some(None) => self.patch_every_way(rs, &file, &target.value, parsed),
+                    None => {}
                 }
                 continue;
             }
+            if parsed.option.is_some() || !parsed.interpretation.0.is_empty() {
+                let message = "only a patch depends on an option or interpretation; a table of its own is always there"
+                    .to_string();
+                self.problems.push(Problem::error("rules::patch", message, &file, (0, 0).into()).with_help(
+                    "write `patch: ID` to change a table under an option; for a procedure that reads another table \
+                     under an option, test `option(\"x\")` in the procedure",
+                ));
+                continue;
+            }
             if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).build(&stem, parsed) {
+                // A table written whole replaces the one of its id, every way it read.
+                rs.switched_tables.remove(table.id.as_ref());
                 rs.tables.insert(table.id.to_string(), table);
             }
         }
+    }
+
+    /// What a patch applies under (`Some(None)`: always), or `None` when it names an option or
+    /// interpretation the ruleset does not have (reported).
+    fn patch_gate(&mut self, rs: &Ruleset, file: &SourceFile, t: &TableFile) -> Option<Option<PatchGate>> {
+        if t.option.is_none() && t.interpretation.0.is_empty() {
+            return Some(None);
+        }
+        let mut known = true;
+        if let Some(option) = &t.option
+            && !rs.options.contains_key(&option.value)
+        {
+            let hint = did_you_mean(&option.value, rs.options.keys().map(String::as_str));
+            let message = format!("the patch depends on option `{}`, which does not exist{hint}", option.value);
+            self.problems.push(
+                Problem::error("rules::unknown_option", message, file, span_of(file, option))
+                    .with_label("no such option")
+                    .with_help("an option is declared under `options:` in ruleset.yaml, in this layer or below"),
+            );
+            known = false;
+        }
+        let mut interpretation = Vec::new();
+        for (name, choices) in &t.interpretation.0 {
+            let Some(info) = rs.interpretations.get(&name.value) else {
+                let hint = did_you_mean(&name.value, rs.interpretations.keys().map(String::as_str));
+                let message = format!("there is no interpretation `{}`{hint}", name.value);
+                self.problems.push(
+                    Problem::error("rules::unknown_interpretation", message, file, span_of(file, name))
+                        .with_label("no such interpretation"),
+                );
+                known = false;
+                continue;
+            };
+            let words = choices.clone().into_words();
+            for word in &words {
+                if !info.choices.iter().any(|(c, _)| c == word) {
+                    let all: Vec<&str> = info.choices.iter().map(|(c, _)| c.as_str()).collect();
+                    let hint = did_you_mean(word, all.iter().copied());
+                    let message = format!(
+                        "interpretation `{}` has no choice `{word}`{hint}; its choices are {}",
+                        name.value,
+                        all.join(", ")
+                    );
+                    self.problems.push(
+                        Problem::error("rules::unknown_interpretation", message, file, span_of(file, name))
+                            .with_label("for this interpretation"),
+                    );
+                    known = false;
+                }
+            }
+            interpretation.push((name.value.clone(), words));
+        }
+        known.then(|| Some(PatchGate { option: t.option.as_ref().map(|o| o.value.clone()), interpretation }))
+    }
+
+    /// A patch that always applies: to the table, and to every way a switched patch made it read.
+    fn patch_every_way(&mut self, rs: &mut Ruleset, file: &SourceFile, id: &str, parsed: TableFile) {
+        let Some(mut switched) = rs.switched_tables.remove(id) else {
+            let base = rs.tables[id].clone();
+            if let Some(table) = TableBuilder::new(self, file, rs.dice.clone()).patch(base, parsed, None) {
+                rs.tables.insert(table.id.to_string(), table);
+            }
+            return;
+        };
+        let mut variants = Vec::new();
+        for (when, table) in std::mem::take(&mut switched.variants) {
+            if let Some(patched) =
+                self.once(|l| TableBuilder::new(l, file, rs.dice.clone()).patch(table, parsed.clone(), None))
+            {
+                variants.push((when, patched));
+            }
+        }
+        if !variants.is_empty() {
+            switched.variants = variants;
+            rs.tables.insert(id.to_string(), switched.select(&rs.settings).clone());
+            rs.switched_tables.insert(id.to_string(), switched);
+        }
+    }
+
+    /// A patch under an option or interpretation: every way the table read so far is kept as it
+    /// is (the gate closed) and patched (the gate open).
+    fn switched_patch(
+        &mut self,
+        rs: &mut Ruleset,
+        file: &SourceFile,
+        target: &Spanned<String>,
+        gate: PatchGate,
+        parsed: TableFile,
+    ) {
+        let id = target.value.as_str();
+        let mut switched = rs.switched_tables.remove(id).unwrap_or_else(|| SwitchedTable::new(rs.tables[id].clone()));
+        if switched.gates.len() == MAX_GATES {
+            let message = format!(
+                "table `{id}` has {MAX_GATES} patches under options or interpretations already; this would be one more"
+            );
+            self.problems.push(
+                Problem::error("rules::patch", message, file, span_of(file, target))
+                    .with_help("join patches that depend on the same switches into one file"),
+            );
+            rs.switched_tables.insert(id.to_string(), switched);
+            return;
+        }
+        let mut variants = Vec::new();
+        for (when, table) in std::mem::take(&mut switched.variants) {
+            let patched = self.once(|l| {
+                TableBuilder::new(l, file, rs.dice.clone()).patch(table.clone(), parsed.clone(), Some(&gate))
+            });
+            let mut closed = when.clone();
+            closed.push(false);
+            variants.push((closed, table));
+            if let Some(patched) = patched {
+                let mut open = when;
+                open.push(true);
+                variants.push((open, patched));
+            }
+        }
+        switched.gates.push(gate);
+        switched.variants = variants;
+        rs.tables.insert(id.to_string(), switched.select(&rs.settings).clone());
+        rs.switched_tables.insert(id.to_string(), switched);
+    }
+
+    /// Runs `build`, keeping only the problems it finds that are not found already: a patch
+    /// applied to each way a table reads reports each mistake in it once.
+    fn once<T>(&mut self, build: impl FnOnce(&mut Loader) -> T) -> T {
+        let before = self.problems.len();
+        let out = build(self);
+        let fresh = self.problems.split_off(before);
+        for problem in fresh {
+            let seen = self
+                .problems
+                .iter()
+                .any(|p| p.code == problem.code && p.message == problem.message && p.place() == problem.place());
+            if !seen {
+                self.problems.push(problem);
+            }
+        }
+        out
     }
 }
 
@@ -161,6 +310,7 @@ impl<'a> TableBuilder<'a> {
             notes: Vec::new(),
             file: Some(self.file.clone()),
             printed_by_column,
+            band_sources: BTreeMap::new(),
         };
         let bodies = [t.bands.is_some(), t.rows.is_some() || t.columns.is_some(), t.values.is_some()];
         match bodies.iter().filter(|b| **b).count() {
@@ -196,7 +346,20 @@ impl<'a> TableBuilder<'a> {
             return None;
         };
         let mut wrong = false;
-        for (label, cells) in &rows.0 {
+        let mut full = Vec::with_capacity(rows.0.len());
+        for (label, cells) in rows.0 {
+            let Some(cells) = cells else {
+                let message = format!(
+                    "`{}: ~` would remove a row of a grid printed with a column per `{key}`; give the table whole instead",
+                    label.value
+                );
+                self.error("rules::patch", message, span_of(self.file, &label), "this row");
+                wrong = true;
+                continue;
+            };
+            full.push((label, cells));
+        }
+        for (label, cells) in &full {
             if cells.len() != columns.len() {
                 let s = if cells.len() == 1 { "" } else { "s" };
                 let message = format!(
@@ -213,11 +376,11 @@ impl<'a> TableBuilder<'a> {
             return None;
         }
         // Each printed column becomes a row; each printed row (a result) a column.
-        let results: Vec<Spanned<String>> = rows.0.iter().map(|(label, _)| label.clone()).collect();
+        let results: Vec<Spanned<String>> = full.iter().map(|(label, _)| label.clone()).collect();
         let turned = columns
             .into_iter()
             .enumerate()
-            .map(|(i, column)| (column, rows.0.iter().map(|(_, cells)| cells[i].clone()).collect()))
+            .map(|(i, column)| (column, Some(full.iter().map(|(_, cells)| cells[i].clone()).collect())))
             .collect();
         t.row_key = Some(key);
         t.columns = Some(results);
@@ -226,7 +389,7 @@ impl<'a> TableBuilder<'a> {
     }
 
     /// An overlay's patch: rows, bands, results and values replace those of the same name.
-    fn patch(mut self, mut table: Table, t: TableFile) -> Option<Table> {
+    fn patch(mut self, mut table: Table, t: TableFile, gate: Option<&PatchGate>) -> Option<Table> {
         let t = self.by_rows(t)?;
         // The table keeps its own source; the rows a patch writes carry the patch's.
         let Some(source) = t.source.clone() else {
@@ -238,9 +401,19 @@ impl<'a> TableBuilder<'a> {
             table.title = title;
         }
         self.row_source = Some(source.clone());
-        let changed: Vec<String> = t.rows.iter().flat_map(|r| r.0.iter().map(|(l, _)| l.value.clone())).collect();
+        let when = gate.map(|g| format!(" while {g}")).unwrap_or_default();
+        let rows_written = t.rows.iter().flat_map(|r| &r.0);
+        let (changed, removed): (Vec<_>, Vec<_>) = rows_written.partition(|(_, cells)| cells.is_some());
+        let labels = |rows: Vec<&(Spanned<String>, _)>| rows.iter().map(|(l, _)| l.value.clone()).collect::<Vec<_>>();
+        let (changed, removed) = (labels(changed), labels(removed));
         if !changed.is_empty() {
-            table.notes.push(format!("rows {} changed by {} ({source})", changed.join(", "), self.file.name()));
+            table.notes.push(format!("rows {} changed by {} ({source}){when}", changed.join(", "), self.file.name()));
+        }
+        if !removed.is_empty() {
+            table.notes.push(format!("rows {} removed by {} ({source}){when}", removed.join(", "), self.file.name()));
+        }
+        if changed.is_empty() && removed.is_empty() && gate.is_some() {
+            table.notes.push(format!("changed by {} ({source}){when}", self.file.name()));
         }
         self.fill(&mut table, t);
         Some(table)
@@ -274,7 +447,16 @@ impl<'a> TableBuilder<'a> {
         {
             reach = Some((band.min().unwrap_or(i64::MIN), band.max().unwrap_or(i64::MAX)));
         }
+        let mut removed_results = Vec::new();
         for (id, def) in &t.results.0 {
+            let Some(def) = def else {
+                if self.removes(id, "result", table.results.contains_key(&id.value), table.results.keys()) {
+                    table.results.remove(&id.value);
+                    table.result_order.retain(|r| *r != id.value);
+                    removed_results.push(id);
+                }
+                continue;
+            };
             let ResultDef { text, effects, source, values } = def.clone();
             // A result a patch writes is the patch's unless it says otherwise.
             let source = source.or_else(|| self.row_source.clone()).unwrap_or_else(|| table.source.clone());
@@ -296,9 +478,23 @@ impl<'a> TableBuilder<'a> {
             let mut index: HashMap<Band, usize> = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
             for (band_text, result) in &bands.0 {
                 if let Some(band) = self.band(band_text) {
+                    let Some(result) = result else {
+                        let printed: Vec<String> = rows.iter().map(|(b, _)| b.to_string()).collect();
+                        if self.removes(band_text, "band", index.contains_key(&band), printed.iter()) {
+                            rows.retain(|(b, _)| *b != band);
+                            index = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
+                        }
+                        continue;
+                    };
                     self.spans.insert((None, band.to_string()), span_of(self.file, band_text));
                     used.push(result);
                     let written = index.get(&band).copied();
+                    if written.is_none() && self.row_source.is_some() {
+                        // A patch's new band takes its totals from the bands it overlaps.
+                        if self.narrow(table, &mut rows, &band) {
+                            index = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
+                        }
+                    }
                     if let (Some(_), None) = (written, &self.row_source) {
                         // Outside a patch, the same band twice is a mistake, not a change.
                         let message = format!("table `{}` has the band `{band}` twice", table.id);
@@ -307,11 +503,29 @@ impl<'a> TableBuilder<'a> {
                     }
                     match written {
                         Some(i) => rows[i].1 = result.value.clone(),
+                        // A patch's new band goes where its totals fall among the bands.
+                        None if self.row_source.is_some() => {
+                            let at = rows.iter().position(|(b, _)| b.min() > band.min()).unwrap_or(rows.len());
+                            rows.insert(at, (band, result.value.clone()));
+                            index = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
+                        }
                         None => {
                             index.insert(band.clone(), rows.len());
                             rows.push((band, result.value.clone()));
                         }
                     }
+                }
+            }
+            // Each band a patch wrote, and each it narrowed, reads as the patch's.
+            if let Some(source) = &self.row_source {
+                let before: std::collections::HashSet<Band> = match &table.body {
+                    TableBody::Bands(old) => old.iter().map(|(b, _)| b.clone()).collect(),
+                    _ => Default::default(),
+                };
+                let written: std::collections::HashSet<Band> =
+                    bands.0.iter().filter_map(|(text, _)| Band::parse(&text.value).ok()).collect();
+                for (band, _) in rows.iter().filter(|(b, _)| written.contains(b) || !before.contains(b)) {
+                    table.band_sources.insert(band.printed(), source.clone());
                 }
             }
             table.body = TableBody::Bands(rows);
@@ -332,9 +546,79 @@ impl<'a> TableBuilder<'a> {
                 self.error("rules::unknown_result", message, span_of(self.file, result), "no such result");
             }
         }
+        for id in removed_results {
+            self.still_read(table, id);
+        }
         table.reach = reach;
         self.check_values(table, &t);
         self.check_coverage(table, reach);
+    }
+
+    /// Whether `what` may be removed: only by a patch, and only when the table has it. Says why not.
+    pub(super) fn removes<'k>(
+        &mut self,
+        name: &Spanned<String>,
+        what: &str,
+        present: bool,
+        known: impl Iterator<Item = &'k String>,
+    ) -> bool {
+        let at = span_of(self.file, name);
+        if self.row_source.is_none() {
+            let message = format!("{what} `{}` is given as `~`: only a patch removes a {what}", name.value);
+            let problem = Problem::error("rules::patch", message, self.file, at)
+                .with_label("no value")
+                .with_help(format!("leave the {what} out of a table of its own"));
+            self.push(problem);
+            return false;
+        }
+        if !present {
+            let hint = did_you_mean(&name.value, known.map(String::as_str));
+            let message = format!("the patch removes {what} `{}`, which the table does not have{hint}", name.value);
+            self.error("rules::patch", message, at, "not in the table");
+            return false;
+        }
+        true
+    }
+
+    /// Narrows the bands `band` overlaps to the totals it leaves them, dropping any it covers
+    /// whole; notes each change under the table. Whether any band changed.
+    fn narrow(&mut self, table: &mut Table, rows: &mut Vec<(Band, String)>, band: &Band) -> bool {
+        let mut changed = false;
+        let mut kept = Vec::with_capacity(rows.len());
+        for (old, result) in rows.drain(..) {
+            if !old.intersects(band) {
+                kept.push((old, result));
+                continue;
+            }
+            changed = true;
+            match old.without(band) {
+                Some(narrower) => {
+                    table.notes.push(format!("band {old} narrowed to {narrower} by {}", self.file.name()));
+                    kept.push((narrower, result));
+                }
+                None => table.notes.push(format!("band {old} replaced by {band} in {}", self.file.name())),
+            }
+        }
+        *rows = kept;
+        changed
+    }
+
+    /// A removed result that a band, cell or column still reads.
+    fn still_read(&mut self, table: &Table, id: &Spanned<String>) {
+        let reader = match &table.body {
+            TableBody::Bands(rows) => rows.iter().find(|(_, r)| *r == id.value).map(|(b, _)| format!("band {b}")),
+            TableBody::Grid { columns, .. } => columns.contains(&id.value).then(|| "a column".to_string()),
+            TableBody::Lookup { .. } => None,
+        };
+        if let Some(reader) = reader {
+            let message =
+                format!("the patch removes result `{}`, but {reader} of table `{}` still reads it", id.value, table.id);
+            self.push(
+                Problem::error("rules::patch", message, self.file, span_of(self.file, id))
+                    .with_label("removed here")
+                    .with_help("remove or rewrite what reads it in the same patch"),
+            );
+        }
     }
 
     /// Every result of a table gives the same values: a procedure reading `fire_points` must

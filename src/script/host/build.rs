@@ -167,7 +167,15 @@ impl Host {
         for (_, ast) in checked {
             self.written = self.written.merge(&ast);
         }
-        self.written = self.written.merge(&copies);
+        if copies.has_functions() {
+            // Merged, the copies' AST (which has no source) would take the procedures' source
+            // away, and with it the folder their imports are found from.
+            let source = self.written.source().map(str::to_string);
+            self.written = self.written.merge(&copies);
+            if let Some(source) = source {
+                self.written.set_source(source);
+            }
+        }
         self.engine.set_optimization_level(OptimizationLevel::Simple);
         self.fold();
     }
