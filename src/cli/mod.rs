@@ -37,6 +37,9 @@ pub struct Cli {
     /// Without a command in a terminal: the REPL.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// A folder of rulesets to look ruleset ids up in before any other; repeat for more.
+    #[arg(long = "rules-path", value_name = "DIR", global = true)]
+    pub rules_path: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -103,6 +106,7 @@ pub struct Io<'a> {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
+    crate::rules::set_rules_path(cli.rules_path);
     let Some(command) = cli.command else {
         return repl::run(&ReplArgs::default());
     };

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use crate::error::{Error, InputError};
-use crate::rules::{ManifestFile, RulesOrigin, did_you_mean, files, rules_dir_and_origin};
+use crate::rules::{ManifestFile, did_you_mean, files, resolve, rules_dir_and_origin, search_path};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard rules                                # the rulesets, and where they are
@@ -32,24 +32,39 @@ pub enum RulesAction {
 }
 
 pub(super) fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let (dir, origin) = rules_dir_and_origin();
     match &args.action {
-        None => list(&dir, origin, out),
-        Some(RulesAction::Export { id, dir: into }) => export(&dir, id, into, out),
+        None => list(out),
+        Some(RulesAction::Export { id, dir: into }) => {
+            let found = resolve(id, &rules_dir_and_origin().0);
+            let from = found.parent().map(Path::to_path_buf).unwrap_or_default();
+            export(&from, id, into, out)
+        }
     }
 }
 
-/// Each ruleset of the rules folder: its id, title, and what it extends.
-fn list(dir: &Path, origin: RulesOrigin, out: &mut dyn Write) -> Result<(), Error> {
-    writeln!(out, "rules folder: {} ({origin})", dir.display())?;
-    for id in ids(dir)? {
-        let manifest = manifest_of(&dir.join(&id));
-        match manifest {
-            Some(m) => {
-                let extends = m.extends.map(|e| format!(" (extends {})", e.value)).unwrap_or_default();
-                writeln!(out, "  {id:<20} {}{extends}", m.title)?;
+/// Each folder of the search path, first first, and each ruleset in it: its id, title, and
+/// what it extends; an id an earlier folder has too is marked as hidden by it.
+fn list(out: &mut dyn Write) -> Result<(), Error> {
+    let mut seen: Vec<String> = Vec::new();
+    for (dir, origin) in search_path() {
+        writeln!(out, "rules folder: {} ({origin})", dir.display())?;
+        let ids = match ids(&dir) {
+            Ok(ids) => ids,
+            Err(err) => {
+                writeln!(out, "  ({err})")?;
+                continue;
             }
-            None => writeln!(out, "  {id:<20} (its ruleset.yaml does not read: `grognard check {id}` says why)")?,
+        };
+        for id in ids {
+            let hidden = if seen.contains(&id) { "  [hidden: found earlier]" } else { "" };
+            match manifest_of(&dir.join(&id)) {
+                Some(m) => {
+                    let extends = m.extends.map(|e| format!(" (extends {})", e.value)).unwrap_or_default();
+                    writeln!(out, "  {id:<20} {}{extends}{hidden}", m.title)?;
+                }
+                None => writeln!(out, "  {id:<20} (its ruleset.yaml does not read: `grognard check {id}` says why)")?,
+            }
+            seen.push(id);
         }
     }
     writeln!(

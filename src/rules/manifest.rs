@@ -56,6 +56,15 @@ pub struct ManifestFile {
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, ConstantDef>")]
     pub constants: Entries<Spanned<String>, ConstantDef>,
+    /// Fields of its own the ruleset gives units: `{ skirmishers: { type: bool, default: false,
+    /// text: ..., source: house } }`. A unit gives them under `fields:`; procedures read them
+    /// as properties (`target.skirmishers`).
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, UnitFieldDef>")]
+    pub unit_fields: Entries<Spanned<String>, UnitFieldDef>,
+    /// The kernel fields a unit may leave out, and what it then has: `{ stands: 4 }`.
+    #[serde(default)]
+    pub unit_defaults: Option<UnitDefaultsDef>,
     /// Interpretations this file chooses: `{ name: choice }`.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
@@ -104,4 +113,43 @@ pub struct ConstantDef {
     /// What it is, in a sentence.
     pub text: String,
     pub source: Source,
+}
+
+/// A unit field of a ruleset's own, as written.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitFieldDef {
+    /// `bool`, `int` or `word`.
+    #[serde(rename = "type")]
+    pub kind: UnitFieldType,
+    /// What a unit that does not give it has.
+    #[schemars(with = "crate::unit::Marker")]
+    pub default: Spanned<crate::unit::Marker>,
+    /// For a word: the words it may be (any, when left out).
+    #[serde(default)]
+    pub words: Vec<String>,
+    /// What it is, in a sentence.
+    pub text: String,
+    pub source: Source,
+}
+
+/// The kind of value a ruleset's unit field holds.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitFieldType {
+    Bool,
+    Int,
+    Word,
+}
+
+/// Kernel fields a unit may leave out, with what it then has.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitDefaultsDef {
+    #[serde(default)]
+    pub stands: Option<u32>,
+    #[serde(default)]
+    pub arm: Option<String>,
+    #[serde(default)]
+    pub formation: Option<String>,
 }

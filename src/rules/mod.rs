@@ -21,7 +21,10 @@ mod table;
 mod yaml;
 
 pub use effects::Effects;
-pub use load::{Loaded, RulesOrigin, base_of, default_rules_dir, load, load_partial, resolve, rules_dir_and_origin};
+pub use load::{
+    Loaded, RulesOrigin, base_of, default_rules_dir, load, load_partial, resolve, rules_dir_and_origin, search_path,
+    set_rules_path, user_rules_dir,
+};
 pub use manifest::{ConstantDef, InterpretationDef, ManifestFile, OptionDef};
 pub use modifier::{
     GroupDef, GroupRule, ListSituation, ModEffect, Modifier, ModifierDef, ModifierFile, ModifierList, Pick, Verdict,

@@ -44,7 +44,8 @@ pub(crate) fn unit_property(u: &Unit, name: &str) -> Option<Dynamic> {
         "stands_at_start" => Dynamic::from(i64::from(u.starting_stands())),
         "stands_lost" => Dynamic::from(i64::from(u.stands_lost())),
         "eliminated" => Dynamic::from(u.is_eliminated()),
-        _ => return None,
+        // A field the ruleset declares (`unit_fields:`), filled in when the unit was made.
+        _ => return u.fields.get(name).map(|value| marker_to(Some(value))),
     })
 }
 

@@ -241,7 +241,12 @@ fn check_node(
             if let (Some(typed), Expr::Property(p, at)) = (root(&chain.lhs, names), first_step(&chain.rhs)) {
                 let property = p.2.as_str();
                 let known: Vec<&str> = match typed {
-                    Typed::Unit => UNIT_PROPERTIES.iter().chain(UNIT_EXTRAS.iter()).copied().collect(),
+                    Typed::Unit => UNIT_PROPERTIES
+                        .iter()
+                        .chain(UNIT_EXTRAS.iter())
+                        .copied()
+                        .chain(ruleset.vocabulary.unit_fields.keys().map(String::as_str))
+                        .collect(),
                     Typed::Leader => LEADER_PROPERTIES.to_vec(),
                     Typed::Units | Typed::Leaders => Vec::new(),
                 };

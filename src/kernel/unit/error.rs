@@ -33,4 +33,37 @@ pub enum UnitError {
     #[error("unit `{id}` has {stands} stands but started with {at_start}")]
     #[diagnostic(code(unit::stands), help("`stands` is what is left now; it cannot exceed `stands_at_start`"))]
     Stands { id: String, stands: u32, at_start: u32 },
+
+    #[error("unit `{id}` gives no `{field}`{}", if *has_default { "" } else { ", and this ruleset gives no default" })]
+    #[diagnostic(
+        code(unit::missing),
+        help("give it, or give a default in ruleset.yaml: `unit_defaults: {{ stands: 4 }}`")
+    )]
+    Missing { id: String, field: &'static str, has_default: bool },
+
+    #[error("unit `{id}` has a field `{field}` that this ruleset does not declare")]
+    #[diagnostic(code(unit::unknown_field))]
+    UnknownField {
+        id: String,
+        field: String,
+        #[help]
+        help: String,
+    },
+
+    #[error("unit `{id}` gives `{field}` as {value}, but it is a field of type {kind}")]
+    #[diagnostic(
+        code(unit::field_type),
+        help("bool fields take true or false, int fields a whole number, word fields a word")
+    )]
+    FieldKind { id: String, field: String, kind: &'static str, value: String },
+
+    #[error("unit `{id}` has {field} `{word}`, which this ruleset does not know")]
+    #[diagnostic(code(unit::unknown_word))]
+    UnknownFieldWord {
+        id: String,
+        field: String,
+        word: String,
+        #[help]
+        help: Option<String>,
+    },
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// A marker's value: a flag (`alert: true`), a count (`attached_guns: 2`) or a word.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Marker {
     Flag(bool),
@@ -46,7 +46,8 @@ pub struct Unit {
     pub name: String,
     pub side: String,
     pub nation: String,
-    /// infantry, cavalry, artillery...
+    /// infantry, cavalry, artillery... Left out, the ruleset's default (see `stands`).
+    #[serde(default)]
     pub arm: String,
     /// line, light, guard, heavy, horse...
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
@@ -54,11 +55,15 @@ pub struct Unit {
     /// Morale grade or rating: "veteran", "crack", "3".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grade: Option<String>,
-    /// Stands (or bases, or guns) now.
+    /// Stands (or bases, or guns) now. A unit that gives none has the ruleset's default
+    /// (`unit_defaults:`), filled in by `Vocabulary::complete`, which refuses it without one.
+    #[serde(default = "Unit::unset_stands")]
     pub stands: u32,
     /// Stands at the start of the battle; defaults to `stands`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stands_at_start: Option<u32>,
+    /// Left out, the ruleset's default (see `stands`).
+    #[serde(default)]
     pub formation: String,
     /// good_order, disordered, spent, routed...
     pub order: String,
@@ -75,6 +80,10 @@ pub struct Unit {
     /// Ids of units attached to it (a battery attached to a regiment).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attached: Vec<String>,
+    /// The values of the fields the ruleset declares (`unit_fields:`): a shooting value, a
+    /// morale rating. Checked, and completed with defaults, by `Vocabulary`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, Marker>,
 }
 
 /// Cloned field by field, and into a unit that exists by reusing its words' room: an exact
@@ -98,6 +107,7 @@ impl Clone for Unit {
             command: self.command.clone(),
             leaders: self.leaders.clone(),
             attached: self.attached.clone(),
+            fields: self.fields.clone(),
         }
     }
 
@@ -120,6 +130,7 @@ impl Clone for Unit {
             command,
             leaders,
             attached,
+            fields,
         } = source;
         self.id.clone_from(id);
         self.name.clone_from(name);
@@ -139,6 +150,9 @@ impl Clone for Unit {
         self.command.clone_from(command);
         self.leaders.clone_from(leaders);
         self.attached.clone_from(attached);
+        if self.fields != *fields {
+            self.fields.clone_from(fields);
+        }
     }
 }
 
@@ -163,7 +177,42 @@ impl Unit {
             command: None,
             leaders: Vec::new(),
             attached: Vec::new(),
+            fields: BTreeMap::new(),
         }
+    }
+
+    /// Every name a unit answers to in a script (its fields and what is worked out from them):
+    /// a ruleset's own field may take none of them.
+    pub const PROPERTY_NAMES: [&'static str; 22] = [
+        "id",
+        "name",
+        "side",
+        "nation",
+        "arm",
+        "type",
+        "grade",
+        "stands",
+        "stands_at_start",
+        "stands_lost",
+        "eliminated",
+        "formation",
+        "order",
+        "markers",
+        "placement",
+        "placed",
+        "command",
+        "leaders",
+        "attached",
+        "fields",
+        "removed",
+        "kind",
+    ];
+
+    /// What `stands` holds until the ruleset's default is filled in: no unit has this many.
+    pub const UNSET_STANDS: u32 = u32::MAX;
+
+    fn unset_stands() -> u32 {
+        Unit::UNSET_STANDS
     }
 
     /// Stands at the start of the battle.

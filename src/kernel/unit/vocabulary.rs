@@ -1,11 +1,11 @@
 //! `Vocabulary`: the words a ruleset allows for arms, types, grades, formations, orders and nations.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::error::UnitError;
-use super::unit::Unit;
+use super::unit::{Marker, Unit};
 
 /// Words a ruleset allows. An empty set means "any word": a ruleset that does
 /// not list formations does not restrict them.
@@ -26,6 +26,57 @@ pub struct Vocabulary {
     pub nations: BTreeSet<String>,
     #[serde(default)]
     pub markers: BTreeSet<String>,
+    /// The fields of its own a ruleset gives units (`unit_fields:` in ruleset.yaml).
+    #[serde(skip)]
+    pub unit_fields: BTreeMap<String, FieldSpec>,
+    /// The kernel fields a unit may leave out, and what it then has (`unit_defaults:`).
+    #[serde(skip)]
+    pub unit_defaults: UnitDefaults,
+}
+
+/// What kind of value a ruleset's own unit field holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    Flag,
+    Count,
+    Word,
+}
+
+impl FieldKind {
+    /// The kind as a ruleset writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldKind::Flag => "bool",
+            FieldKind::Count => "int",
+            FieldKind::Word => "word",
+        }
+    }
+
+    fn holds(self, value: &Marker) -> bool {
+        matches!(
+            (self, value),
+            (FieldKind::Flag, Marker::Flag(_))
+                | (FieldKind::Count, Marker::Count(_))
+                | (FieldKind::Word, Marker::Text(_))
+        )
+    }
+}
+
+/// A field of its own a ruleset gives units: its kind, its value when a unit gives none, and
+/// for a word, the words allowed (any, when empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldSpec {
+    pub kind: FieldKind,
+    pub default: Marker,
+    pub words: BTreeSet<String>,
+}
+
+/// The kernel fields a ruleset lets a unit leave out, with the value it then has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnitDefaults {
+    pub stands: Option<u32>,
+    pub arm: Option<String>,
+    pub formation: Option<String>,
 }
 
 impl Vocabulary {
@@ -66,7 +117,7 @@ impl Vocabulary {
             ("nation", Some(&unit.nation), &self.nations),
         ];
         let markers = unit.markers.keys().map(|m| ("marker", Some(m.as_str()), &self.markers));
-        let mut errors = Vec::new();
+        let mut errors = self.check_fields(unit);
         for (field, word, allowed) in fields.into_iter().chain(markers) {
             // A word left blank (a unit made at the REPL without a nation) is not a wrong word.
             let Some(word) = word.filter(|w| !w.is_empty()) else { continue };
@@ -80,6 +131,88 @@ impl Vocabulary {
                     id: unit.id.clone(),
                     field,
                     word: word.to_string(),
+                    help,
+                });
+            }
+        }
+        errors
+    }
+}
+
+impl Vocabulary {
+    /// Fills in what `unit` leaves out: the kernel fields the ruleset gives defaults
+    /// (`unit_defaults:`) and its own fields (`unit_fields:`); a required field left out is an error.
+    pub fn complete(&self, unit: &mut Unit) -> Vec<UnitError> {
+        let mut errors = Vec::new();
+        let d = &self.unit_defaults;
+        let mut missing = |field: &'static str, has_default: bool| {
+            errors.push(UnitError::Missing { id: unit.id.clone(), field, has_default });
+        };
+        if unit.stands == Unit::UNSET_STANDS {
+            match d.stands {
+                Some(stands) => unit.stands = stands,
+                None => missing("stands", false),
+            }
+        }
+        for (field, value, default) in
+            [("arm", &mut unit.arm, &d.arm), ("formation", &mut unit.formation, &d.formation)]
+        {
+            if value.is_empty() {
+                match default {
+                    Some(word) => value.clone_from(word),
+                    None => missing(field, false),
+                }
+            }
+        }
+        for (name, spec) in &self.unit_fields {
+            if !unit.fields.contains_key(name) {
+                unit.fields.insert(name.clone(), spec.default.clone());
+            }
+        }
+        errors
+    }
+
+    /// A unit's own fields against those the ruleset declares: each named, of its kind, and a
+    /// word among the field's words.
+    fn check_fields(&self, unit: &Unit) -> Vec<UnitError> {
+        let mut errors = Vec::new();
+        for (name, value) in &unit.fields {
+            let Some(spec) = self.unit_fields.get(name) else {
+                let known: BTreeSet<String> = self.unit_fields.keys().cloned().collect();
+                let help = match Vocabulary::closest(&known, name) {
+                    Some(close) => format!("did you mean `{close}`?"),
+                    None if known.is_empty() => {
+                        "this ruleset declares no fields of its own (`unit_fields:`)".to_string()
+                    }
+                    None => format!("its fields: {}", known.into_iter().collect::<Vec<_>>().join(", ")),
+                };
+                errors.push(UnitError::UnknownField { id: unit.id.clone(), field: name.clone(), help });
+                continue;
+            };
+            if !spec.kind.holds(value) {
+                errors.push(UnitError::FieldKind {
+                    id: unit.id.clone(),
+                    field: name.clone(),
+                    kind: spec.kind.name(),
+                    value: match value {
+                        Marker::Flag(b) => b.to_string(),
+                        Marker::Count(n) => n.to_string(),
+                        Marker::Text(t) => format!("the word `{t}`"),
+                    },
+                });
+                continue;
+            }
+            if let Marker::Text(word) = value
+                && !Vocabulary::allows(&spec.words, word)
+            {
+                let help = match Vocabulary::closest(&spec.words, word) {
+                    Some(close) => Some(format!("did you mean `{close}`?")),
+                    None => Some(format!("known: {}", spec.words.iter().cloned().collect::<Vec<_>>().join(", "))),
+                };
+                errors.push(UnitError::UnknownFieldWord {
+                    id: unit.id.clone(),
+                    field: name.clone(),
+                    word: word.clone(),
                     help,
                 });
             }

@@ -98,20 +98,6 @@ impl<'a> TableBuilder<'a> {
                 }
             }
         }
-        // A patch that changes the columns gives every row anew.
-        for row in rows.iter().filter(|r| r.cells.len() != columns.len()) {
-            let message = format!(
-                "row `{}` of grid `{}` has {} cells for the {} columns the patch gives",
-                row.label,
-                table.id,
-                row.cells.len(),
-                columns.len()
-            );
-            let problem = Problem::error("rules::row_length", message, self.file, (0, 0).into())
-                .with_help("a patch that changes the columns gives every row anew, or removes it (`~`)");
-            self.push(problem);
-        }
-        rows.retain(|r| r.cells.len() == columns.len());
         table.body = TableBody::Grid { row_key, columns, rows };
     }
 

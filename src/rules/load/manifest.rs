@@ -3,11 +3,14 @@
 
 use std::path::Path;
 
+use serde_saphyr::Spanned;
+
 use super::Loader;
-use crate::rules::manifest::ManifestFile;
+use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFieldType};
 use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
-use crate::rules::yaml::{self, span_of};
+use crate::rules::yaml::{self, Entries, span_of};
+use crate::unit::{FieldKind, FieldSpec, Marker, Unit};
 
 impl Loader {
     pub(super) fn manifest(&mut self, folder: &Path) -> Option<&(SourceFile, ManifestFile)> {
@@ -116,6 +119,7 @@ impl Loader {
                 },
             );
         }
+        self.unit_fields(rs, file, m.unit_fields, m.unit_defaults);
         for (name, def) in m.constants.0 {
             let info = ConstantInfo { value: def.value, text: def.text.trim().to_string(), source: def.source };
             rs.constants.insert(name.value, info);
@@ -167,6 +171,62 @@ impl Loader {
                 };
                 self.problems.push(Problem::error("rules::unknown_interpretation", message, file, span));
             }
+        }
+    }
+}
+
+impl Loader {
+    /// A layer's own unit fields and kernel defaults, into the vocabulary: each field's name
+    /// free (not a property every unit has), its default of its type and among its words.
+    fn unit_fields(
+        &mut self,
+        rs: &mut Ruleset,
+        file: &SourceFile,
+        fields: Entries<Spanned<String>, UnitFieldDef>,
+        defaults: Option<UnitDefaultsDef>,
+    ) {
+        for (name, def) in fields.0 {
+            if Unit::PROPERTY_NAMES.contains(&name.value.as_str()) {
+                let message = format!(
+                    "`{}` is a property every unit has; a field of the ruleset's own needs another name",
+                    name.value
+                );
+                self.problems
+                    .push(Problem::error("rules::unit_field", message, file, span_of(file, &name)).with_label("taken"));
+                continue;
+            }
+            let kind = match def.kind {
+                UnitFieldType::Bool => FieldKind::Flag,
+                UnitFieldType::Int => FieldKind::Count,
+                UnitFieldType::Word => FieldKind::Word,
+            };
+            let default = def.default.value.clone();
+            let fits = match (&default, kind) {
+                (Marker::Flag(_), FieldKind::Flag) | (Marker::Count(_), FieldKind::Count) => true,
+                (Marker::Text(word), FieldKind::Word) => def.words.is_empty() || def.words.contains(word),
+                _ => false,
+            };
+            if !fits {
+                let message = format!(
+                    "the default of unit field `{}` is not a {}{}",
+                    name.value,
+                    kind.name(),
+                    if def.words.is_empty() { String::new() } else { format!(" among {}", def.words.join(", ")) }
+                );
+                self.problems.push(
+                    Problem::error("rules::unit_field", message, file, span_of(file, &def.default))
+                        .with_label("this default"),
+                );
+                continue;
+            }
+            let spec = FieldSpec { kind, default, words: def.words.into_iter().collect() };
+            rs.vocabulary.unit_fields.insert(name.value, spec);
+        }
+        if let Some(d) = defaults {
+            let into = &mut rs.vocabulary.unit_defaults;
+            into.stands = d.stands.or(into.stands);
+            into.arm = d.arm.or(into.arm.take());
+            into.formation = d.formation.or(into.formation.take());
         }
     }
 }

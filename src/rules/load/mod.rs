@@ -31,20 +31,22 @@ pub struct Loaded {
     pub warnings: Vec<Problem>,
 }
 
-/// Where ruleset ids are looked up: `$GROGNARD_RULES`, else `./rules` when it holds a
-/// ruleset, else the shipped rulesets built into grognard (`rules::shipped`), so that a binary
-/// works wherever it is installed.
+/// The first folder ruleset ids are looked up in (see `search_path` for the rest).
 pub fn default_rules_dir() -> PathBuf {
     rules_dir_and_origin().0
 }
 
-/// Why the rules folder is the one it is.
+/// Why a rules folder is on the search path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RulesOrigin {
+    /// `--rules-path` names it.
+    Flag,
     /// `$GROGNARD_RULES` names it.
     Environment,
     /// `./rules`, in the folder grognard runs in.
     Here,
+    /// The user's rules folder (`$XDG_DATA_HOME/grognard/rules`, `~/.local/share/grognard/rules`).
+    User,
     /// The shipped rulesets built into grognard, written out to a folder of their own.
     BuiltIn,
     /// The source tree grognard was built from (where the built-in ones cannot be written out).
@@ -54,42 +56,85 @@ pub enum RulesOrigin {
 impl std::fmt::Display for RulesOrigin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            RulesOrigin::Flag => "named by --rules-path",
             RulesOrigin::Environment => "named by GROGNARD_RULES",
             RulesOrigin::Here => "./rules, in the current folder",
+            RulesOrigin::User => "your rules folder",
             RulesOrigin::BuiltIn => "the rulesets built into grognard",
             RulesOrigin::SourceTree => "the source tree grognard was built from",
         })
     }
 }
 
-/// The rules folder (see `default_rules_dir`) and why it is that one.
-pub fn rules_dir_and_origin() -> (PathBuf, RulesOrigin) {
-    if let Some(dir) = std::env::var_os("GROGNARD_RULES") {
-        return (PathBuf::from(dir), RulesOrigin::Environment);
+/// The folders `--rules-path` named, looked in before any other.
+static RULES_PATH: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
+
+/// Puts `folders` (`--rules-path`) first on the search path of this process.
+pub fn set_rules_path(folders: Vec<PathBuf>) {
+    if let Ok(mut path) = RULES_PATH.write() {
+        *path = folders;
+    }
+}
+
+/// The user's rules folder: `$XDG_DATA_HOME/grognard/rules`, else `~/.local/share/grognard/rules`.
+pub fn user_rules_dir() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()).map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share"))
+    })?;
+    Some(data.join("grognard").join("rules"))
+}
+
+/// Where ruleset ids are looked up, in order: each `--rules-path`, each folder of
+/// `$GROGNARD_RULES` (separated as `PATH` is), `./rules` when it holds a ruleset, the user's
+/// rules folder when it exists, then the shipped rulesets built into grognard, so that a binary
+/// works wherever it is installed. Never empty.
+pub fn search_path() -> Vec<(PathBuf, RulesOrigin)> {
+    let mut path: Vec<(PathBuf, RulesOrigin)> = Vec::new();
+    if let Ok(flagged) = RULES_PATH.read() {
+        path.extend(flagged.iter().map(|f| (f.clone(), RulesOrigin::Flag)));
+    }
+    if let Some(dirs) = std::env::var_os("GROGNARD_RULES") {
+        path.extend(
+            std::env::split_paths(&dirs).filter(|d| !d.as_os_str().is_empty()).map(|d| (d, RulesOrigin::Environment)),
+        );
     }
     let here = PathBuf::from("rules");
     if here.join(".").is_dir()
         && here.read_dir().is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| files::is_ruleset_folder(&e.path()))))
     {
-        return (here, RulesOrigin::Here);
+        path.push((here, RulesOrigin::Here));
     }
-    match crate::rules::shipped::shipped_rules_dir() {
+    if let Some(user) = user_rules_dir().filter(|u| u.is_dir()) {
+        path.push((user, RulesOrigin::User));
+    }
+    path.push(match crate::rules::shipped::shipped_rules_dir() {
         Ok(dir) => (dir, RulesOrigin::BuiltIn),
         Err(_) => (PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules"), RulesOrigin::SourceTree),
-    }
+    });
+    path
 }
 
-/// The folder for `--rules ID|DIR`: a path when it names a folder, else `rules_dir/ID`.
+/// The first folder of the search path (see `search_path`) and why it is there.
+pub fn rules_dir_and_origin() -> (PathBuf, RulesOrigin) {
+    search_path().swap_remove(0)
+}
+
+/// The folder for `--rules ID|DIR`: a path when it names a folder, else `rules_dir/ID` when
+/// that is a ruleset, else the first folder of the search path that holds `ID` (`rules_dir/ID`,
+/// to be reported missing, when none does).
 pub fn resolve(spec: &str, rules_dir: &Path) -> PathBuf {
     let as_path = PathBuf::from(spec);
     if spec.contains(std::path::MAIN_SEPARATOR)
         || spec.contains('/')
         || (as_path.is_dir() && as_path.join("ruleset.yaml").is_file())
     {
-        as_path
-    } else {
-        rules_dir.join(spec)
+        return as_path;
     }
+    let first = rules_dir.join(spec);
+    if files::is_ruleset_folder(&first) {
+        return first;
+    }
+    search_path().into_iter().map(|(dir, _)| dir.join(spec)).find(|f| files::is_ruleset_folder(f)).unwrap_or(first)
 }
 
 /// The folder of the ruleset an overlay at `overlay` extends (`extends: base`): a ruleset folder

@@ -22,8 +22,11 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let text = read(&folder, path)?;
             let source = source_file(path, text);
             let problems = match parse_yaml::<OrderOfBattle>(&source) {
-                Ok(oob) => {
-                    let errors = oob.check(&st.borrow().ruleset.vocabulary);
+                Ok(mut oob) => {
+                    let vocabulary = &st.borrow().ruleset.vocabulary;
+                    let mut errors: Vec<UnitError> =
+                        oob.units.iter_mut().flat_map(|unit| vocabulary.complete(unit)).collect();
+                    errors.extend(oob.check(vocabulary));
                     if errors.is_empty() {
                         Ok(oob)
                     } else {
@@ -97,9 +100,13 @@ fn locate(source: &crate::rules::SourceFile, error: &UnitError) -> Problem {
     let (word, help) = match error {
         UnitError::UnknownWord { word, help, .. } => (word.clone(), help.clone()),
         UnitError::UnknownReference { target, .. } => (target.clone(), None),
-        UnitError::DuplicateId { id, .. } | UnitError::CommandCycle { id, .. } | UnitError::Stands { id, .. } => {
-            (id.clone(), None)
-        }
+        UnitError::UnknownFieldWord { word, help, .. } => (word.clone(), help.clone()),
+        UnitError::UnknownField { field, help, .. } => (field.clone(), Some(help.clone())),
+        UnitError::FieldKind { field, .. } => (field.clone(), None),
+        UnitError::DuplicateId { id, .. }
+        | UnitError::CommandCycle { id, .. }
+        | UnitError::Stands { id, .. }
+        | UnitError::Missing { id, .. } => (id.clone(), None),
     };
     let code = match error {
         UnitError::UnknownWord { .. } => "scenario::unknown_word",
@@ -107,6 +114,10 @@ fn locate(source: &crate::rules::SourceFile, error: &UnitError) -> Problem {
         UnitError::DuplicateId { .. } => "scenario::duplicate_id",
         UnitError::CommandCycle { .. } => "scenario::command_cycle",
         UnitError::Stands { .. } => "scenario::stands",
+        UnitError::Missing { .. } => "scenario::missing_field",
+        UnitError::UnknownField { .. } | UnitError::FieldKind { .. } | UnitError::UnknownFieldWord { .. } => {
+            "scenario::unit_field"
+        }
     };
     let text = source.inner();
     let is_word = |c: char| c.is_alphanumeric() || c == '_';

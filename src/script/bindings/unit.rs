@@ -85,10 +85,15 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
         let place = super::measure::place_from(&at).map_err(|e| format!("unit `{name}`: {e}"))?;
         spec.insert("placement".into(), rhai::serde::to_dynamic(place)?);
     }
-    let unit: Unit = rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("unit `{name}`: {e}"))?;
-    if let Some(problem) = vocabulary.check_unit(&unit).into_iter().next() {
+    let mut unit: Unit =
+        rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("unit `{name}`: {e}"))?;
+    let mut problems = vocabulary.complete(&mut unit);
+    problems.extend(vocabulary.check_unit(&unit));
+    if let Some(problem) = problems.into_iter().next() {
         let help = match &problem {
-            crate::unit::UnitError::UnknownWord { help: Some(h), .. } => format!(" ({h})"),
+            crate::unit::UnitError::UnknownWord { help: Some(h), .. }
+            | crate::unit::UnitError::UnknownFieldWord { help: Some(h), .. }
+            | crate::unit::UnitError::UnknownField { help: h, .. } => format!(" ({h})"),
             _ => String::new(),
         };
         return fail(format!("{problem}{help}"));
@@ -136,6 +141,23 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
     engine.register_type_with_name::<UnitRef>("Unit");
     for name in UNIT_PROPERTIES {
         engine.register_get(name, move |u: &mut UnitRef| unit_property(&u.0.borrow(), name).unwrap_or_default());
+    }
+    // The ruleset's own fields, read and written by name; a value written is checked as one given.
+    let fields: Vec<String> = state.borrow().ruleset.vocabulary.unit_fields.keys().cloned().collect();
+    for name in fields {
+        let field = name.clone();
+        engine.register_get(&name, move |u: &mut UnitRef| unit_property(&u.0.borrow(), &field).unwrap_or_default());
+        let st = state.clone();
+        let field = name.clone();
+        engine.register_set(&name, move |u: &mut UnitRef, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+            let mut copy = u.0.borrow().clone();
+            copy.fields.insert(field.clone(), marker_from(value)?);
+            if let Some(problem) = st.borrow().ruleset.vocabulary.check_unit(&copy).into_iter().next() {
+                return fail(problem.to_string());
+            }
+            *u.edit() = copy;
+            Ok(())
+        });
     }
     engine
         .register_fn("has_marker", |u: &mut UnitRef, name: &str| u.0.borrow().has_marker(name))

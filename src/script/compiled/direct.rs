@@ -27,7 +27,11 @@ pub fn property(base: &Dynamic, name: &str) -> Option<Dynamic> {
         if name == "placed" {
             return Some(Dynamic::from(placed(&unit.0.borrow())));
         }
-        return UNIT_PROPERTIES.contains(&name).then(|| unit_property(&unit.0.borrow(), name).unwrap_or_default());
+        if UNIT_PROPERTIES.contains(&name) {
+            return Some(unit_property(&unit.0.borrow(), name).unwrap_or_default());
+        }
+        // A field the ruleset declares, or none (Rhai then says there is no such property).
+        return unit_property(&unit.0.borrow(), name);
     }
     if let Some(leader) = base.read_lock::<LeaderRef>() {
         return LEADER_PROPERTIES
