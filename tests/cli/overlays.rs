@@ -118,3 +118,58 @@ fn a_result_an_overlay_rewords_is_credited_to_the_overlay_in_the_trace() {
     let desultory = trace(5);
     assert!(desultory.contains("desultory") && !desultory.contains("result: house"), "{desultory}");
 }
+
+/// grognard run in `cwd` with only `env` set of the variables that choose rules folders.
+fn grognard_env(cwd: &Path, env: &[(&str, &Path)], args: &[&str]) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command.args(args).current_dir(cwd).env("NO_COLOR", "1").env_remove("GROGNARD_RULES");
+    // A user folder of the machine's own is never read by the test.
+    command.env("XDG_DATA_HOME", cwd.join("no-data"));
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn ids_are_looked_up_on_the_search_path_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    my_rules(dir.path());
+    let here = dir.path();
+    let myrules = here.join("myrules");
+    // Not on the path: the edited copy is not found by id, the shipped ff-napoleonic is.
+    assert_eq!(row_one(&grognard_env(here, &[], &["show", "--rules", "ff-napoleonic", "musketry"])), "1 0-9 10+ - - -");
+    let missing = grognard_env(here, &[], &["show", "--rules", "ff-mine", "musketry"]);
+    assert_eq!(missing.status.code(), Some(1));
+    // --rules-path, before anything else, finds both, the overlay on the edited copy.
+    let flag = ["--rules-path", myrules.to_str().unwrap()];
+    let shown = grognard_env(here, &[], &[&flag[..], &["show", "--rules", "ff-mine", "musketry"]].concat());
+    assert_eq!(row_one(&shown), "1 0-4 5+ - - -");
+    let shown = grognard_env(here, &[], &["show", "--rules", "ff-napoleonic", "musketry", flag[0], flag[1]]);
+    assert_eq!(row_one(&shown), "1 0-4 5+ - - -");
+    // GROGNARD_RULES as a list of folders, a missing one passed over.
+    let list = std::env::join_paths([here.join("nowhere"), myrules.clone()]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["show", "--rules", "ff-mine", "musketry"])
+        .current_dir(here)
+        .env("GROGNARD_RULES", &list)
+        .env("XDG_DATA_HOME", here.join("no-data"))
+        .output()
+        .unwrap();
+    assert_eq!(row_one(&out), "1 0-4 5+ - - -");
+    // The user's rules folder, after ./rules and before the built-in rulesets.
+    let data = here.join("data");
+    copy_folder(&myrules, &data.join("grognard/rules"));
+    let user = [("XDG_DATA_HOME", data.as_path())];
+    assert_eq!(row_one(&grognard_env(here, &user, &["show", "--rules", "ff-mine", "musketry"])), "1 0-4 5+ - - -");
+    // `grognard rules` lists each folder in order, and marks an id found earlier.
+    let listed = stdout(&grognard_env(here, &user, &["rules"]));
+    let user_line = listed.find("(your rules folder)").unwrap();
+    let built_in = listed.find("(the rulesets built into grognard)").unwrap();
+    assert!(user_line < built_in, "{listed}");
+    assert!(listed[user_line..built_in].contains("ff-mine"), "{listed}");
+    assert!(
+        listed[built_in..].contains("Fire & Fury Napoleonic (Rebel Yell No. 16 variant)  [hidden: found earlier]"),
+        "{listed}"
+    );
+}

@@ -197,3 +197,65 @@ fn a_patch_with_mistakes_is_refused_with_each_one_located() {
     let removed = problems.iter().find(|p| p.message.starts_with("the patch removes row")).unwrap();
     assert!(removed.place().ends_with("patches/bad/tables/volley.yaml:5:4"), "{}", removed.place());
 }
+
+// ---- a ruleset's own unit fields, and the skirmish-screen overlay -------------------
+
+const LINE: &str = r#"unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 4, formation: "line"})"#;
+const SCREENED: &str = r#"unit(#{name: "95th", nation: "britain", arm: "infantry", stands: 4, formation: "line", fields: #{skirmishers: true}})"#;
+
+#[test]
+fn a_unit_field_of_the_rulesets_own_is_given_defaulted_read_written_and_checked() {
+    let host = crate::support::host(&["ff-skirmishers"]);
+    let value = |code: &str| host.eval(&mut Scope::new(), code).unwrap().value;
+    assert!(value(&format!("{SCREENED}.skirmishers")).as_bool().unwrap());
+    // Left out, the declared default.
+    assert!(!value(&format!("{LINE}.skirmishers")).as_bool().unwrap());
+    assert!(!value(&format!("let u = {SCREENED}; u.skirmishers = false; u.skirmishers")).as_bool().unwrap());
+    let error = |code: &str| host.eval(&mut Scope::new(), code).unwrap_err().to_string();
+    let misspelt =
+        error(r#"unit(#{name: "x", arm: "infantry", stands: 4, formation: "line", fields: #{skirmisher: true}})"#);
+    assert!(
+        misspelt.contains(
+            "unit `x` has a field `skirmisher` that this ruleset does not declare (did you mean `skirmishers`?)"
+        ),
+        "{misspelt}"
+    );
+    let wrong_type =
+        error(r#"unit(#{name: "x", arm: "infantry", stands: 4, formation: "line", fields: #{skirmishers: 3}})"#);
+    assert!(wrong_type.contains("unit `x` gives `skirmishers` as 3, but it is a field of type bool"), "{wrong_type}");
+    let written = error(&format!("let u = {SCREENED}; u.skirmishers = \"yes\""));
+    assert!(written.contains("as the word `yes`, but it is a field of type bool"), "{written}");
+    let no_stands = error(r#"unit(#{name: "x", arm: "infantry", formation: "line"})"#);
+    assert!(no_stands.contains("unit `x` gives no `stands`, and this ruleset gives no default"), "{no_stands}");
+    // ff-napoleonic declares no fields of its own.
+    let base = crate::support::host(&["ff-napoleonic"]);
+    let err = base.eval(&mut Scope::new(), SCREENED).unwrap_err().to_string();
+    assert!(err.contains("this ruleset declares no fields of its own"), "{err}");
+}
+
+#[test]
+fn skirmish_screens_are_off_unless_switched_on_and_then_driven_in_on_lively_or_worse() {
+    let fire =
+        format!("let a = {LINE}; let b = {SCREENED}; let r = fire(a, b, #{{range: 2}}); [r.result, b.skirmishers]");
+    let run = |host: &Host, die: i64| {
+        host.set_dice(Box::new(Supplied::new([die])));
+        let out = host.eval(&mut Scope::new(), &fire).unwrap().value.cast::<rhai::Array>();
+        (out[0].clone().into_string().unwrap(), out[1].as_bool().unwrap())
+    };
+    // Off: 4 stands at 2" fire 4 points (row 4: lively on 8-10); the screen neither counts nor goes.
+    let host = crate::support::host(&["ff-skirmishers"]);
+    assert_eq!(run(&host, 8), ("lively".into(), true));
+    // On: -1 for the screen, so 8 is Desultory and the screen stays; 9 is Lively and drives it in.
+    host.set_option("skirmish_screens", true).unwrap();
+    assert_eq!(run(&host, 8), ("desultory".into(), true));
+    assert_eq!(run(&host, 9), ("lively".into(), false));
+    // The odds of a Lively result fall by one face in ten with the screen out.
+    let call = format!("fire({LINE}, {SCREENED}, #{{range: 2}}).result");
+    let lively = |host: &Host| {
+        let odds = host.odds(&Scope::new(), &call, EnumLimits::STANDARD, (100, 1)).unwrap();
+        odds.distribution.probability(&Outcome::Word("lively".into()))
+    };
+    assert_eq!(lively(&host), ratio(2, 10));
+    host.set_option("skirmish_screens", false).unwrap();
+    assert_eq!(lively(&host), ratio(3, 10));
+}
