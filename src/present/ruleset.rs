@@ -125,6 +125,10 @@ pub fn summary(ruleset: &Ruleset) -> String {
     s += "\n";
     s += &constants(ruleset);
     s += "\n";
+    if !ruleset.vocabulary.unit_fields.is_empty() || ruleset.vocabulary.unit_defaults != Default::default() {
+        s += &unit_fields(ruleset);
+        s += "\n";
+    }
     s += &options(ruleset);
     s += "\n";
     s += &interpretations(ruleset);
@@ -138,6 +142,35 @@ fn constants(ruleset: &Ruleset) -> String {
     }
     for (name, info) in &ruleset.constants {
         s += &format!("  {name:<28} {:<6} {} [{}]\n", info.value.to_string(), info.text, info.source);
+    }
+    s
+}
+
+/// The fields of its own the ruleset gives units, and the kernel fields it lets a unit leave out.
+fn unit_fields(ruleset: &Ruleset) -> String {
+    let mut s = String::from("unit fields (given under a unit's `fields:`):\n");
+    for (name, spec) in &ruleset.vocabulary.unit_fields {
+        let default = match &spec.default {
+            crate::unit::Marker::Flag(b) => b.to_string(),
+            crate::unit::Marker::Count(n) => n.to_string(),
+            crate::unit::Marker::Text(t) => t.clone(),
+        };
+        let words = if spec.words.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", spec.words.iter().cloned().collect::<Vec<_>>().join(", "))
+        };
+        let kind = format!("{}{words}, default {default}", spec.kind.name());
+        s += &format!("  {name:<28} {kind}: {} [{}]\n", spec.text, spec.source);
+    }
+    let d = &ruleset.vocabulary.unit_defaults;
+    let given: Vec<String> =
+        [("stands", d.stands.map(|n| n.to_string())), ("arm", d.arm.clone()), ("formation", d.formation.clone())]
+            .into_iter()
+            .filter_map(|(field, value)| value.map(|v| format!("{field} {v}")))
+            .collect();
+    if !given.is_empty() {
+        s += &format!("  a unit that leaves them out has: {}\n", given.join(", "));
     }
     s
 }

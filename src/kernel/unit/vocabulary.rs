@@ -69,6 +69,9 @@ pub struct FieldSpec {
     pub kind: FieldKind,
     pub default: Marker,
     pub words: BTreeSet<String>,
+    /// What it is, and where it comes from, as the ruleset words them (for `show`).
+    pub text: String,
+    pub source: String,
 }
 
 /// The kernel fields a ruleset lets a unit leave out, with the value it then has.

@@ -219,7 +219,9 @@ impl Loader {
                 );
                 continue;
             }
-            let spec = FieldSpec { kind, default, words: def.words.into_iter().collect() };
+            let words = def.words.into_iter().collect();
+            let spec =
+                FieldSpec { kind, default, words, text: def.text.trim().to_string(), source: def.source.to_string() };
             rs.vocabulary.unit_fields.insert(name.value, spec);
         }
         if let Some(d) = defaults {
