@@ -259,3 +259,63 @@ fn skirmish_screens_are_off_unless_switched_on_and_then_driven_in_on_lively_or_w
     host.set_option("skirmish_screens", false).unwrap();
     assert_eq!(lively(&host), ratio(3, 10));
 }
+
+#[test]
+fn a_table_written_whole_replaces_the_table_every_way_it_read() {
+    let mut rs = fixture_rules("patches/whole");
+    let words = |w: &str| w.split(' ').map(str::to_string).collect::<Vec<_>>();
+    let whole = words("held held held held held broken broken broken broken broken");
+    assert_eq!(clash(&rs), whole);
+    rs.set_option("bloody", true).unwrap();
+    rs.set_interpretation("reading", "harsh").unwrap();
+    assert_eq!(clash(&rs), whole);
+    assert_eq!(rs.tables["clash"].title, "Clash, as this house reads it");
+}
+
+#[test]
+fn the_house_example_narrows_a_melee_band_under_its_option_and_removes_a_result() {
+    let mut rs = crate::support::ruleset(&["ff-house-example"]);
+    let melee = |rs: &Ruleset, d: i64| rs.tables["melee"].read_bands(d).unwrap().result.unwrap().id.clone();
+    assert_eq!(
+        (melee(&rs, 0), melee(&rs, 1), melee(&rs, 2)),
+        ("desperate_struggle".into(), "hard_pressed".into(), "hard_pressed".into())
+    );
+    rs.set_option("wider_struggle", true).unwrap();
+    assert_eq!(
+        (melee(&rs, 0), melee(&rs, 1), melee(&rs, 2)),
+        ("desperate_struggle".into(), "desperate_struggle".into(), "hard_pressed".into())
+    );
+    // Printed in the chart's own order, highest first, the new band in its place.
+    let TableBody::Bands(bands) = &rs.tables["melee"].body else { panic!("melee is a row of bands") };
+    let printed: Vec<String> = bands.iter().map(|(b, _)| b.to_string()).collect();
+    assert_eq!(printed, ["7+", "4-6", "2,3", "0,1", "-3 to -1", "-6 to -4", "-7 or less"]);
+    // No snipers: a 2 pierces a coat, and the result is gone.
+    let fallen = &rs.tables["fallen_leader"];
+    let two = fallen.read_bands(2).unwrap();
+    assert_eq!(two.result.as_ref().unwrap().id, "coat_pierced");
+    assert_eq!(fallen.credit(&two), "house; result: seed 004, FALLEN LEADER TABLE (FF-TAB-FALLEN-LEADER)");
+    assert!(!fallen.results.contains_key("felled_by_sniper"));
+}
+
+#[test]
+fn an_order_of_battle_gives_unit_fields_checked_and_defaulted() {
+    let host = crate::support::host(&["ff-skirmishers"]);
+    host.allow_scenarios_from(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios"));
+    let value = |code: &str| host.eval(&mut Scope::new(), code).unwrap().value;
+    assert!(value(r#"order_of_battle("screened.yaml").units.rifles.skirmishers"#).as_bool().unwrap());
+    assert!(!value(r#"order_of_battle("screened.yaml").units.ligne.skirmishers"#).as_bool().unwrap());
+    let Err(ScriptError::Rules(problems)) = host.eval(&mut Scope::new(), r#"order_of_battle("misfielded.yaml")"#)
+    else {
+        panic!("misfielded.yaml should be refused")
+    };
+    let messages: Vec<(&str, &str)> = problems.0.iter().map(|p| (p.code, p.message.as_str())).collect();
+    assert_eq!(
+        messages,
+        [
+            ("scenario::missing_field", "unit `guns` gives no `stands`, and this ruleset gives no default"),
+            ("scenario::unit_field", "unit `rifles` has a field `skirmisher` that this ruleset does not declare"),
+            ("scenario::unit_field", "unit `ligne` gives `skirmishers` as 2, but it is a field of type bool"),
+        ]
+    );
+    assert_eq!(problems.0[1].help.as_deref(), Some("did you mean `skirmishers`?"));
+}

@@ -412,7 +412,24 @@ impl<'a> TableBuilder<'a> {
         if !removed.is_empty() {
             table.notes.push(format!("rows {} removed by {} ({source}){when}", removed.join(", "), self.file.name()));
         }
-        if changed.is_empty() && removed.is_empty() && gate.is_some() {
+        let bands_written = t.bands.iter().flat_map(|b| &b.0);
+        let (bands_changed, bands_removed): (Vec<_>, Vec<_>) = bands_written.partition(|(_, r)| r.is_some());
+        let texts = |bands: Vec<&(Spanned<String>, _)>| bands.iter().map(|(b, _)| b.value.clone()).collect::<Vec<_>>();
+        let file = self.file.name();
+        for (bands, done) in [(texts(bands_changed), "written"), (texts(bands_removed), "removed")] {
+            if !bands.is_empty() {
+                let word = if bands.len() == 1 { "band" } else { "bands" };
+                table.notes.push(format!("{word} {} {done} by {file} ({source}){when}", bands.join(", ")));
+            }
+        }
+        let results_removed: Vec<String> =
+            t.results.0.iter().filter(|(_, def)| def.is_none()).map(|(id, _)| id.value.clone()).collect();
+        if !results_removed.is_empty() {
+            let word = if results_removed.len() == 1 { "result" } else { "results" };
+            table.notes.push(format!("{word} {} removed by {file} ({source}){when}", results_removed.join(", ")));
+        }
+        let noted = !(changed.is_empty() && removed.is_empty() && t.bands.is_none() && results_removed.is_empty());
+        if !noted && gate.is_some() {
             table.notes.push(format!("changed by {} ({source}){when}", self.file.name()));
         }
         self.fill(&mut table, t);
@@ -505,7 +522,13 @@ impl<'a> TableBuilder<'a> {
                         Some(i) => rows[i].1 = result.value.clone(),
                         // A patch's new band goes where its totals fall among the bands.
                         None if self.row_source.is_some() => {
-                            let at = rows.iter().position(|(b, _)| b.min() > band.min()).unwrap_or(rows.len());
+                            // In the table's own order: many charts print the highest band first.
+                            let descending = match (rows.first(), rows.last()) {
+                                (Some((first, _)), Some((last, _))) => first.min() > last.min(),
+                                _ => false,
+                            };
+                            let after = |b: &Band| if descending { b.min() < band.min() } else { b.min() > band.min() };
+                            let at = rows.iter().position(|(b, _)| after(b)).unwrap_or(rows.len());
                             rows.insert(at, (band, result.value.clone()));
                             index = rows.iter().enumerate().map(|(i, (b, _))| (b.clone(), i)).collect();
                         }
