@@ -16,22 +16,7 @@ pub(crate) fn marker_to(marker: Option<&Marker>) -> Dynamic {
 }
 
 /// The properties a script reads off a unit: `unit.formation`, `unit.stands`...
-pub(crate) const UNIT_PROPERTIES: [&str; 14] = [
-    "id",
-    "name",
-    "side",
-    "nation",
-    "arm",
-    "type",
-    "grade",
-    "stands",
-    "stands_at_start",
-    "stands_lost",
-    "formation",
-    "order",
-    "command",
-    "eliminated",
-];
+pub(crate) const UNIT_PROPERTIES: [&str; 14] = Unit::PROPERTIES;
 
 /// A unit's property by name, one place for the Rhai getters and for conditions read natively.
 pub(crate) fn unit_property(u: &Unit, name: &str) -> Option<Dynamic> {

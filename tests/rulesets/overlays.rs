@@ -319,3 +319,24 @@ fn an_order_of_battle_gives_unit_fields_checked_and_defaulted() {
     );
     assert_eq!(problems.0[1].help.as_deref(), Some("did you mean `skirmishers`?"));
 }
+
+#[test]
+fn unit_fields_declared_wrongly_are_refused_where_they_are_written() {
+    let (_, problems) = load_partial(&[fixture("broken-unit-fields")], &rules_dir());
+    let found: Vec<(&str, String)> = problems.iter().map(|p| (p.code, p.message.clone())).collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "rules::unit_field",
+                "`stands` is a property every unit has; a field of the ruleset's own needs another name".to_string()
+            ),
+            (
+                "rules::unit_field",
+                "the default of unit field `morale`, `wavering`, is not one of its words: steady, shaken".to_string()
+            ),
+            ("rules::unit_field", "the default of unit field `shooting` is not of type int".to_string()),
+        ]
+    );
+    assert!(problems[1].place().ends_with("ruleset.yaml:15:14"), "{}", problems[1].place());
+}

@@ -181,9 +181,8 @@ impl Unit {
         }
     }
 
-    /// Every name a unit answers to in a script (its fields and what is worked out from them):
-    /// a ruleset's own field may take none of them.
-    pub const PROPERTY_NAMES: [&'static str; 22] = [
+    /// The properties a script reads off a unit: `unit.formation`, `unit.stands`...
+    pub const PROPERTIES: [&'static str; 14] = [
         "id",
         "name",
         "side",
@@ -194,19 +193,18 @@ impl Unit {
         "stands",
         "stands_at_start",
         "stands_lost",
-        "eliminated",
         "formation",
         "order",
-        "markers",
-        "placement",
-        "placed",
         "command",
-        "leaders",
-        "attached",
-        "fields",
-        "removed",
-        "kind",
+        "eliminated",
     ];
+
+    /// Whether `name` is one a unit has whatever the ruleset (a property, or a key of a unit as
+    /// written): a field of a ruleset's own may not take it.
+    pub fn is_kernel_name(name: &str) -> bool {
+        Unit::PROPERTIES.contains(&name)
+            || ["markers", "placement", "placed", "leaders", "attached", "fields"].contains(&name)
+    }
 
     /// What `stands` holds until the ruleset's default is filled in: no unit has this many.
     pub const UNSET_STANDS: u32 = u32::MAX;

@@ -186,7 +186,7 @@ impl Loader {
         defaults: Option<UnitDefaultsDef>,
     ) {
         for (name, def) in fields.0 {
-            if Unit::PROPERTY_NAMES.contains(&name.value.as_str()) {
+            if Unit::is_kernel_name(&name.value) {
                 let message = format!(
                     "`{}` is a property every unit has; a field of the ruleset's own needs another name",
                     name.value
@@ -201,18 +201,16 @@ impl Loader {
                 UnitFieldType::Word => FieldKind::Word,
             };
             let default = def.default.value.clone();
-            let fits = match (&default, kind) {
-                (Marker::Flag(_), FieldKind::Flag) | (Marker::Count(_), FieldKind::Count) => true,
-                (Marker::Text(word), FieldKind::Word) => def.words.is_empty() || def.words.contains(word),
-                _ => false,
+            let wrong = match (&default, kind) {
+                (Marker::Flag(_), FieldKind::Flag) | (Marker::Count(_), FieldKind::Count) => None,
+                (Marker::Text(word), FieldKind::Word) if def.words.is_empty() || def.words.contains(word) => None,
+                (Marker::Text(word), FieldKind::Word) => {
+                    Some(format!(", `{word}`, is not one of its words: {}", def.words.join(", ")))
+                }
+                _ => Some(format!(" is not of type {}", kind.name())),
             };
-            if !fits {
-                let message = format!(
-                    "the default of unit field `{}` is not a {}{}",
-                    name.value,
-                    kind.name(),
-                    if def.words.is_empty() { String::new() } else { format!(" among {}", def.words.join(", ")) }
-                );
+            if let Some(wrong) = wrong {
+                let message = format!("the default of unit field `{}`{wrong}", name.value);
                 self.problems.push(
                     Problem::error("rules::unit_field", message, file, span_of(file, &def.default))
                         .with_label("this default"),
