@@ -127,28 +127,31 @@ pub(crate) fn copies(files: &[LayerFile], problems: &mut Vec<Problem>) -> (AST, 
             ));
             continue;
         }
-        let arities = called_arities(caller);
-        for call in caller.calls {
-            let name = mangled(caller.layer, &call.name);
-            let below = || files.iter().filter(|f| f.layer < caller.layer);
-            let wanted: Vec<usize> = arities.iter().filter(|(n, _)| *n == name).map(|(_, a)| *a).collect();
-            for arity in wanted {
-                if made.contains(&(name.clone(), arity)) {
-                    continue;
-                }
-                // The nearest layer below that defines it, its last file first (as the merge reads).
-                let found = below().collect::<Vec<_>>().into_iter().rev().find_map(|f| {
-                    f.ast.iter_fn_def().find(|d| d.name == call.name && d.params.len() == arity).map(|d| (f, d))
+        let below = || files.iter().filter(|f| f.layer < caller.layer);
+        for (name, arity, at) in called(caller) {
+            let Some(base) = base_name(&name) else { continue };
+            if made.contains(&(name.clone(), arity)) {
+                continue;
+            }
+            // The nearest layer below that defines it, its last file first (as the merge reads).
+            let found =
+                below().collect::<Vec<_>>().into_iter().rev().find_map(|f| {
+                    f.ast.iter_fn_def().find(|d| d.name == base && d.params.len() == arity).map(|d| (f, d))
                 });
-                match found {
-                    Some((home, def)) => {
-                        let mut copy = (**def).clone();
-                        copy.name = name.as_str().into();
-                        module.set_script_fn(Shared::new(copy));
-                        made.insert((name.clone(), arity));
-                        homes.push((name.clone(), home.file.clone()));
-                    }
-                    None => problems.push(unreached(caller, call, arity, below().collect())),
+            match found {
+                Some((home, def)) => {
+                    let mut copy = (**def).clone();
+                    copy.name = name.as_str().into();
+                    module.set_script_fn(Shared::new(copy));
+                    made.insert((name.clone(), arity));
+                    homes.push((name.clone(), home.file.clone()));
+                }
+                None => {
+                    // Where the author wrote `base::name`, as the rewrite found it.
+                    let offset = offset_of(caller.file.inner(), at);
+                    let call = caller.calls.iter().find(|c| c.span.offset() == offset);
+                    let span = call.map_or_else(|| (offset, 0).into(), |c| c.span);
+                    problems.push(unreached(caller, base, span, arity, below().collect()));
                 }
             }
         }
@@ -156,43 +159,43 @@ pub(crate) fn copies(files: &[LayerFile], problems: &mut Vec<Problem>) -> (AST, 
     (AST::new_from_module(module), homes)
 }
 
-/// The number of arguments each mangled call in a file is made with.
-fn called_arities(file: &LayerFile) -> BTreeSet<(String, usize)> {
-    let mut arities = BTreeSet::new();
+/// Each mangled call in a file: its name, the number of arguments it is made with, and where.
+fn called(file: &LayerFile) -> Vec<(String, usize, Position)> {
+    let mut calls = Vec::new();
     file.ast.walk(&mut |path: &[ASTNode]| {
-        if let Some(ASTNode::Expr(Expr::FnCall(call, _))) = path.last()
+        if let Some(ASTNode::Expr(Expr::FnCall(call, at))) = path.last()
             && base_name(&call.name).is_some()
         {
-            arities.insert((call.name.to_string(), call.args.len()));
+            calls.push((call.name.to_string(), call.args.len(), *at));
         }
         true
     });
-    arities
+    calls
 }
 
 /// Why `base::name` with `arity` arguments reaches nothing.
-fn unreached(caller: &LayerFile, call: &BaseCall, arity: usize, below: Vec<&LayerFile>) -> Problem {
+fn unreached(caller: &LayerFile, name: &str, span: SourceSpan, arity: usize, below: Vec<&LayerFile>) -> Problem {
     let problem =
-        |message: String| Problem::error("script::base_call", message, caller.file, call.span).with_label("this call");
+        |message: String| Problem::error("script::base_call", message, caller.file, span).with_label("this call");
     if below.is_empty() {
         return problem(format!(
             "`base::{}`: {} extends no ruleset, so there is no base to call",
-            call.name, caller.layer_id
+            name, caller.layer_id
         ))
         .with_help("`base::name(...)` calls the function an overlay replaces, as the ruleset it extends defines it");
     }
     let defined: Vec<(&str, usize, &LayerFile)> =
         below.iter().flat_map(|f| f.ast.iter_fn_def().map(move |d| (d.name.as_str(), d.params.len(), *f))).collect();
-    let same_name: Vec<&(&str, usize, &LayerFile)> = defined.iter().filter(|(n, _, _)| *n == call.name).collect();
+    let same_name: Vec<&(&str, usize, &LayerFile)> = defined.iter().filter(|(n, _, _)| *n == name).collect();
     if same_name.is_empty() {
-        let hint = did_you_mean(&call.name, defined.iter().map(|(n, _, _)| *n));
+        let hint = did_you_mean(&name, defined.iter().map(|(n, _, _)| *n));
         let layers: Vec<&str> = below.iter().map(|f| f.layer_id).collect::<BTreeSet<_>>().into_iter().collect();
-        return problem(format!("`base::{}`: no function `{}` in {}{hint}", call.name, call.name, layers.join(", ")));
+        return problem(format!("`base::{}`: no function `{}` in {}{hint}", name, name, layers.join(", ")));
     }
     let takes: BTreeSet<String> = same_name.iter().map(|(_, a, f)| format!("{a} ({})", f.file.name())).collect();
     problem(format!(
         "`base::{}` is called with {arity} argument{}; the base takes {}",
-        call.name,
+        name,
         if arity == 1 { "" } else { "s" },
         takes.into_iter().collect::<Vec<_>>().join(", ")
     ))
