@@ -188,7 +188,7 @@ fn unreached(caller: &LayerFile, name: &str, span: SourceSpan, arity: usize, bel
         below.iter().flat_map(|f| f.ast.iter_fn_def().map(move |d| (d.name.as_str(), d.params.len(), *f))).collect();
     let same_name: Vec<&(&str, usize, &LayerFile)> = defined.iter().filter(|(n, _, _)| *n == name).collect();
     if same_name.is_empty() {
-        let hint = did_you_mean(&name, defined.iter().map(|(n, _, _)| *n));
+        let hint = did_you_mean(name, defined.iter().map(|(n, _, _)| *n));
         let layers: Vec<&str> = below.iter().map(|f| f.layer_id).collect::<BTreeSet<_>>().into_iter().collect();
         return problem(format!("`base::{}`: no function `{}` in {}{hint}", name, name, layers.join(", ")));
     }
