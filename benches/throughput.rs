@@ -202,7 +202,13 @@ fn main() {
         // REPL start-up, against loading its ruleset alone.
         let scripted = rate(|| {
             black_box(
-                Session::new(&["ff-napoleonic".to_string()], Switches::default(), Some(rules_dir()), false).unwrap(),
+                Session::new(
+                    &["ff-napoleonic".to_string()],
+                    Switches::default(),
+                    Some(rules_dir()),
+                    grognard::present::diagnostic::Look::Plain,
+                )
+                .unwrap(),
             );
             1
         });

@@ -33,18 +33,18 @@ fn run() -> ExitCode {
             return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
-    let fancy = std::io::stderr().is_terminal();
+    let look = diagnostic::Look::for_stream(std::io::stderr().is_terminal(), cli.color);
     let mut stdout = std::io::stdout().lock();
     let mut stderr = std::io::stderr();
-    match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, fancy }) {
+    match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, look }) {
         Ok(()) => ExitCode::SUCCESS,
         // The trial's own error, then the replay command whole, unwrapped, to copy.
         Err(grognard::error::Error::Trial(failed)) => {
-            eprintln!("{}{failed}", diagnostic::render(&*failed.error, fancy));
+            eprintln!("{}{failed}", diagnostic::render(&*failed.error, look));
             ExitCode::from(1)
         }
         Err(err) => {
-            let text = diagnostic::render(&err, fancy);
+            let text = diagnostic::render(&err, look);
             eprint!("{text}");
             ExitCode::from(1)
         }

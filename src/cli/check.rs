@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::error::{Error, InputError};
-use crate::present::diagnostic;
+use crate::present::diagnostic::{self, Look};
 use crate::rules::files;
 use crate::rules::{Problem, Problems, default_rules_dir, load_partial};
 use crate::script;
@@ -25,7 +25,7 @@ pub struct CheckArgs {
     pub max_problems: u64,
 }
 
-pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fancy: bool) -> Result<(), Error> {
+pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, look: Look) -> Result<(), Error> {
     let rules_dir = default_rules_dir();
     let specs = if args.rulesets.is_empty() { every_ruleset(&rules_dir)? } else { args.rulesets.clone() };
     let mut failed = 0;
@@ -35,7 +35,7 @@ pub(super) fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, fa
         // the first few say what is wrong, and printing them all takes minutes.
         let shown = usize::try_from(args.max_problems).unwrap_or(usize::MAX);
         for problem in problems.iter().take(shown) {
-            let text = diagnostic::render(problem, fancy);
+            let text = diagnostic::render(problem, look);
             write!(err, "{text}")?;
         }
         if problems.len() > shown {

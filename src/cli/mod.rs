@@ -40,6 +40,9 @@ pub struct Cli {
     /// A folder of rulesets to look ruleset ids up in before any other; repeat for more.
     #[arg(long = "rules-path", value_name = "DIR", global = true)]
     pub rules_path: Vec<std::path::PathBuf>,
+    /// Colour: on a terminal unless NO_COLOR is set (auto), always, or never.
+    #[arg(long = "color", value_name = "WHEN", global = true, default_value = "auto")]
+    pub color: crate::present::diagnostic::ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -97,27 +100,27 @@ impl DiceFlags {
     }
 }
 
-/// Where output goes: normal output, diagnostics, and whether diagnostics may be fancy.
+/// Where output goes: normal output, diagnostics, and how diagnostics are drawn.
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
-    pub fancy: bool,
+    pub look: crate::present::diagnostic::Look,
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
     crate::rules::set_rules_path(cli.rules_path);
     let Some(command) = cli.command else {
-        return repl::run(&ReplArgs::default());
+        return repl::run(&ReplArgs::default(), cli.color);
     };
     match command {
         Command::Roll(args) => roll::run(&args, io.out),
         Command::Odds(args) => odds::run(&args, io.out),
-        Command::Check(args) => check::run(&args, io.out, io.err, io.fancy),
+        Command::Check(args) => check::run(&args, io.out, io.err, io.look),
         Command::Eval(args) => eval::run(&args, io.out),
         Command::Show(args) => show::run(&args, io.out),
         Command::Schema(args) => schema::run(&args, io.out),
-        Command::Repl(args) => repl::run(&args),
+        Command::Repl(args) => repl::run(&args, cli.color),
         Command::Run(args) => run::run(&args, io.out),
         Command::Rules(args) => rulesets::run(&args, io.out),
     }

@@ -7,6 +7,7 @@ use clap::Args;
 use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::error::{Error, InputError};
+use crate::present::diagnostic::{ColorChoice, Look};
 use crate::repl::{Session, run_terminal};
 use crate::script::Limits;
 
@@ -27,12 +28,12 @@ pub struct ReplArgs {
     pub limits: LimitFlags,
 }
 
-pub(super) fn run(args: &ReplArgs) -> Result<(), Error> {
+pub(super) fn run(args: &ReplArgs, color: ColorChoice) -> Result<(), Error> {
     if !std::io::stdin().is_terminal() {
         return Err(InputError::NoTerminal.into());
     }
-    let fancy = std::io::stderr().is_terminal();
-    let mut session = Session::new(&args.rules.rules, args.rules.switches(), None, fancy)?;
+    let look = Look::for_stream(std::io::stdout().is_terminal(), color);
+    let mut session = Session::new(&args.rules.rules, args.rules.switches(), None, look)?;
     session.set_limits(args.limits.over(Limits::default()), args.limits.over(Limits::for_walk()));
     run_terminal(session).map_err(|e| InputError::Terminal(e.to_string()).into())
 }

@@ -102,7 +102,7 @@ impl Session {
         let file = crate::rules::source_file(path, text);
         let saved = match saved::parse(&file) {
             Ok(saved) => saved,
-            Err(problem) => return Reply::Error(diagnostic::render(&*problem, self.fancy)),
+            Err(problem) => return Reply::Error(diagnostic::render(&*problem, self.look)),
         };
         let switches = Switches {
             with: saved.with.clone(),
@@ -112,7 +112,7 @@ impl Session {
         // Build everything first, so a bad file changes nothing.
         let host = match build_host(&saved.rules, &switches, &self.rules_dir) {
             Ok(host) => host,
-            Err(err) => return Reply::Error(diagnostic::render(&err, self.fancy)),
+            Err(err) => return Reply::Error(diagnostic::render(&err, self.look)),
         };
         let (scope, units, leaders) = match saved::scope_of(&saved) {
             Ok(parts) => parts,

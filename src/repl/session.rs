@@ -2,7 +2,7 @@
 
 use super::manual_dice::{Ask, Manual};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
-use crate::present::diagnostic;
+use crate::present::diagnostic::{self, Look};
 use crate::present::odds::{render_odds, render_procedure};
 use crate::present::ruleset as show;
 use crate::present::value::display;
@@ -49,7 +49,7 @@ pub struct Session {
     pub(super) seed: u64,
     pub(super) dice: DiceSetting,
     pub(super) tracing: bool,
-    pub(super) fancy: bool,
+    pub(super) look: Look,
     pub(super) last: Option<Evaluation>,
     pub(super) ask: Ask,
     /// What one line may spend, and one `:odds` walk (every host the session builds runs under them).
@@ -93,12 +93,17 @@ pub const COMMANDS: [&str; 18] = [
 ];
 
 impl Session {
+    /// How the session draws diagnostics, and whether it may colour.
+    pub fn look(&self) -> Look {
+        self.look
+    }
+
     /// A session on the rulesets `specs` (none: a session with dice and units only).
     pub fn new(
         specs: &[String],
         switches: Switches,
         rules_dir: Option<PathBuf>,
-        fancy: bool,
+        look: Look,
     ) -> Result<Session, crate::error::Error> {
         let rules_dir = rules_dir.unwrap_or_else(default_rules_dir);
         let host = build_host(specs, &switches, &rules_dir)?;
@@ -116,7 +121,7 @@ impl Session {
             seed,
             dice: DiceSetting::Auto,
             tracing: true,
-            fancy,
+            look,
             last: None,
             ask: refused,
             limits,
@@ -253,7 +258,7 @@ impl Session {
                 self.last = Some(eval);
                 Reply::Output(text.trim_end().to_string())
             }
-            Err(err) => Reply::Error(render(&err, self.fancy)),
+            Err(err) => Reply::Error(render(&err, self.look)),
         }
     }
 
@@ -283,7 +288,7 @@ impl Session {
                 self.restore_dice();
                 Reply::Output(format!("using {}", self.ruleset_line()))
             }
-            Err(err) => Reply::Error(render(&err, self.fancy)),
+            Err(err) => Reply::Error(render(&err, self.look)),
         }
     }
 
@@ -294,7 +299,7 @@ impl Session {
                 self.restore_dice();
                 Reply::Output(format!("reloaded {}", self.ruleset_line()))
             }
-            Err(err) => Reply::Error(format!("{}the rules were not changed", render(&err, self.fancy))),
+            Err(err) => Reply::Error(format!("{}the rules were not changed", render(&err, self.look))),
         }
     }
 
@@ -377,12 +382,12 @@ impl Session {
             }
             return match exact_odds(&dice, &DiceLimits::default()) {
                 Ok(odds) => Reply::Output(render_odds(&dice.to_string(), &odds).trim_end().to_string()),
-                Err(err) => Reply::Error(render(&err, self.fancy)),
+                Err(err) => Reply::Error(render(&err, self.look)),
             };
         }
         match self.host.odds_with_fields(&self.scope, expr, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
             Ok(odds) => Reply::Output(render_procedure(expr, &odds).trim_end().to_string()),
-            Err(err) => Reply::Error(render(&err, self.fancy)),
+            Err(err) => Reply::Error(render(&err, self.look)),
         }
     }
 
@@ -468,8 +473,8 @@ fn available(rules_dir: &Path) -> Vec<String> {
     ids
 }
 
-fn render(err: &dyn miette::Diagnostic, fancy: bool) -> String {
-    diagnostic::render(err, fancy)
+fn render(err: &dyn miette::Diagnostic, look: Look) -> String {
+    diagnostic::render(err, look)
 }
 
 /// The fields `:odds --field NAME ... EXPR` asks for, and the expression after them.

@@ -23,6 +23,8 @@ struct ReplHelper {
     situation_keys: std::collections::BTreeMap<String, Vec<String>>,
     hinter: HistoryHinter,
     brackets: MatchingBracketHighlighter,
+    /// Whether the line may be coloured (`--color`, `NO_COLOR`): hints grey, brackets matched.
+    color: bool,
 }
 
 impl Completer for ReplHelper {
@@ -45,16 +47,16 @@ impl Hinter for ReplHelper {
 
 impl Highlighter for ReplHelper {
     fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
-        self.brackets.highlight(line, pos)
+        if self.color { self.brackets.highlight(line, pos) } else { Cow::Borrowed(line) }
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
         // Hints in grey, so they read as suggestions.
-        Cow::Owned(format!("\x1b[90m{hint}\x1b[0m"))
+        if self.color { Cow::Owned(format!("\x1b[90m{hint}\x1b[0m")) } else { Cow::Borrowed(hint) }
     }
 
     fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
-        self.brackets.highlight_char(line, pos, kind)
+        self.color && self.brackets.highlight_char(line, pos, kind)
     }
 }
 
@@ -126,6 +128,7 @@ pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
             situation_keys: session.situation_keys(),
             hinter: HistoryHinter::new(),
             brackets: MatchingBracketHighlighter::new(),
+            color: session.look().color(),
         }));
         match editor.readline("grognard> ") {
             // A bug in grognard must not cost the player the game: a line that panics is

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::*;
+use crate::present::diagnostic::Look;
 use crate::rules::Switches;
 use crate::script::UnitRef;
 
@@ -16,7 +17,7 @@ fn rules_dir() -> PathBuf {
 
 fn session(specs: &[&str]) -> Session {
     let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    Session::new(&specs, Switches::default(), Some(rules_dir()), false).unwrap()
+    Session::new(&specs, Switches::default(), Some(rules_dir()), Look::Plain).unwrap()
 }
 
 fn output(reply: Reply) -> String {
@@ -283,7 +284,7 @@ fn reload_after_a_broken_edit_keeps_the_old_rules() {
     let dir = scratch("reload");
     copy_dir(&rules_dir().join("linear-warfare"), &dir.join("linear-warfare"));
     let table = dir.join("linear-warfare/tables/fallen_leader.yaml");
-    let mut s = Session::new(&["linear-warfare".into()], Switches::default(), Some(dir.clone()), false).unwrap();
+    let mut s = Session::new(&["linear-warfare".into()], Switches::default(), Some(dir.clone()), Look::Plain).unwrap();
     output(s.handle(r#"let k = leader(#{name: "Kleist"});"#));
     let good = std::fs::read_to_string(&table).unwrap();
     std::fs::write(&table, good.replace("\"5\": wounded_two_turns", "\"5\": wounded_to_turns")).unwrap();

@@ -78,3 +78,20 @@ fn a_usage_error_exits_two() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn colour_is_asked_for_with_color_and_never_reaches_a_pipe_otherwise() {
+    let escape = "\u{1b}[";
+    // Into a pipe: plain by default and with never; coloured only when always is asked for.
+    for args in [&["roll", "2dx"][..], &["--color", "never", "roll", "2dx"], &["roll", "2dx", "--color", "auto"]] {
+        let out = grognard(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(!stderr(&out).contains(escape), "{args:?}: {}", stderr(&out));
+    }
+    let out = grognard(&["--color", "always", "roll", "2dx"]);
+    assert!(stderr(&out).contains(escape), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a `d` is followed by its number of faces"), "{}", stderr(&out));
+    let out = grognard(&["--color", "sometimes", "roll", "2d6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("[possible values: auto, always, never]"), "{}", stderr(&out));
+}

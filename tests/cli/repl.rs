@@ -129,3 +129,32 @@ fn ctrl_c_stops_a_long_line_and_keeps_the_session() {
         p.exp_eof().unwrap();
     }
 }
+
+#[test]
+fn the_line_is_coloured_only_where_colour_is_allowed() {
+    let grey = "\u{1b}[90m";
+    for (no_color, when, coloured) in [(true, "auto", false), (false, "always", true), (false, "never", false)] {
+        let history = std::env::temp_dir().join(format!("grognard-repl-colour-{when}-{}", std::process::id()));
+        let _ = std::fs::remove_file(&history);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+        command.args(["repl", "--color", when]).env("GROGNARD_HISTORY", &history);
+        if no_color {
+            command.env("NO_COLOR", "1");
+        } else {
+            command.env_remove("NO_COLOR");
+        }
+        let mut p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(":help").unwrap();
+        p.exp_string(":quit").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        // Typed again in part, the rest of the line is hinted from the history.
+        p.send(":he").unwrap();
+        p.flush().unwrap();
+        let before = p.exp_string("lp").unwrap();
+        assert_eq!(before.contains(grey), coloured, "--color {when}, NO_COLOR {no_color}: {before:?}");
+        // The session ends when `p` is dropped.
+        drop(p);
+        let _ = std::fs::remove_file(history);
+    }
+}
