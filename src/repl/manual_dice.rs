@@ -43,7 +43,7 @@ impl RollSource for Manual {
         // "volley, die 1 of 6" names the pool as "volley".
         let pool = what[0].rsplit_once(", die ").map_or("", |(pool, _)| pool);
         let purpose = if pool.is_empty() { String::new() } else { format!(" for {pool}") };
-        let mut prompt = format!("roll {n} {}{purpose} (all on one line, or one at a time): ", die.describe());
+        let mut prompt = format!("roll {n} {}{purpose} (all on one line, or one at a time): ", asked(die));
         let faces = loop {
             let Some(answer) = (self.ask.borrow_mut())(&prompt) else {
                 return Err(DiceError::Cancelled { die: die.describe() });
@@ -54,14 +54,14 @@ impl RollSource for Manual {
                 .map(|w| w.parse::<i64>().map_err(|_| format!("`{w}` is not a face")))
                 .collect();
             prompt = match read {
-                Err(complaint) => format!("{complaint}; roll {n} {}{purpose}: ", die.describe()),
-                Ok(faces) if faces.is_empty() => format!("no face given; roll {n} {}{purpose}: ", die.describe()),
+                Err(complaint) => format!("{complaint}; roll {n} {}{purpose}: ", asked(die)),
+                Ok(faces) if faces.is_empty() => format!("no face given; roll {n} {}{purpose}: ", asked(die)),
                 Ok(faces) if faces.len() > n => {
-                    format!("{} faces for {n} dice; roll {n} {}{purpose}: ", faces.len(), die.describe())
+                    format!("{} faces for {n} dice; roll {n} {}{purpose}: ", faces.len(), asked(die))
                 }
-                Ok(faces) => match faces.iter().find(|f| !die.has_face(**f)) {
-                    Some(bad) => format!("{bad} is not on a {}; roll {n} {}{purpose}: ", die.describe(), die),
-                    None => break faces,
+                Ok(faces) => match faces.iter().find(|f| typed_face(die, **f).is_none()) {
+                    Some(bad) => format!("{bad} is not on a {}; roll {n} {}{purpose}: ", asked(die), die),
+                    None => break faces.into_iter().filter_map(|f| typed_face(die, f)).collect::<Vec<_>>(),
                 },
             };
         };
@@ -77,16 +77,42 @@ impl RollSource for Manual {
 
     fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
         let purpose = if what.is_empty() { String::new() } else { format!(" for {what}") };
-        let mut prompt = format!("roll a {}{purpose}: ", die.describe());
+        let mut prompt = format!("roll a {}{purpose}: ", asked(die));
         loop {
             let Some(answer) = (self.ask.borrow_mut())(&prompt) else {
                 return Err(DiceError::Cancelled { die: die.describe() });
             };
             match answer.trim().parse::<i64>() {
-                Ok(face) if die.has_face(face) => return Ok(face),
-                Ok(face) => prompt = format!("{face} is not on a {}; roll a {}{purpose}: ", die.describe(), die),
-                Err(_) => prompt = format!("`{}` is not a face; roll a {}{purpose}: ", answer.trim(), die.describe()),
+                Ok(typed) if let Some(face) = typed_face(die, typed) => return Ok(face),
+                Ok(face) => prompt = format!("{face} is not on a {}; roll a {}{purpose}: ", asked(die), die),
+                Err(_) => prompt = format!("`{}` is not a face; roll a {}{purpose}: ", answer.trim(), asked(die)),
             }
         }
+    }
+}
+
+/// Whether `die` is a plain ten-sided die, whose tenth face some dice print as 0 and others as 10.
+fn is_d10(die: Die) -> bool {
+    die.to_string() == "d10" && die.max_face() - die.min_face() == 9
+}
+
+/// The face a number typed for `die` stands for: the number, when the die has that face; on a
+/// d10, a 0 typed for a die read 1-10 is its 10, and a 10 typed for one read 0-9 is its 0, since a
+/// die at the table may print that face either way.
+fn typed_face(die: Die, typed: i64) -> Option<i64> {
+    match typed {
+        _ if die.has_face(typed) => Some(typed),
+        0 if is_d10(die) && die.min_face() == 1 => Some(10),
+        10 if is_d10(die) && die.min_face() == 0 => Some(0),
+        _ => None,
+    }
+}
+
+/// The die as a prompt names it; a d10 says how the face it prints as 0 or 10 is read.
+fn asked(die: Die) -> String {
+    match die.min_face() {
+        1 if is_d10(die) => "d10 (1-10: a 0 is 10)".to_string(),
+        0 if is_d10(die) => "d10 (0-9: a 10 is 0)".to_string(),
+        _ => die.describe(),
     }
 }

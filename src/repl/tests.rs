@@ -100,9 +100,9 @@ fn manual_dice_ask_for_every_die_and_check_it() {
     assert_eq!(
         *prompts.borrow(),
         [
-            "roll a d10 (1-10) for musketry: ",
-            "11 is not on a d10 (1-10); roll a d10 for musketry: ",
-            "`x` is not a face; roll a d10 (1-10) for musketry: ",
+            "roll a d10 (1-10: a 0 is 10) for musketry: ",
+            "11 is not on a d10 (1-10: a 0 is 10); roll a d10 for musketry: ",
+            "`x` is not a face; roll a d10 (1-10: a 0 is 10) for musketry: ",
         ]
     );
     // No more answers: the roll is cancelled with a clear message, and the units are as they were.
@@ -110,6 +110,32 @@ fn manual_dice_ask_for_every_die_and_check_it() {
     assert!(err.contains("the roll was cancelled"), "{err}");
     let b = s.variable("b").unwrap().cast::<UnitRef>();
     assert_eq!(b.0.borrow().stands, 5);
+}
+
+#[test]
+fn a_d10_face_is_typed_as_the_die_at_the_table_prints_it() {
+    // Read 1-10: a die that prints 0 is typed as 0, and read as 10.
+    let mut s = session(&["ff-napoleonic"]);
+    let prompts = answer_with(&mut s, &["0", "10 0"]);
+    output(s.handle(":dice manual"));
+    assert_eq!(output(s.handle(r#"roll("1d10").total"#)).lines().last(), Some("= 10"));
+    assert_eq!(output(s.handle(r#"roll("2d10").total"#)).lines().last(), Some("= 20"));
+    assert_eq!(prompts.borrow()[0], "roll a d10 (1-10: a 0 is 10): ");
+    // Read 0-9: a die that prints 10 is typed as 10, and read as 0.
+    let zero_based = format!("{}/tests/fixtures/rules/linear-warfare-zero-based", env!("CARGO_MANIFEST_DIR"));
+    let mut s = session(&[zero_based.as_str()]);
+    let prompts = answer_with(&mut s, &["10", "11", "0"]);
+    output(s.handle(":dice manual"));
+    assert_eq!(output(s.handle(r#"roll("1d10").total"#)).lines().last(), Some("= 0"));
+    assert_eq!(output(s.handle(r#"roll("1d10").total"#)).lines().last(), Some("= 0"));
+    assert_eq!(
+        *prompts.borrow(),
+        [
+            "roll a d10 (0-9: a 10 is 0): ",
+            "roll a d10 (0-9: a 10 is 0): ",
+            "11 is not on a d10 (0-9: a 10 is 0); roll a d10: "
+        ]
+    );
 }
 
 #[test]

@@ -36,9 +36,9 @@ fn a_short_game_at_the_table() {
 
     // A fire: the player is asked for the musketry die; 12 is refused, 8 taken.
     p.send_line("fire(brits, french, #{range: 1})").unwrap();
-    p.exp_string("roll a d10 (1-10) for musketry: ").unwrap();
+    p.exp_string("roll a d10 (1-10: a 0 is 10) for musketry: ").unwrap();
     p.send_line("12").unwrap();
-    p.exp_string("12 is not on a d10 (1-10); roll a d10 for musketry: ").unwrap();
+    p.exp_string("12 is not on a d10 (1-10: a 0 is 10); roll a d10 for musketry: ").unwrap();
     p.send_line("8").unwrap();
     p.exp_string("roll    musketry, 1d10: [8] = 8").unwrap();
     p.exp_string("telling").unwrap();
@@ -49,9 +49,9 @@ fn a_short_game_at_the_table() {
     // A melee, typed over two lines (the line goes on while a parenthesis is open).
     p.send_line("melee(french, brits,").unwrap();
     p.send_line("#{})").unwrap();
-    p.exp_string("roll a d10 (1-10) for 4e Ligne (attacker): ").unwrap();
+    p.exp_string("roll a d10 (1-10: a 0 is 10) for 4e Ligne (attacker): ").unwrap();
     p.send_line("9").unwrap();
-    p.exp_string("roll a d10 (1-10) for 54th Foot (defender): ").unwrap();
+    p.exp_string("roll a d10 (1-10: a 0 is 10) for 54th Foot (defender): ").unwrap();
     p.send_line("2").unwrap();
     p.exp_string("table   Melee Table").unwrap();
     p.exp_string("rounds: 1").unwrap();
