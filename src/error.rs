@@ -126,6 +126,13 @@ pub enum InputError {
     #[diagnostic(code(cli::terminal))]
     Terminal(String),
 
+    #[error("the REPL did not start: `{command}` failed:\n{why}")]
+    #[diagnostic(
+        code(cli::repl_start),
+        help("fix what the flag names, or start without it and try the command at the prompt")
+    )]
+    Startup { command: String, why: String },
+
     #[error("there is no ruleset `{id}`{hint}; the rules folder has {known}")]
     #[diagnostic(code(cli::unknown_ruleset))]
     UnknownRuleset { id: String, hint: String, known: String },

@@ -8,6 +8,7 @@ use crate::repl::saved::{self, Saved};
 use crate::repl::session::{Reply, Session, build_host};
 use crate::rules::Switches;
 use crate::script::{LeaderRef, UnitRef};
+use rhai::Scope;
 
 impl Session {
     pub(super) fn save(&self, path: &str) -> Reply {
@@ -99,6 +100,10 @@ impl Session {
             Ok(text) => text,
             Err(err) => return Reply::Error(err.to_string()),
         };
+        // A saved game says its format first; any other file is read as an order of battle.
+        if !text.lines().any(|line| line.starts_with("format:")) {
+            return self.load_order_of_battle(path);
+        }
         let file = crate::rules::source_file(path, text);
         let saved = match saved::parse(&file) {
             Ok(saved) => saved,
@@ -129,5 +134,46 @@ impl Session {
         self.tracing = saved.trace;
         self.restore_dice();
         Reply::Output(format!("loaded {path}: {}", self.units_listing()))
+    }
+
+    /// An order of battle's units and leaders, each put in a variable named by its id (`rifles`),
+    /// with the whole of it in `oob`; checked against the rules as `order_of_battle` checks it.
+    fn load_order_of_battle(&mut self, path: &str) -> Reply {
+        let file = Path::new(path);
+        let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        self.host.allow_scenarios_from(folder);
+        // Read apart from the session's scope, so that a file with mistakes changes nothing.
+        let mut scope = Scope::new();
+        let oob = match self.host.eval(&mut scope, &format!("order_of_battle({name:?})")) {
+            Ok(eval) => eval.value,
+            Err(err) => {
+                return Reply::Error(format!("{}the session was not changed", diagnostic::render(&err, self.look)));
+            }
+        };
+        let Some(map) = oob.read_lock::<rhai::Map>().map(|m| m.clone()) else {
+            return Reply::Error(format!("{path}: not an order of battle"));
+        };
+        let mut named = Vec::new();
+        let mut unnamed = Vec::new();
+        for kind in ["units", "leaders"] {
+            let Some(members) = map.get(kind).and_then(|m| m.read_lock::<rhai::Map>().map(|m| m.clone())) else {
+                continue;
+            };
+            for (id, handle) in members {
+                if rhai::is_valid_identifier(id.as_str()) {
+                    self.scope.set_value(id.to_string(), handle);
+                    named.push(id.to_string());
+                } else {
+                    unnamed.push(format!("oob.{kind}[{:?}]", id.as_str()));
+                }
+            }
+        }
+        self.scope.set_value("oob", oob);
+        let mut text = format!("loaded {path}: {}", self.units_listing());
+        if !unnamed.is_empty() {
+            text += &format!("\n(ids that are not names, reached as {})", unnamed.join(", "));
+        }
+        Reply::Output(text)
     }
 }

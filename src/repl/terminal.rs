@@ -105,7 +105,7 @@ fn history_file() -> Option<PathBuf> {
 }
 
 /// Runs the REPL on the terminal until `:quit` or Ctrl-D.
-pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
+pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<()> {
     let config = Config::builder().auto_add_history(true).max_history_size(5_000)?.build();
     let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
     let history = history_file();
@@ -122,6 +122,10 @@ pub fn run_terminal(mut session: Session) -> rustyline::Result<()> {
         eprintln!("warning: Ctrl-C will end the session: {err}");
     }
     println!("{}", session.banner());
+    // What the command line asked for at the start (`--load`, `--seed`, `--dice`).
+    for text in said.iter().filter(|t| !t.is_empty()) {
+        println!("{text}");
+    }
     loop {
         editor.set_helper(Some(ReplHelper {
             words: session.completions(""),

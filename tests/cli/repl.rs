@@ -158,3 +158,35 @@ fn the_line_is_coloured_only_where_colour_is_allowed() {
         let _ = std::fs::remove_file(history);
     }
 }
+
+#[test]
+fn the_repl_starts_with_a_battle_loaded_a_seed_and_dice_at_the_table() {
+    let history = std::env::temp_dir().join(format!("grognard-repl-start-{}", std::process::id()));
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scenarios/screened.yaml");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command
+        .args(["repl", "--rules", "ff-skirmishers", "--load", scenario, "--seed", "11", "--dice", "manual"])
+        .env("GROGNARD_HISTORY", &history)
+        .env("NO_COLOR", "1");
+    let mut p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");
+    p.exp_string("House rule: skirmish screens (ff-napoleonic + ff-skirmishers); seed").unwrap();
+    p.exp_string("rifles: 95th Rifles (infantry, line, good order, 4 stands)").unwrap();
+    p.exp_string("dice: auto, seed 11").unwrap();
+    p.exp_string("dice: manual; you will be asked for every die").unwrap();
+    p.exp_string(PROMPT).unwrap();
+    p.send_line("fire(ligne, rifles, #{range: 2}).result").unwrap();
+    p.exp_string("roll a d10 (1-10: a 0 is 10) for musketry: ").unwrap();
+    p.send_line("0").unwrap();
+    p.exp_string("roll    musketry, 1d10: [10] = 10").unwrap();
+    p.exp_string(PROMPT).unwrap();
+    p.send_line(":quit").unwrap();
+    p.exp_eof().unwrap();
+    let _ = std::fs::remove_file(&history);
+
+    // A flag that cannot be done stops the start, saying which and why.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command.args(["repl", "--rules", "ff-napoleonic", "--load", "no-such-battle.yaml"]).env("NO_COLOR", "1");
+    let mut p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");
+    p.exp_string("the REPL did not start: `:load no-such-battle.yaml` failed").unwrap();
+    p.exp_eof().unwrap();
+}
