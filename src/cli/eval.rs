@@ -9,13 +9,15 @@ use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::{Seeded, Supplied};
 use crate::error::{Error, InputError};
+use crate::present::trace::{self, TraceForm};
 use crate::present::value::dynamic_to_json;
 use crate::script::{Host, Limits};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard eval --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
   grognard eval --rules linear-warfare --dice 3 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
-  grognard eval --rules ff-napoleonic --seed 7 --json 'roll(\"2d6\").total'";
+  grognard eval --rules ff-napoleonic --seed 7 --json 'roll(\"2d6\").total'
+  grognard eval --rules linear-warfare --trace full 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'";
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
@@ -38,6 +40,10 @@ pub struct EvalArgs {
     /// Print the value without the trace.
     #[arg(long)]
     pub quiet: bool,
+    /// How much of the trace: what counted (brief), every modifier considered and why each did
+    /// not apply (full), or only the effects on units (off).
+    #[arg(long, value_name = "FORM", default_value = "brief")]
+    pub trace: TraceForm,
 }
 
 pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
@@ -90,7 +96,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
         return Ok(());
     }
     if show_trace {
-        write!(out, "{}", evaluation.trace)?;
+        write!(out, "{}", trace::render(&evaluation.trace, args.trace, trace::terminal_width()))?;
     }
     writeln!(out, "= {}", crate::present::value::display(&evaluation.value))?;
     Ok(())

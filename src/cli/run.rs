@@ -9,6 +9,7 @@ use super::limit_flags::LimitFlags;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::error::{Error, InputError, TrialFailed};
+use crate::present::trace::{self, TraceForm};
 use crate::rules::{Problems, files};
 use crate::run::{self, Study, StudyError, Summary, TrialFailure};
 use crate::script::{Host, Limits};
@@ -63,6 +64,10 @@ pub struct RunArgs {
     /// Without --exact a study counts what the script tallies and records instead.
     #[arg(long = "field", value_name = "NAME", requires = "exact")]
     pub fields: Vec<String>,
+    /// For a single trial, how much of its trace: what counted (brief), every modifier
+    /// considered (full), or only the effects on units (off).
+    #[arg(long, value_name = "FORM", default_value = "brief")]
+    pub trace: TraceForm,
 }
 
 pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
@@ -151,7 +156,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         out.write_all(summary.csv().as_bytes())?;
     } else {
         if let Some(trace) = &outcome.trace {
-            out.write_all(trace.as_bytes())?;
+            out.write_all(trace::render(trace, args.trace, trace::terminal_width()).as_bytes())?;
         }
         if let (1, Some(value)) = (count, &outcome.last_value) {
             writeln!(out, "= {value}")?;

@@ -1,9 +1,10 @@
-//! Presentation, shared by every front-end: diagnostics, script values, odds and a ruleset's
-//! tables, lists and procedures as text and JSON, and output files written whole. It knows no
-//! front-end's types: the command line, the REPL and headless runs all print through it.
+//! Presentation, shared by every front-end: diagnostics, script values, odds, traces and a
+//! ruleset's tables, lists and procedures as text and JSON, and output files written whole. It
+//! knows no front-end's types: the command line, the REPL and headless runs all print through it.
 
 pub mod diagnostic;
 pub mod file;
 pub mod odds;
 pub mod ruleset;
+pub mod trace;
 pub mod value;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::present::diagnostic;
+use crate::present::trace::TraceForm;
 use crate::repl::saved::{self, Saved};
 use crate::repl::session::{Reply, Session, build_host};
 use crate::rules::Switches;
@@ -83,7 +84,8 @@ impl Session {
                 .collect(),
             seed: self.seed,
             dice: self.dice,
-            trace: self.tracing,
+            // A saved game says only whether traces were shown.
+            trace: self.trace_form != TraceForm::Off,
             units: units.into_iter().map(|(id, u)| (id, u.0.borrow().clone())).collect(),
             leaders: leaders.into_iter().map(|(id, l)| (id, l.0.borrow().clone())).collect(),
             variables,
@@ -131,7 +133,7 @@ impl Session {
         self.switches = switches;
         self.seed = saved.seed;
         self.dice = saved.dice;
-        self.tracing = saved.trace;
+        self.trace_form = if saved.trace { TraceForm::Brief } else { TraceForm::Off };
         self.restore_dice();
         Reply::Output(format!("loaded {path}: {}", self.units_listing()))
     }

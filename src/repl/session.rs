@@ -5,9 +5,10 @@ use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::diagnostic::{self, Look};
 use crate::present::odds::{render_odds, render_procedure};
 use crate::present::ruleset as show;
+use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
 use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, LeaderRef, Limits, Step, UnitRef};
+use crate::script::{Evaluation, Host, LeaderRef, Limits, UnitRef};
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -48,7 +49,10 @@ pub struct Session {
     pub(super) scope: Scope<'static>,
     pub(super) seed: u64,
     pub(super) dice: DiceSetting,
-    pub(super) tracing: bool,
+    /// How much of each result's trace is shown (`:trace brief|full|off`).
+    pub(super) trace_form: TraceForm,
+    /// The terminal's width, which traces are wrapped to; none outside a terminal.
+    pub(super) width: Option<usize>,
     pub(super) look: Look,
     pub(super) last: Option<Evaluation>,
     pub(super) ask: Ask,
@@ -76,7 +80,8 @@ Commands:
   :set NAME=CHOICE          choose an interpretation
   :seed N                   roll with the generator seeded N (and dice auto)
   :dice auto|manual         roll by the generator, or ask for each die rolled at the table
-  :trace on|off             show the trace after each result
+  :trace brief|full|off     after each result: what counted (brief), every modifier
+                            considered (full), or only what happened to the units (off)
   :why                      the whole trace of the last result, every modifier considered
   :odds EXPR                exact odds of a dice expression or a procedure call
   :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
@@ -93,6 +98,11 @@ pub const COMMANDS: [&str; 18] = [
 ];
 
 impl Session {
+    /// The width traces are wrapped to from now on (the terminal's, which may change).
+    pub fn set_width(&mut self, width: Option<usize>) {
+        self.width = width;
+    }
+
     /// How the session draws diagnostics, and whether it may colour.
     pub fn look(&self) -> Look {
         self.look
@@ -120,7 +130,8 @@ impl Session {
             scope: Scope::new(),
             seed,
             dice: DiceSetting::Auto,
-            tracing: true,
+            trace_form: TraceForm::Brief,
+            width: None,
             look,
             last: None,
             ask: refused,
@@ -216,15 +227,24 @@ impl Session {
                 }
                 _ => Reply::Error(format!("`:dice` is `auto` or `manual`, not `{rest}`")),
             },
-            "trace" => match rest {
-                "on" | "off" => {
-                    self.tracing = rest == "on";
-                    Reply::Output(format!("trace {rest}"))
-                }
-                _ => Reply::Error(format!("`:trace` is `on` or `off`, not `{rest}`")),
-            },
+            "trace" => {
+                let form = match rest {
+                    "brief" | "on" => TraceForm::Brief,
+                    "full" => TraceForm::Full,
+                    "off" => TraceForm::Off,
+                    _ => return Reply::Error(format!("`:trace` is `brief`, `full` or `off`, not `{rest}`")),
+                };
+                self.trace_form = form;
+                Reply::Output(match form {
+                    TraceForm::Brief => "trace brief: dice, the modifiers that applied, cells read, effects".into(),
+                    TraceForm::Full => "trace full: every modifier considered, and why each did not apply".into(),
+                    TraceForm::Off => "trace off: only what happens to units and leaders".into(),
+                })
+            }
             "why" => match &self.last {
-                Some(eval) if !eval.trace.is_empty() => Reply::Output(eval.trace.to_string().trim_end().to_string()),
+                Some(eval) if !eval.trace.is_empty() => {
+                    Reply::Output(trace::render(&eval.trace, TraceForm::Full, self.width).trim_end().to_string())
+                }
                 Some(_) => Reply::Output("the last result rolled nothing and read no table".into()),
                 None => Reply::Output("nothing has been resolved yet".into()),
             },
@@ -243,15 +263,8 @@ impl Session {
     fn evaluate(&mut self, code: &str) -> Reply {
         match self.host.eval(&mut self.scope, code) {
             Ok(eval) => {
-                let mut text = String::new();
-                if self.tracing {
-                    for step in &eval.trace.steps {
-                        // The modifiers that did not apply are for `:why`.
-                        if !matches!(step, Step::Modifier { applied: false, .. }) {
-                            text += &format!("{step}\n");
-                        }
-                    }
-                }
+                // The modifiers that did not apply are for `:why` (or `:trace full`).
+                let mut text = trace::render(&eval.trace, self.trace_form, self.width);
                 if !eval.value.is_unit() {
                     text += &format!("= {}", display(&eval.value));
                 }

@@ -127,6 +127,8 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
         println!("{text}");
     }
     loop {
+        // Read each time: the terminal may have been resized.
+        session.set_width(crate::present::trace::terminal_width());
         editor.set_helper(Some(ReplHelper {
             words: session.completions(""),
             situation_keys: session.situation_keys(),

@@ -280,7 +280,7 @@ fn errors_keep_the_session() {
     assert!(error(s.handle(":dice sometimes")).contains("`auto` or `manual`"));
     assert!(error(s.handle(":seed x")).contains("whole number"));
     assert!(error(s.handle(":bogus")).contains("not a command"));
-    assert!(error(s.handle(":trace maybe")).contains("`on` or `off`"));
+    assert!(error(s.handle(":trace maybe")).contains("`brief`, `full` or `off`, not `maybe`"));
     // Still there.
     let units = output(s.handle(":units"));
     assert!(units.contains("a: 54th Foot") && units.contains("b: 4e Ligne"), "{units}");
@@ -296,13 +296,35 @@ fn a_rule_that_loops_forever_ends_with_an_error_and_the_session_goes_on() {
 }
 
 #[test]
-fn trace_off_prints_the_result_only() {
-    let mut s = session(&["linear-warfare"]);
-    output(s.handle(":trace off"));
-    output(s.handle(":seed 1"));
-    let text = output(s.handle(r#"fallen_leader(leader(#{name: "K"}), #{}).result"#));
-    assert!(text.starts_with("= \""), "{text}");
-    assert!(!output(s.handle(":why")).is_empty());
+fn each_trace_form_shows_its_steps_and_off_still_shows_the_effects() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    let fire = "fire(a, b, #{range: 1}).result";
+    let with = |s: &mut Session, form: &str| {
+        output(s.handle(&format!(":trace {form}")));
+        output(s.handle(":seed 1"));
+        output(s.handle(UNITS));
+        output(s.handle(fire))
+    };
+    let brief = with(&mut s, "brief");
+    assert!(brief.contains("roll    musketry") && brief.contains("mod     yes"), "{brief}");
+    assert!(!brief.contains("mod     no"), "{brief}");
+    let full = with(&mut s, "full");
+    assert!(full.contains("mod     no "), "{full}");
+    assert!(full.lines().count() > brief.lines().count());
+    // Off: the units' fate and the value, nothing of how it came about; `:why` still has it all.
+    let off = with(&mut s, "off");
+    assert!(off.lines().all(|l| l.starts_with("effect  ") || l.starts_with("= ")), "{off}");
+    assert!(off.contains("effect  4e Ligne: disordered"), "{off}");
+    assert_eq!(output(s.handle(":why")), full.lines().filter(|l| !l.starts_with("= ")).collect::<Vec<_>>().join("\n"));
+    // Wrapped to the terminal's width at word boundaries, every word kept.
+    s.set_width(Some(60));
+    let why = output(s.handle(":why"));
+    assert!(why.lines().all(|l| l.chars().count() <= 60), "{why}");
+    let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(words(&why), words(&full.lines().filter(|l| !l.starts_with("= ")).collect::<Vec<_>>().join("\n")));
+    // `on`, as before, is the brief form.
+    assert!(output(s.handle(":trace on")).starts_with("trace brief"));
 }
 
 #[test]

@@ -32,8 +32,8 @@ pub struct Outcome {
     pub trials: Vec<Observations>,
     /// The last trial's value, as text (a scenario's report).
     pub last_value: Option<String>,
-    /// A single trial's trace, as text (a scenario played once is explained).
-    pub trace: Option<String>,
+    /// A single trial's trace (a scenario played once is explained).
+    pub trace: Option<crate::script::Trace>,
 }
 
 /// A trial that failed, with what it takes to replay it alone.
@@ -119,7 +119,7 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
 struct Trial {
     observations: Observations,
     value: String,
-    trace: Option<String>,
+    trace: Option<crate::script::Trace>,
 }
 
 /// One worker's share: trials `first + worker`, `first + worker + jobs`, ...
@@ -162,7 +162,7 @@ fn work(
         match host.run(&mut scope, &ast, study.script) {
             Ok(eval) => {
                 let value = crate::present::value::display(&eval.value);
-                let trace = (study.count == 1).then(|| eval.trace.to_string());
+                let trace = (study.count == 1).then_some(eval.trace);
                 found.push((trial, Ok(Trial { observations: host.take_observations(), value, trace })));
             }
             Err(err) => {

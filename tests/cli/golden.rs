@@ -44,7 +44,13 @@ fn every_shipped_script_studies_and_traces_as_before() {
         let path = format!("scripts/{script}");
         let stem = script.trim_end_matches(".rhai");
         golden(&format!("{stem}.study"), &output_of(&["run", &path, "--trials", "200", "--seed", "7", "--quiet"]));
-        golden(&format!("{stem}.trace"), &output_of(&["run", &path, "--seed", "7", "--trial", "3"]));
+        // The full trace pins every modifier considered; the brief form leaves out only those
+        // that did not apply.
+        let full = output_of(&["run", &path, "--seed", "7", "--trial", "3", "--trace", "full"]);
+        golden(&format!("{stem}.trace"), &full);
+        let brief = output_of(&["run", &path, "--seed", "7", "--trial", "3"]);
+        let applied: Vec<&str> = full.lines().filter(|l| !l.starts_with("mod     no ")).collect();
+        assert_eq!(brief.lines().collect::<Vec<_>>(), applied, "{stem}");
     }
 }
 

@@ -496,3 +496,25 @@ fn check_reports_each_typo_in_a_copy_of_each_shipped_ruleset() {
         }
     }
 }
+
+#[test]
+fn eval_shows_the_trace_brief_full_or_off() {
+    let fire = r#"let a = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"}); let b = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"}); fire(a, b, #{range: 1}).result"#;
+    let run = |form: Option<&str>| {
+        let mut args = vec!["eval", "--rules", "ff-napoleonic", "--dice", "8", fire];
+        if let Some(form) = form {
+            args.extend(["--trace", form]);
+        }
+        let out = grognard(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let brief = run(None);
+    assert_eq!(run(Some("brief")), brief);
+    assert!(brief.contains("mod     yes +1") && !brief.contains("mod     no"), "{brief}");
+    let full = run(Some("full"));
+    assert!(full.contains("mod     no  +2"), "{full}");
+    let applied: Vec<&str> = full.lines().filter(|l| !l.starts_with("mod     no ")).collect();
+    assert_eq!(brief.lines().collect::<Vec<_>>(), applied);
+    assert_eq!(run(Some("off")), "effect  4e Ligne: disordered, loses 1 stand\n= \"telling\"\n");
+}

@@ -1,0 +1,118 @@
+//! A trace as a player reads it: brief (what counted), full (every modifier considered, and
+//! why each that did not apply did not), or off (only what happened to the units), wrapped to
+//! the terminal's width at word boundaries.
+
+use crate::script::{Step, Trace};
+
+/// How much of a trace to show: `--trace brief|full|off`, `:trace`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceForm {
+    /// Dice, the modifiers that applied, the cells read, the effects and notes.
+    #[default]
+    Brief,
+    /// Every step, the modifiers that did not apply with their reasons too (what `:why` shows).
+    Full,
+    /// Only the effects on units and leaders.
+    Off,
+}
+
+impl TraceForm {
+    /// Whether `step` is shown in this form.
+    pub fn shows(self, step: &Step) -> bool {
+        match self {
+            TraceForm::Full => true,
+            TraceForm::Brief => !matches!(step, Step::Modifier { applied: false, .. }),
+            TraceForm::Off => matches!(step, Step::Effect { .. }),
+        }
+    }
+}
+
+/// Where a step's text begins, past its tag (`roll    `, `mod     `): a wrapped line goes on there.
+const TAG_WIDTH: usize = 8;
+
+/// The steps of `trace` this form shows, one per line, each wrapped at `width` columns when one
+/// is given (a terminal's), its continuation lines indented under the step's text.
+pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
+    let mut out = String::new();
+    for step in trace.steps.iter().filter(|s| form.shows(s)) {
+        out += &wrap(&step.to_string(), width);
+        out.push('\n');
+    }
+    out
+}
+
+/// One line wrapped at `width` at word boundaries, as is when no width is given.
+pub fn wrap(line: &str, width: Option<usize>) -> String {
+    match width {
+        // Too narrow to indent sensibly: as is, the terminal wraps it.
+        Some(width) if width > TAG_WIDTH + 20 => {
+            let indent = " ".repeat(TAG_WIDTH);
+            // Only at spaces: a band (`6-8`) or an id split at its hyphen would misread.
+            let options = textwrap::Options::new(width)
+                .subsequent_indent(&indent)
+                .word_separator(textwrap::WordSeparator::AsciiSpace)
+                .word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .break_words(false);
+            textwrap::fill(line, options)
+        }
+        _ => line.to_string(),
+    }
+}
+
+/// The width of the terminal on standard output, when it is one.
+pub fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    terminal_size::terminal_size().map(|(w, _)| usize::from(w.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace() -> Trace {
+        Trace {
+            steps: vec![
+                Step::Note { text: "4 stand(s) firing at 1 fire point(s) each".into() },
+                Step::Modifier {
+                    list: "fire_modifiers".into(),
+                    id: "enfilade".into(),
+                    effect: crate::rules::ModEffect::Add(2),
+                    times: None,
+                    applied: false,
+                    why_not: Some("the situation says enfiladed: false".into()),
+                    text: "Target is enfiladed".into(),
+                    source: "seed 004".into(),
+                },
+                Step::Effect { subject: "4e Ligne".into(), effects: "disordered, loses 1 stand".into() },
+            ],
+        }
+    }
+
+    #[test]
+    fn each_form_shows_its_steps() {
+        let brief = render(&trace(), TraceForm::Brief, None);
+        assert_eq!(
+            brief,
+            "note    4 stand(s) firing at 1 fire point(s) each\neffect  4e Ligne: disordered, loses 1 stand\n"
+        );
+        let full = render(&trace(), TraceForm::Full, None);
+        assert!(full.contains("mod     no  +2"), "{full}");
+        assert!(full.contains("(the situation says enfiladed: false)"), "{full}");
+        assert_eq!(render(&trace(), TraceForm::Off, None), "effect  4e Ligne: disordered, loses 1 stand\n");
+    }
+
+    #[test]
+    fn lines_wrap_at_word_boundaries_under_the_text() {
+        let full = render(&trace(), TraceForm::Full, Some(40));
+        for line in full.lines() {
+            assert!(line.chars().count() <= 40, "{line:?} in\n{full}");
+        }
+        assert!(full.contains("mod     no  +2                Target is\n        enfiladed"), "{full}");
+        // Every word is kept, in order.
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&full), words(&render(&trace(), TraceForm::Full, None)));
+    }
+}
