@@ -127,6 +127,7 @@ impl Session {
         };
         host.adopt(units, leaders);
         self.host = host;
+        self.undo.clear();
         self.fit_host();
         self.scope = scope;
         self.specs = saved.rules;

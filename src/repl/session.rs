@@ -8,7 +8,7 @@ use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
 use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, LeaderRef, Limits, UnitRef};
+use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, UnitRef};
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -53,6 +53,8 @@ pub struct Session {
     pub(super) trace_form: TraceForm,
     /// The terminal's width, which traces are wrapped to; none outside a terminal.
     pub(super) width: Option<usize>,
+    /// The lines run, latest last, each with the units and dice as they were before it (`:undo`).
+    pub(super) undo: Vec<(String, Kept)>,
     pub(super) look: Look,
     pub(super) last: Option<Evaluation>,
     pub(super) ask: Ask,
@@ -83,6 +85,7 @@ Commands:
   :trace brief|full|off     after each result: what counted (brief), every modifier
                             considered (full), or only what happened to the units (off)
   :why                      the whole trace of the last result, every modifier considered
+  :undo                     put the units (and generated dice) back as before the last line
   :odds EXPR                exact odds of a dice expression or a procedure call
   :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
                             (`--field attacker_lost`, a path `--field attacker.stands`; repeat it)
@@ -91,10 +94,13 @@ Commands:
   :save FILE / :load FILE   keep the session in a YAML file, or take it back
   :quit                     leave (Ctrl-D too)";
 
+/// How many lines `:undo` can take back.
+const UNDO_DEPTH: usize = 20;
+
 /// The meta commands, for completion.
-pub const COMMANDS: [&str; 18] = [
+pub const COMMANDS: [&str; 19] = [
     ":help", ":rules", ":use", ":show", ":options", ":with", ":without", ":set", ":seed", ":dice", ":trace", ":why",
-    ":odds", ":reload", ":units", ":save", ":load", ":quit",
+    ":undo", ":odds", ":reload", ":units", ":save", ":load", ":quit",
 ];
 
 impl Session {
@@ -132,6 +138,7 @@ impl Session {
             dice: DiceSetting::Auto,
             trace_form: TraceForm::Brief,
             width: None,
+            undo: Vec::new(),
             look,
             last: None,
             ask: refused,
@@ -249,6 +256,7 @@ impl Session {
                 None => Reply::Output("nothing has been resolved yet".into()),
             },
             "odds" => self.odds(rest),
+            "undo" => self.undo(),
             "reload" => self.reload(),
             "units" => Reply::Output(self.units_listing()),
             "save" => self.save(rest),
@@ -260,7 +268,28 @@ impl Session {
         }
     }
 
+    /// `:undo`: the units and leaders back as they were before the last line, and generated dice
+    /// back where they were, so the same line rolls the same again.
+    fn undo(&mut self) -> Reply {
+        let Some((line, kept)) = self.undo.pop() else {
+            return Reply::Output("nothing to undo".into());
+        };
+        self.host.put_back(&kept);
+        self.last = None;
+        let dice = match self.dice {
+            DiceSetting::Auto => "the dice are back where they were",
+            DiceSetting::Manual => "roll the dice at the table again",
+        };
+        Reply::Output(format!("undone: {line}\n{dice}; the units now:\n{}", self.units_listing()))
+    }
+
     fn evaluate(&mut self, code: &str) -> Reply {
+        let kept = self.host.keep(&self.scope);
+        if self.undo.len() == UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        // A line that failed half way may have changed units too: it can be undone as well.
+        self.undo.push((code.to_string(), kept));
         match self.host.eval(&mut self.scope, code) {
             Ok(eval) => {
                 // The modifiers that did not apply are for `:why` (or `:trace full`).
@@ -320,6 +349,8 @@ impl Session {
     /// (a leader attached to a unit, with no variable of his own, stays attached), and runs
     /// under the session's limits.
     fn replace_host(&mut self, host: Host) {
+        // What `:undo` kept belongs to the old rules.
+        self.undo.clear();
         let old = std::mem::replace(&mut self.host, host);
         let (units, leaders) = self.handles();
         self.host.adopt(

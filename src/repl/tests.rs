@@ -601,3 +601,32 @@ fn an_order_of_battle_loads_its_units_into_variables_named_by_id() {
     assert!(err.ends_with("the session was not changed"), "{err}");
     assert_eq!(output(s.handle("rifles.skirmishers")), "= true");
 }
+
+#[test]
+fn undo_puts_the_units_and_the_dice_back_as_before_the_last_line() {
+    let mut s = session(&["ff-napoleonic"]);
+    assert_eq!(output(s.handle(":undo")), "nothing to undo");
+    output(s.handle(":seed 3"));
+    output(s.handle(UNITS));
+    let first = output(s.handle("fire(a, b, #{range: 1}).result"));
+    let hit = s.variable("b").unwrap().cast::<UnitRef>().0.borrow().clone();
+    output(s.handle("fire(a, b, #{range: 1})"));
+    // Back before the second fire: the target as the first left it, the dice where they were.
+    let undone = output(s.handle(":undo"));
+    assert!(undone.starts_with("undone: fire(a, b, #{range: 1})\nthe dice are back where they were"), "{undone}");
+    assert_eq!(*s.variable("b").unwrap().cast::<UnitRef>().0.borrow(), hit);
+    // Back before the first: the units as made; the same line rolls the same again.
+    output(s.handle(":undo"));
+    let b = s.variable("b").unwrap().cast::<UnitRef>();
+    assert_eq!((b.0.borrow().stands, b.0.borrow().order.as_str()), (6, "good_order"));
+    assert_eq!(output(s.handle("fire(a, b, #{range: 1}).result")), first);
+    // With dice rolled at the table, the units go back and the player rolls again.
+    let prompts = answer_with(&mut s, &["10"]);
+    output(s.handle(":dice manual"));
+    output(s.handle("fire(a, b, #{range: 1})"));
+    assert!(output(s.handle(":undo")).contains("roll the dice at the table again"));
+    assert_eq!(prompts.borrow().len(), 1);
+    // New rules start a new history.
+    output(s.handle(":reload"));
+    assert_eq!(output(s.handle(":undo")), "nothing to undo");
+}

@@ -51,6 +51,19 @@ impl RollSource for DiceMode {
         }
     }
 
+    fn position(&self) -> Option<u128> {
+        match self {
+            DiceMode::Source(source) => source.position(),
+            DiceMode::Walk(_) => None,
+        }
+    }
+
+    fn set_position(&mut self, position: u128) {
+        if let DiceMode::Source(source) = self {
+            source.set_position(position);
+        }
+    }
+
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
         match self {
             DiceMode::Source(source) => source.pool_faces(die, what, take),

@@ -29,6 +29,15 @@ pub trait RollSource {
         Ok(())
     }
 
+    /// Where the source is in its stream of faces, to go back to (the REPL's `:undo`): none for
+    /// dice that are asked for or given, which cannot be rolled again.
+    fn position(&self) -> Option<u128> {
+        None
+    }
+
+    /// Goes back (or on) to `position`, as `position` gave it.
+    fn set_position(&mut self, _position: u128) {}
+
     /// The faces of dice rolled together (a pool), one for each of `what`, passed to
     /// `take` in order: a player at the table may give them all on one line.
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
@@ -54,6 +63,14 @@ impl<S: RollSource + ?Sized> RollSource for &mut S {
 
     fn unused_faces(&self) -> Result<(), DiceError> {
         (**self).unused_faces()
+    }
+
+    fn position(&self) -> Option<u128> {
+        (**self).position()
+    }
+
+    fn set_position(&mut self, position: u128) {
+        (**self).set_position(position)
     }
 
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
@@ -131,6 +148,14 @@ fn splitmix64(state: &mut u64) -> u64 {
 impl RollSource for Seeded {
     fn face(&mut self, die: Die) -> Result<i64, DiceError> {
         Ok(die.face(self.below(die.sides)))
+    }
+
+    fn position(&self) -> Option<u128> {
+        Some(self.rng.get_word_pos())
+    }
+
+    fn set_position(&mut self, position: u128) {
+        self.rng.set_word_pos(position);
     }
 }
 

@@ -26,6 +26,8 @@ mod eval;
 mod odds;
 mod snapshot;
 
+pub use snapshot::Kept;
+
 /// A Rhai engine bound to one ruleset. Build one per thread.
 pub struct Host {
     engine: Engine,

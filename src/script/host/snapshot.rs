@@ -1,5 +1,5 @@
 //! The units and leaders a run may change, kept before it and put back after (an `odds`
-//! walk leaves the session's units as they were).
+//! walk leaves the session's units as they were; the REPL's `:undo` takes a line back).
 
 use rhai::{Dynamic, Scope};
 
@@ -73,5 +73,28 @@ impl Host {
         st.units = snapshot.unit_registry.clone();
         crate::script::handles::edited();
         st.leaders = snapshot.leader_registry.clone();
+    }
+}
+
+/// The units and leaders as they stood, and where the dice were, kept to go back to.
+pub struct Kept {
+    snapshot: Snapshot,
+    dice: Option<u128>,
+}
+
+impl Host {
+    /// The units and leaders of `scope` and of the session as they stand now, and the dice's place.
+    pub fn keep(&self, scope: &Scope) -> Kept {
+        use crate::dice::RollSource;
+        Kept { snapshot: self.snapshot(scope), dice: self.state.borrow().dice.position() }
+    }
+
+    /// Puts the units and leaders back as they were kept, and the dice (when they can go back).
+    pub fn put_back(&self, kept: &Kept) {
+        use crate::dice::RollSource;
+        self.restore(&kept.snapshot);
+        if let Some(position) = kept.dice {
+            self.state.borrow_mut().dice.set_position(position);
+        }
     }
 }
