@@ -35,10 +35,26 @@ const TAG_WIDTH: usize = 8;
 pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
     let mut out = String::new();
     for step in trace.steps.iter().filter(|s| form.shows(s)) {
-        out += &wrap(&step.to_string(), width);
+        let mut line = step.to_string();
+        if let Step::Table { near, .. } = step {
+            line += &margins(near);
+        }
+        out += &wrap(&line, width);
         out.push('\n');
     }
     out
+}
+
+/// How near a roll came to other results of its table: `  [1 more: deadly; 2 less: desultory]`.
+fn margins(near: &[(i64, String)]) -> String {
+    if near.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = near
+        .iter()
+        .map(|(by, result)| format!("{} {}: {result}", by.abs(), if *by > 0 { "more" } else { "less" }))
+        .collect();
+    format!("  [{}]", each.join("; "))
 }
 
 /// One line wrapped at `width` at word boundaries, as is when no width is given.

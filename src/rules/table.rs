@@ -324,6 +324,37 @@ impl Table {
         }
     }
 
+    /// The results a total one or two away would have read, nearest first each way
+    /// (`(1, "deadly")`, `(-2, "lively")`): how near a roll read on the table came to another
+    /// result.
+    pub fn near(&self, reading: &Cell) -> Vec<(i64, String)> {
+        // Only for a table a roll is read on: a total read off a measure (a range) has no margin.
+        if self.roll.is_none() {
+            return Vec::new();
+        }
+        let read_at = |total: i64| -> Option<Cell> {
+            match (&self.body, &reading.row) {
+                (TableBody::Bands(_), None) => self.read_bands(total).ok(),
+                (TableBody::Grid { .. }, Some(label)) => self.read_grid(&RowKey::Label(label.to_string()), total).ok(),
+                _ => None,
+            }
+        };
+        let id = |cell: &Cell| cell.result.as_ref().map(|r| r.id.clone());
+        let here = id(reading);
+        let mut near = Vec::new();
+        for step in [1, -1] {
+            for distance in 1..=2 {
+                let Some(total) = reading.read_as.checked_add(step * distance) else { break };
+                let Some(other) = read_at(total).and_then(|c| id(&c)) else { break };
+                if Some(&other) != here.as_ref() {
+                    near.push((step * distance, other));
+                    break;
+                }
+            }
+        }
+        near
+    }
+
     /// Reads a lookup with one key per level.
     pub fn read_lookup(&self, keys: &[String]) -> Result<&LookupValue, ReadError> {
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();

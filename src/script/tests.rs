@@ -916,3 +916,20 @@ fn a_one_letter_typo_in_any_word_of_a_shipped_condition_is_caught() {
         assert!(missed.is_empty(), "{id}: {} of {tried} typos not caught:\n{}", missed.len(), missed.join("\n"));
     }
 }
+
+#[test]
+fn a_reading_says_how_near_it_came_to_other_results() {
+    let rs = ruleset(&["ff-napoleonic"]);
+    let musketry = &rs.tables["musketry"];
+    // Row 4: 0-7 desultory, 8-10 lively, 11+ telling.
+    let near = |total| musketry.near(&musketry.read_grid(&RowKey::Number(4), total).unwrap());
+    assert_eq!(near(7), [(1, "lively".to_string())]);
+    assert_eq!(near(9), [(2, "telling".to_string()), (-2, "desultory".to_string())]);
+    assert_eq!(near(5), Vec::<(i64, String)>::new());
+    // Above the chart the total is clamped: nothing higher to reach.
+    assert_eq!(near(16), Vec::<(i64, String)>::new());
+    // A table read by a measure, not a roll, has no margin.
+    let range = &rs.tables["range_fire_points"];
+    let reading = range.read_grid(&RowKey::Label("infantry".into()), 1).unwrap();
+    assert!(range.near(&reading).is_empty());
+}

@@ -47,8 +47,14 @@ pub enum Step {
         text: String,
         source: String,
     },
-    /// A table cell read.
-    Table { title: String, source: String, reading: Box<Cell> },
+    /// A table cell read, and the results a total one or two away would have read (`near`).
+    Table {
+        title: String,
+        source: String,
+        reading: Box<Cell>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        near: Vec<(i64, String)>,
+    },
     /// Effects applied to a unit or leader.
     Effect { subject: String, effects: String },
     /// Anything a procedure says (`note(...)`, `print(...)`).
@@ -104,7 +110,7 @@ impl fmt::Display for Step {
                     Ok(())
                 }
             }
-            Step::Table { title, source, reading } => {
+            Step::Table { title, source, reading, .. } => {
                 write!(f, "table   {title}")?;
                 if let Some(row) = &reading.row {
                     write!(f, ", row {row}")?;
@@ -115,10 +121,11 @@ impl fmt::Display for Step {
                 }
                 match (&reading.band, &reading.result) {
                     (Some(band), Some(result)) => {
-                        write!(f, " -> {band}: {}: {}  ({source})", result.id, result.text)
+                        write!(f, " -> {band}: {}: {}  ({source})", result.id, result.text)?;
                     }
-                    _ => write!(f, ": no result  ({source})"),
+                    _ => write!(f, ": no result  ({source})")?,
                 }
+                Ok(())
             }
             Step::Effect { subject, effects } => write!(f, "effect  {subject}: {effects}"),
             Step::Note { text } => write!(f, "note    {text}"),

@@ -180,8 +180,8 @@ pub(crate) fn lookup_read(
     .map_err(|e| e.to_string())?;
     // Only when tracing: naming the table and its source costs as much as the read.
     if st.tracing {
-        let (title, source) = (t.title.clone(), t.credit(&reading));
-        st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()) });
+        let (title, source, near) = (t.title.clone(), t.credit(&reading), t.near(&reading));
+        st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()), near });
     }
     Ok(reading)
 }
