@@ -285,12 +285,16 @@ impl Session {
 
     fn evaluate(&mut self, code: &str) -> Reply {
         let kept = self.host.keep(&self.scope);
-        if self.undo.len() == UNDO_DEPTH {
-            self.undo.remove(0);
+        let result = self.host.eval(&mut self.scope, code);
+        // Only a line that changed units or rolled is kept to undo (looking at a unit is not);
+        // a line that failed half way may have changed units too.
+        if self.host.changed_since(&kept) {
+            if self.undo.len() == UNDO_DEPTH {
+                self.undo.remove(0);
+            }
+            self.undo.push((code.to_string(), kept));
         }
-        // A line that failed half way may have changed units too: it can be undone as well.
-        self.undo.push((code.to_string(), kept));
-        match self.host.eval(&mut self.scope, code) {
+        match result {
             Ok(eval) => {
                 // The modifiers that did not apply are for `:why` (or `:trace full`).
                 let mut text = trace::render(&eval.trace, self.trace_form, self.width);

@@ -611,6 +611,8 @@ fn undo_puts_the_units_and_the_dice_back_as_before_the_last_line() {
     let first = output(s.handle("fire(a, b, #{range: 1}).result"));
     let hit = s.variable("b").unwrap().cast::<UnitRef>().0.borrow().clone();
     output(s.handle("fire(a, b, #{range: 1})"));
+    // Looking at a unit changes nothing: it is not what `:undo` takes back.
+    output(s.handle("b"));
     // Back before the second fire: the target as the first left it, the dice where they were.
     let undone = output(s.handle(":undo"));
     assert!(undone.starts_with("undone: fire(a, b, #{range: 1})\nthe dice are back where they were"), "{undone}");

@@ -89,6 +89,18 @@ impl Host {
         Kept { snapshot: self.snapshot(scope), dice: self.state.borrow().dice.position() }
     }
 
+    /// Whether any unit or leader, or the dice's place, differs from what was kept: whether a
+    /// line did anything `:undo` could take back.
+    pub fn changed_since(&self, kept: &Kept) -> bool {
+        use crate::dice::RollSource;
+        let st = self.state.borrow();
+        kept.snapshot.units.iter().any(|(handle, unit)| *handle.0.borrow() != **unit)
+            || kept.snapshot.leaders.iter().any(|(handle, leader)| *handle.0.borrow() != **leader)
+            || st.units.len() != kept.snapshot.unit_registry.len()
+            || st.leaders.len() != kept.snapshot.leader_registry.len()
+            || st.dice.position() != kept.dice
+    }
+
     /// Puts the units and leaders back as they were kept, and the dice (when they can go back).
     pub fn put_back(&self, kept: &Kept) {
         use crate::dice::RollSource;
