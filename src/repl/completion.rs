@@ -1,16 +1,46 @@
-//! Completion at the REPL: the word before the cursor completed from what it may be there
-//! (commands, procedures, tables, variables, and a procedure's situation keys inside its `#{`).
+//! Completion at the REPL that knows where the cursor is: a command after `:`, its argument
+//! after the command (options after `:with`, interpretations and their choices after `:set`,
+//! tables and lists after `:show`...), a procedure's situation keys and their words inside its
+//! `#{`, unit variables where a call takes its arguments, and otherwise procedures, functions,
+//! tables and variables.
 
 use std::collections::BTreeMap;
 
 use crate::repl::session::{COMMANDS, Session};
+use crate::script::UnitRef;
+
+/// What the REPL completes from, gathered once per line from the session.
+#[derive(Clone, Debug, Default)]
+pub struct Vocabulary {
+    /// Procedures, the host's functions, tables, lists, options, interpretations, variables.
+    pub words: Vec<String>,
+    /// The variables that hold a unit (or leader), offered first where a call takes arguments.
+    pub units: Vec<String>,
+    /// Each option.
+    pub options: Vec<String>,
+    /// Each interpretation and its choices.
+    pub interpretations: BTreeMap<String, Vec<String>>,
+    /// What `:show` names: tables, modifier lists, contracts and the sections of `show`.
+    pub shown: Vec<String>,
+    /// Each contracted procedure's situation keys, with the words each takes (empty: any).
+    pub situation: BTreeMap<String, Vec<(String, Vec<String>)>>,
+}
 
 impl Session {
-    /// Words that complete `prefix`: commands, procedures, tables, modifier
+    /// Words that complete `prefix` outside any context: commands, procedures, tables, modifier
     /// lists, options, interpretations and the session's variables.
     pub fn completions(&self, prefix: &str) -> Vec<String> {
         let mut words: Vec<String> = COMMANDS.iter().map(|c| c.to_string()).collect();
+        words.extend(self.vocabulary().words);
+        words.sort();
+        words.dedup();
+        words.into_iter().filter(|w| w.starts_with(prefix) && w != prefix).collect()
+    }
+
+    /// Everything completion offers, from the rules and the session as they stand.
+    pub fn vocabulary(&self) -> Vocabulary {
         let rs = self.host.ruleset();
+        let mut words: Vec<String> = Vec::new();
         words.extend(rs.tables.keys().cloned());
         words.extend(rs.modifiers.keys().cloned());
         words.extend(rs.modifiers.values().flat_map(|list| list.modifiers.iter().map(|m| m.id.clone())));
@@ -23,55 +53,125 @@ impl Session {
         );
         words.sort();
         words.dedup();
-        words.into_iter().filter(|w| w.starts_with(prefix) && w != prefix).collect()
+        let units = self
+            .scope
+            .iter()
+            .filter(|(_, _, value)| value.is::<UnitRef>() || value.is::<crate::script::LeaderRef>())
+            .map(|(name, _, _)| name.to_string())
+            .collect();
+        let mut shown: Vec<String> =
+            rs.tables.keys().chain(rs.modifiers.keys()).chain(rs.contracts.keys()).cloned().collect();
+        shown.extend(["options", "interpretations", "procedures", "constants"].map(String::from));
+        shown.sort();
+        shown.dedup();
+        Vocabulary {
+            words,
+            units,
+            options: rs.options.keys().cloned().collect(),
+            interpretations: rs
+                .interpretations
+                .iter()
+                .map(|(name, info)| (name.clone(), info.choices.iter().map(|(c, _)| c.clone()).collect()))
+                .collect(),
+            shown,
+            situation: rs
+                .contracts
+                .values()
+                .filter(|c| !c.situation.is_empty())
+                .map(|c| {
+                    let keys =
+                        c.situation.iter().map(|k| (k.name.clone(), k.words.iter().cloned().collect())).collect();
+                    (c.name.clone(), keys)
+                })
+                .collect(),
+        }
     }
 
-    /// The situation keys of each contracted procedure, for completion inside `fire(a, b, #{`.
-    pub fn situation_keys(&self) -> BTreeMap<String, Vec<String>> {
-        let rs = self.host.ruleset();
-        rs.contracts
-            .values()
-            .filter(|c| !c.situation.is_empty())
-            .map(|c| (c.name.clone(), c.situation.iter().map(|k| k.name.clone()).collect()))
-            .collect()
-    }
-
-    /// What completes the word before `pos` in `line`, and where that word starts: inside
-    /// the situation map of a contracted call, its keys not yet given; else `completions`.
+    /// What completes the word before `pos` in `line`, and where that word starts.
     pub fn completions_at(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
-        complete_at(&self.completions(""), &self.situation_keys(), line, pos)
+        complete_at(&self.vocabulary(), line, pos)
     }
 }
 
-/// Completion for the word before `pos`: inside `name(..., #{` of a procedure whose contract
-/// lists situation keys (`keys`), the keys not yet in the map, each as `key: `; else the
-/// `words` that start with it.
-pub fn complete_at(
-    words: &[String],
-    keys: &BTreeMap<String, Vec<String>>,
-    line: &str,
-    pos: usize,
-) -> (usize, Vec<String>) {
+/// The candidates for the word before `pos` in `line`, and where that word starts.
+pub fn complete_at(vocabulary: &Vocabulary, line: &str, pos: usize) -> (usize, Vec<String>) {
     let before = &line[..pos.min(line.len())];
-    let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+    if let Some(command) = before.trim_start().strip_prefix(':') {
+        return complete_command(vocabulary, before, command);
+    }
+    let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
     let prefix = &before[start..];
-    if let Some((procedure, given)) = open_situation(&before[..start])
-        && let Some(keys) = keys.get(procedure)
-    {
-        let offered = keys
-            .iter()
-            .filter(|k| k.starts_with(prefix) && !given.contains(&k.as_str()))
-            .map(|k| format!("{k}: "))
-            .collect();
+    let starting = |words: &mut dyn Iterator<Item = &String>| -> Vec<String> {
+        words.filter(|w| w.starts_with(prefix) && w.as_str() != prefix).cloned().collect()
+    };
+    // Inside a situation: the keys not yet given, or after `key: "`, the key's words.
+    if let Some(context) = situation_context(&before[..start]) {
+        let Some(keys) = vocabulary.situation.get(context.procedure) else {
+            return (start, Vec::new());
+        };
+        return match context.value_of {
+            None => {
+                let offered = keys
+                    .iter()
+                    .filter(|(k, _)| k.starts_with(prefix) && !context.given.contains(&k.as_str()))
+                    .map(|(k, _)| format!("{k}: "))
+                    .collect();
+                (start, offered)
+            }
+            Some(key) => {
+                let words = keys.iter().find(|(k, _)| k == key).map(|(_, w)| w.clone()).unwrap_or_default();
+                (start, starting(&mut words.iter()))
+            }
+        };
+    }
+    // Where a call takes an argument: the unit variables first, then everything else.
+    if in_arguments(&before[..start]) {
+        let mut offered = starting(&mut vocabulary.units.iter());
+        let rest: Vec<String> =
+            starting(&mut vocabulary.words.iter()).into_iter().filter(|w| !offered.contains(w)).collect();
+        offered.extend(rest);
         return (start, offered);
     }
-    (start, words.iter().filter(|w| w.starts_with(prefix) && w.as_str() != prefix).cloned().collect())
+    (start, starting(&mut vocabulary.words.iter()))
 }
 
-/// When `text` ends inside an unclosed `#{` that is an argument of a call, at a place a
-/// key goes (just after `#{` or a `,`): the procedure called and the keys given so far.
-fn open_situation(text: &str) -> Option<(&str, Vec<&str>)> {
-    // The innermost unclosed bracket, skipping strings.
+/// Completion on a `:` line: the command itself, then what the command takes.
+fn complete_command(vocabulary: &Vocabulary, before: &str, command: &str) -> (usize, Vec<String>) {
+    let start = before.rfind(|c: char| c.is_whitespace() || c == '=').map_or(0, |i| i + 1);
+    let prefix = &before[start..];
+    let Some((name, _)) = command.split_once(char::is_whitespace) else {
+        let start = before.len() - before.trim_start().len();
+        let offered = COMMANDS.iter().filter(|c| c.starts_with(before.trim_start())).map(|c| c.to_string()).collect();
+        return (start, offered);
+    };
+    let owned = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+    let candidates: Vec<String> = match name {
+        "with" | "without" => vocabulary.options.clone(),
+        "set" => match before[..start].rsplit(char::is_whitespace).next().and_then(|w| w.strip_suffix('=')) {
+            Some(interpretation) => vocabulary.interpretations.get(interpretation).cloned().unwrap_or_default(),
+            None => vocabulary.interpretations.keys().map(|k| format!("{k}=")).collect(),
+        },
+        "show" => vocabulary.shown.clone(),
+        "trace" => owned(&["brief", "full", "off"]),
+        "dice" => owned(&["auto", "manual"]),
+        _ => Vec::new(),
+    };
+    (start, candidates.into_iter().filter(|c| c.starts_with(prefix) && c.as_str() != prefix).collect())
+}
+
+/// Where the cursor is inside the situation map of a call.
+struct SituationContext<'a> {
+    procedure: &'a str,
+    /// The keys given so far.
+    given: Vec<&'a str>,
+    /// The key whose value is being written, when the cursor is in a word after `key: "`.
+    value_of: Option<&'a str>,
+}
+
+/// When `text` ends inside an unclosed `#{` that is an argument of a call, at a place a key
+/// goes (just after `#{` or a `,`) or inside a word given as a key's value (`key: "`).
+fn situation_context(text: &str) -> Option<SituationContext<'_>> {
+    // The innermost unclosed bracket, skipping strings; and whether a string is open.
     let mut stack: Vec<(char, usize)> = Vec::new();
     let mut in_string = false;
     for (i, c) in text.char_indices() {
@@ -90,9 +190,17 @@ fn open_situation(text: &str) -> Option<(&str, Vec<&str>)> {
         return None;
     }
     let inside = &text[at + 1..];
-    if !inside.trim_end().is_empty() && !inside.trim_end().ends_with(',') {
+    let value_of = if in_string {
+        // `key: "` just before the word: the key's words complete.
+        let quote = inside.rfind('"')?;
+        let key = inside[..quote].trim_end().strip_suffix(':')?.trim_end();
+        let key_start = key.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        Some(&key[key_start..])
+    } else if inside.trim_end().is_empty() || inside.trim_end().ends_with(',') {
+        None
+    } else {
         return None;
-    }
+    };
     let given: Vec<&str> = inside.split(',').filter_map(|part| part.split_once(':').map(|(k, _)| k.trim())).collect();
     // The call the map is an argument of.
     let &(paren, open) = stack.iter().rev().nth(1)?;
@@ -101,5 +209,24 @@ fn open_situation(text: &str) -> Option<(&str, Vec<&str>)> {
     }
     let name_end = text[..open].trim_end().len();
     let name_start = text[..name_end].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
-    Some((&text[name_start..name_end], given))
+    Some(SituationContext { procedure: &text[name_start..name_end], given, value_of })
+}
+
+/// Whether `text` ends where a call takes an argument: just after `(` or a `,` of an open call.
+fn in_arguments(text: &str) -> bool {
+    let trimmed = text.trim_end();
+    let mut depth_parens: Vec<char> = Vec::new();
+    let mut in_string = false;
+    for c in trimmed.chars() {
+        match c {
+            '"' | '`' => in_string = !in_string,
+            _ if in_string => {}
+            '(' | '[' | '{' => depth_parens.push(c),
+            ')' | ']' | '}' => {
+                depth_parens.pop();
+            }
+            _ => {}
+        }
+    }
+    !in_string && depth_parens.last() == Some(&'(') && (trimmed.ends_with('(') || trimmed.ends_with(','))
 }

@@ -11,16 +11,15 @@ use rustyline::highlight::{CmdKind, Highlighter, MatchingBracketHighlighter};
 use rustyline::hint::{Hinter, HistoryHinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Config, Context, DefaultEditor, Editor, Helper};
+use rustyline::{CompletionType, Config, Context, DefaultEditor, Editor, Helper};
 
 use super::session::{Reply, Session};
 
 /// Completion from the session's words, history hints, bracket matching, and
 /// input that goes on while a brace, bracket or parenthesis is open.
 struct ReplHelper {
-    words: Vec<String>,
-    /// Each contracted procedure's situation keys, completed inside `fire(a, b, #{`.
-    situation_keys: std::collections::BTreeMap<String, Vec<String>>,
+    /// What completion offers, by where the cursor is.
+    vocabulary: super::completion::Vocabulary,
     hinter: HistoryHinter,
     brackets: MatchingBracketHighlighter,
     /// Whether the line may be coloured (`--color`, `NO_COLOR`): hints grey, brackets matched.
@@ -31,7 +30,7 @@ impl Completer for ReplHelper {
     type Candidate = Pair;
 
     fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let (start, words) = super::completion::complete_at(&self.words, &self.situation_keys, line, pos);
+        let (start, words) = super::completion::complete_at(&self.vocabulary, line, pos);
         let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
         Ok((start, pairs))
     }
@@ -106,7 +105,9 @@ fn history_file() -> Option<PathBuf> {
 
 /// Runs the REPL on the terminal until `:quit` or Ctrl-D.
 pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<()> {
-    let config = Config::builder().auto_add_history(true).max_history_size(5_000)?.build();
+    // Tab lists every candidate (and completes what they share), rather than cycling through them.
+    let config =
+        Config::builder().auto_add_history(true).max_history_size(5_000)?.completion_type(CompletionType::List).build();
     let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
     let history = history_file();
     if let Some(path) = &history {
@@ -130,8 +131,7 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
         // Read each time: the terminal may have been resized.
         session.set_width(crate::present::trace::terminal_width());
         editor.set_helper(Some(ReplHelper {
-            words: session.completions(""),
-            situation_keys: session.situation_keys(),
+            vocabulary: session.vocabulary(),
             hinter: HistoryHinter::new(),
             brackets: MatchingBracketHighlighter::new(),
             color: session.look().color(),

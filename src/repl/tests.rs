@@ -422,8 +422,40 @@ fn inside_a_situation_the_procedures_keys_complete() {
     assert_eq!(at_end("melee(a, b, #{wo").1, ["woods: "]);
     // A value is not a key; outside a situation the usual words complete.
     assert!(at_end("fire(a, b, #{range: ").1.iter().all(|w| !w.ends_with(": ")));
-    assert!(at_end("fire(a, b, #{cover: \"wo").1.is_empty());
     assert!(at_end("mel").1.contains(&"melee".to_string()));
+    // Inside a word given to a key: the key's words.
+    assert_eq!(at_end("fire(a, b, #{cover: \"wo").1, ["woods", "works"]);
+    // Every word of fire's `cover` (rules/ff-napoleonic/contracts/fire.yaml), in order.
+    let cover = ["fortified_town", "hedge", "higher", "stone_wall", "town_area", "town_deployed", "woods", "works"];
+    assert_eq!(at_end("fire(a, b, #{range: 2, cover: \"").1, cover);
+}
+
+#[test]
+fn completion_knows_where_the_cursor_is() {
+    let mut s = session(&["ff-house-example"]);
+    output(s.handle(UNITS));
+    output(s.handle("let n = 3;"));
+    let at_end = |line: &str| s.completions_at(line, line.len()).1;
+    // A command, then what it takes.
+    assert_eq!(at_end(":wi"), [":with", ":without"]);
+    assert_eq!(at_end(":with "), ["veteran_volleys", "wider_struggle"]);
+    assert_eq!(at_end(":with wi"), ["wider_struggle"]);
+    assert!(at_end(":set ").contains(&"musketry_below_zero=".to_string()));
+    assert_eq!(at_end(":set musketry_below_zero="), ["clamp", "desultory"]);
+    assert_eq!(at_end(":set musketry_below_zero=d"), ["desultory"]);
+    assert_eq!(at_end(":show musk"), ["musketry"]);
+    assert!(at_end(":show ").contains(&"constants".to_string()));
+    assert_eq!(at_end(":trace "), ["brief", "full", "off"]);
+    assert_eq!(at_end(":dice m"), ["manual"]);
+    // Where a call takes an argument, the units first (a and b), then every other word.
+    let args = at_end("fire(");
+    assert_eq!(&args[..2], ["a", "b"]);
+    assert!(args.contains(&"n".to_string()) && args.contains(&"musketry".to_string()));
+    assert_eq!(&at_end("fire(a, ")[..2], ["a", "b"]);
+    // Anywhere else, no `:` command, and no copy made for a `base::` call.
+    let words = at_end("fi");
+    assert!(words.contains(&"fire".to_string()) && words.iter().all(|w| !w.starts_with(':')), "{words:?}");
+    assert!(at_end("").iter().all(|w| !w.starts_with("__b")));
 }
 
 #[test]

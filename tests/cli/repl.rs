@@ -190,3 +190,23 @@ fn the_repl_starts_with_a_battle_loaded_a_seed_and_dice_at_the_table() {
     p.exp_string("the REPL did not start: `:load no-such-battle.yaml` failed").unwrap();
     p.exp_eof().unwrap();
 }
+
+#[test]
+fn tab_lists_what_fits_where_the_cursor_is() {
+    let history = std::env::temp_dir().join(format!("grognard-repl-tab-{}", std::process::id()));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command.args(["repl", "--rules", "ff-napoleonic"]).env("GROGNARD_HISTORY", &history).env("NO_COLOR", "1");
+    let mut p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");
+    p.exp_string(PROMPT).unwrap();
+    // After `:set NAME=`, the interpretation's choices, listed together.
+    p.send(":set musketry_below_zero=\t\t").unwrap();
+    p.flush().unwrap();
+    let listed = p.exp_string("desultory").unwrap();
+    assert!(listed.contains("clamp"), "{listed:?}");
+    // One candidate is completed in place: Enter then sets it.
+    p.send("d\t\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("musketry_below_zero = desultory").unwrap();
+    drop(p);
+    let _ = std::fs::remove_file(history);
+}

@@ -111,7 +111,9 @@ impl Host {
 
     /// The functions the ruleset's procedures define.
     pub fn procedure_names(&self) -> Vec<String> {
-        self.written.iter_functions().map(|f| f.name.to_string()).collect()
+        // The copies `base::` calls reach are not names a player writes.
+        let written = self.written.iter_functions().map(|f| f.name.to_string());
+        written.filter(|name| crate::script::base_calls::written_name(name) == *name).collect()
     }
 
     /// The ruleset, to read.
