@@ -455,12 +455,34 @@ impl Session {
 
     pub(super) fn units_listing(&self) -> String {
         let (units, leaders) = self.handles();
-        if units.is_empty() && leaders.is_empty() {
+        if units.is_empty() && leaders.is_empty() && self.host.units().is_empty() {
             return "no units yet: let a = unit(#{name: \"...\", arm: \"infantry\", stands: 6, formation: \"line\"})"
                 .into();
         }
-        let mut lines: Vec<String> = units.iter().map(|(name, u)| format!("{name}: {u}")).collect();
+        let known_leaders = self.host.leaders();
+        let mut lines = Vec::new();
+        // Each unit, with the leaders attached to it (a leader may have no variable of his own).
+        let attached = |u: &UnitRef| -> Vec<String> {
+            let ids = u.0.borrow().leaders.clone();
+            ids.iter()
+                .map(|id| match known_leaders.iter().find(|l| l.0.borrow().id == *id) {
+                    Some(leader) => format!("    led by {leader}"),
+                    None => format!("    led by {id}"),
+                })
+                .collect()
+        };
+        for (name, u) in &units {
+            lines.push(format!("{name}: {u}"));
+            lines.extend(attached(u));
+        }
         lines.extend(leaders.iter().map(|(name, l)| format!("{name}: {l}")));
+        // Units the session knows that no variable holds (made inside a list, or by a procedure).
+        let unnamed: Vec<UnitRef> =
+            self.host.units().into_iter().filter(|u| !units.values().any(|v| Rc::ptr_eq(&v.0, &u.0))).collect();
+        for u in &unnamed {
+            lines.push(format!("(no variable): {u}"));
+            lines.extend(attached(u));
+        }
         lines.join("\n")
     }
 

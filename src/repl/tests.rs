@@ -664,3 +664,20 @@ fn undo_puts_the_units_and_the_dice_back_as_before_the_last_line() {
     output(s.handle(":reload"));
     assert_eq!(output(s.handle(":undo")), "nothing to undo");
 }
+
+#[test]
+fn units_lists_attached_leaders_and_units_no_variable_holds() {
+    let mut s = session(&["linear-warfare"]);
+    output(s.handle(r#"let u = unit(#{name: "IR 15", arm: "infantry", stands: 6, formation: "line"}); u.attach(leader(#{name: "Kleist"}));"#));
+    output(s.handle(r#"let line = [unit(#{name: "IR 3", arm: "infantry", stands: 4, formation: "line"})];"#));
+    let listed = output(s.handle(":units"));
+    assert_eq!(
+        listed.lines().collect::<Vec<_>>(),
+        [
+            "u: IR 15 (infantry, line, good order, 6 stands)",
+            "    led by Kleist",
+            "(no variable): IR 3 (infantry, line, good order, 4 stands)",
+        ],
+        "{listed}"
+    );
+}
