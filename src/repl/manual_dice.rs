@@ -82,9 +82,9 @@ impl RollSource for Manual {
             let Some(answer) = (self.ask.borrow_mut())(&prompt) else {
                 return Err(DiceError::Cancelled { die: die.describe() });
             };
-            match answer.trim().parse::<i64>() {
-                Ok(typed) if let Some(face) = typed_face(die, typed) => return Ok(face),
-                Ok(face) => prompt = format!("{face} is not on a {}; roll a {}{purpose}: ", asked(die), die),
+            match answer.trim().parse::<i64>().map(|typed| (typed, typed_face(die, typed))) {
+                Ok((_, Some(face))) => return Ok(face),
+                Ok((face, None)) => prompt = format!("{face} is not on a {}; roll a {}{purpose}: ", asked(die), die),
                 Err(_) => prompt = format!("`{}` is not a face; roll a {}{purpose}: ", answer.trim(), asked(die)),
             }
         }
