@@ -150,17 +150,12 @@ fn constants(ruleset: &Ruleset) -> String {
 fn unit_fields(ruleset: &Ruleset) -> String {
     let mut s = String::from("unit fields (given under a unit's `fields:`):\n");
     for (name, spec) in &ruleset.vocabulary.unit_fields {
-        let default = match &spec.default {
-            crate::unit::Marker::Flag(b) => b.to_string(),
-            crate::unit::Marker::Count(n) => n.to_string(),
-            crate::unit::Marker::Text(t) => t.clone(),
-        };
         let words = if spec.words.is_empty() {
             String::new()
         } else {
             format!(" ({})", spec.words.iter().cloned().collect::<Vec<_>>().join(", "))
         };
-        let kind = format!("{}{words}, default {default}", spec.kind.name());
+        let kind = format!("{}{words}, default {}", spec.kind.name(), spec.default);
         s += &format!("  {name:<28} {kind}: {} [{}]\n", spec.text, spec.source);
     }
     let d = &ruleset.vocabulary.unit_defaults;

@@ -11,7 +11,7 @@ use crate::script::UnitRef;
 
 /// What the REPL completes from, gathered once per line from the session.
 #[derive(Clone, Debug, Default)]
-pub struct Vocabulary {
+pub struct Candidates {
     /// Procedures, the host's functions, tables, lists, options, interpretations, variables.
     pub words: Vec<String>,
     /// The variables that hold a unit (or leader), offered first where a call takes arguments.
@@ -31,14 +31,14 @@ impl Session {
     /// lists, options, interpretations and the session's variables.
     pub fn completions(&self, prefix: &str) -> Vec<String> {
         let mut words: Vec<String> = COMMANDS.iter().map(|c| c.to_string()).collect();
-        words.extend(self.vocabulary().words);
+        words.extend(self.candidates().words);
         words.sort();
         words.dedup();
         words.into_iter().filter(|w| w.starts_with(prefix) && w != prefix).collect()
     }
 
     /// Everything completion offers, from the rules and the session as they stand.
-    pub fn vocabulary(&self) -> Vocabulary {
+    pub fn candidates(&self) -> Candidates {
         let rs = self.host.ruleset();
         let mut words: Vec<String> = Vec::new();
         words.extend(rs.tables.keys().cloned());
@@ -64,7 +64,7 @@ impl Session {
         shown.extend(["options", "interpretations", "procedures", "constants"].map(String::from));
         shown.sort();
         shown.dedup();
-        Vocabulary {
+        Candidates {
             words,
             units,
             options: rs.options.keys().cloned().collect(),
@@ -89,15 +89,15 @@ impl Session {
 
     /// What completes the word before `pos` in `line`, and where that word starts.
     pub fn completions_at(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
-        complete_at(&self.vocabulary(), line, pos)
+        complete_at(&self.candidates(), line, pos)
     }
 }
 
 /// The candidates for the word before `pos` in `line`, and where that word starts.
-pub fn complete_at(vocabulary: &Vocabulary, line: &str, pos: usize) -> (usize, Vec<String>) {
+pub fn complete_at(candidates: &Candidates, line: &str, pos: usize) -> (usize, Vec<String>) {
     let before = &line[..pos.min(line.len())];
     if let Some(command) = before.trim_start().strip_prefix(':') {
-        return complete_command(vocabulary, before, command);
+        return complete_command(candidates, before, command);
     }
     let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
     let prefix = &before[start..];
@@ -106,7 +106,7 @@ pub fn complete_at(vocabulary: &Vocabulary, line: &str, pos: usize) -> (usize, V
     };
     // Inside a situation: the keys not yet given, or after `key: "`, the key's words.
     if let Some(context) = situation_context(&before[..start]) {
-        let Some(keys) = vocabulary.situation.get(context.procedure) else {
+        let Some(keys) = candidates.situation.get(context.procedure) else {
             return (start, Vec::new());
         };
         return match context.value_of {
@@ -126,17 +126,17 @@ pub fn complete_at(vocabulary: &Vocabulary, line: &str, pos: usize) -> (usize, V
     }
     // Where a call takes an argument: the unit variables first, then everything else.
     if in_arguments(&before[..start]) {
-        let mut offered = starting(&mut vocabulary.units.iter());
+        let mut offered = starting(&mut candidates.units.iter());
         let rest: Vec<String> =
-            starting(&mut vocabulary.words.iter()).into_iter().filter(|w| !offered.contains(w)).collect();
+            starting(&mut candidates.words.iter()).into_iter().filter(|w| !offered.contains(w)).collect();
         offered.extend(rest);
         return (start, offered);
     }
-    (start, starting(&mut vocabulary.words.iter()))
+    (start, starting(&mut candidates.words.iter()))
 }
 
 /// Completion on a `:` line: the command itself, then what the command takes.
-fn complete_command(vocabulary: &Vocabulary, before: &str, command: &str) -> (usize, Vec<String>) {
+fn complete_command(candidates: &Candidates, before: &str, command: &str) -> (usize, Vec<String>) {
     let start = before.rfind(|c: char| c.is_whitespace() || c == '=').map_or(0, |i| i + 1);
     let prefix = &before[start..];
     let Some((name, _)) = command.split_once(char::is_whitespace) else {
@@ -146,12 +146,12 @@ fn complete_command(vocabulary: &Vocabulary, before: &str, command: &str) -> (us
     };
     let owned = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
     let candidates: Vec<String> = match name {
-        "with" | "without" => vocabulary.options.clone(),
+        "with" | "without" => candidates.options.clone(),
         "set" => match before[..start].rsplit(char::is_whitespace).next().and_then(|w| w.strip_suffix('=')) {
-            Some(interpretation) => vocabulary.interpretations.get(interpretation).cloned().unwrap_or_default(),
-            None => vocabulary.interpretations.keys().map(|k| format!("{k}=")).collect(),
+            Some(interpretation) => candidates.interpretations.get(interpretation).cloned().unwrap_or_default(),
+            None => candidates.interpretations.keys().map(|k| format!("{k}=")).collect(),
         },
-        "show" => vocabulary.shown.clone(),
+        "show" => candidates.shown.clone(),
         "trace" => owned(&["brief", "full", "off"]),
         "dice" => owned(&["auto", "manual"]),
         _ => Vec::new(),
@@ -171,20 +171,7 @@ struct SituationContext<'a> {
 /// When `text` ends inside an unclosed `#{` that is an argument of a call, at a place a key
 /// goes (just after `#{` or a `,`) or inside a word given as a key's value (`key: "`).
 fn situation_context(text: &str) -> Option<SituationContext<'_>> {
-    // The innermost unclosed bracket, skipping strings; and whether a string is open.
-    let mut stack: Vec<(char, usize)> = Vec::new();
-    let mut in_string = false;
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' | '`' => in_string = !in_string,
-            _ if in_string => {}
-            '(' | '[' | '{' => stack.push((c, i)),
-            ')' | ']' | '}' => {
-                stack.pop();
-            }
-            _ => {}
-        }
-    }
+    let Open { stack, in_string } = open(text);
     let &(brace, at) = stack.last()?;
     if brace != '{' || !text[..at].ends_with('#') {
         return None;
@@ -215,18 +202,35 @@ fn situation_context(text: &str) -> Option<SituationContext<'_>> {
 /// Whether `text` ends where a call takes an argument: just after `(` or a `,` of an open call.
 fn in_arguments(text: &str) -> bool {
     let trimmed = text.trim_end();
-    let mut depth_parens: Vec<char> = Vec::new();
-    let mut in_string = false;
-    for c in trimmed.chars() {
-        match c {
-            '"' | '`' => in_string = !in_string,
-            _ if in_string => {}
-            '(' | '[' | '{' => depth_parens.push(c),
-            ')' | ']' | '}' => {
-                depth_parens.pop();
+    let Open { stack, in_string } = open(trimmed);
+    !in_string && stack.last().map(|&(c, _)| c) == Some('(') && (trimmed.ends_with('(') || trimmed.ends_with(','))
+}
+
+/// The brackets still open at the end of a line typed so far (each with where it opens,
+/// innermost last), strings skipped; and whether the line ends inside a string.
+struct Open {
+    stack: Vec<(char, usize)>,
+    in_string: bool,
+}
+
+fn open(text: &str) -> Open {
+    let mut stack: Vec<(char, usize)> = Vec::new();
+    // The quote a string opened with, and whether the last character escaped the next.
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => stack.push((c, i)),
+            (None, ')' | ']' | '}') => {
+                stack.pop();
             }
-            _ => {}
+            (None, _) => {}
         }
     }
-    !in_string && depth_parens.last() == Some(&'(') && (trimmed.ends_with('(') || trimmed.ends_with(','))
+    Open { stack, in_string: quote.is_some() }
 }

@@ -19,7 +19,7 @@ use super::session::{Reply, Session};
 /// input that goes on while a brace, bracket or parenthesis is open.
 struct ReplHelper {
     /// What completion offers, by where the cursor is.
-    vocabulary: super::completion::Vocabulary,
+    candidates: super::completion::Candidates,
     hinter: HistoryHinter,
     brackets: MatchingBracketHighlighter,
     /// Whether the line may be coloured (`--color`, `NO_COLOR`): hints grey, brackets matched.
@@ -30,7 +30,7 @@ impl Completer for ReplHelper {
     type Candidate = Pair;
 
     fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let (start, words) = super::completion::complete_at(&self.vocabulary, line, pos);
+        let (start, words) = super::completion::complete_at(&self.candidates, line, pos);
         let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
         Ok((start, pairs))
     }
@@ -131,7 +131,7 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
         // Read each time: the terminal may have been resized.
         session.set_width(crate::present::trace::terminal_width());
         editor.set_helper(Some(ReplHelper {
-            vocabulary: session.vocabulary(),
+            candidates: session.candidates(),
             hinter: HistoryHinter::new(),
             brackets: MatchingBracketHighlighter::new(),
             color: session.look().color(),

@@ -134,10 +134,9 @@ pub(crate) fn copies(files: &[LayerFile], problems: &mut Vec<Problem>) -> (AST, 
                 continue;
             }
             // The nearest layer below that defines it, its last file first (as the merge reads).
-            let found =
-                below().collect::<Vec<_>>().into_iter().rev().find_map(|f| {
-                    f.ast.iter_fn_def().find(|d| d.name == base && d.params.len() == arity).map(|d| (f, d))
-                });
+            let found = below()
+                .rev()
+                .find_map(|f| f.ast.iter_fn_def().find(|d| d.name == base && d.params.len() == arity).map(|d| (f, d)));
             match found {
                 Some((home, def)) => {
                     let mut copy = (**def).clone();

@@ -16,7 +16,7 @@ pub use leader::Leader;
 pub use order_of_battle::{Command, OrderOfBattle};
 pub use side::Side;
 pub use unit::{Marker, Placement, Unit};
-pub use vocabulary::{FieldKind, FieldSpec, UnitDefaults, Vocabulary};
+pub use vocabulary::{FieldFault, FieldKind, FieldSpec, UnitDefaults, Vocabulary};
 
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,17 @@ pub enum Marker {
     Text(String),
 }
 
+impl std::fmt::Display for Marker {
+    /// `true`, `3`, `steady`: the value as a ruleset writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Marker::Flag(b) => write!(f, "{b}"),
+            Marker::Count(n) => write!(f, "{n}"),
+            Marker::Text(t) => f.write_str(t),
+        }
+    }
+}
+
 impl Marker {
     /// Whether the marker is in force: a true flag, a non-zero count, any word.
     pub fn is_set(&self) -> bool {

@@ -62,6 +62,15 @@ impl FieldKind {
     }
 }
 
+/// Why a value cannot be a field's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldFault {
+    /// A value of another type.
+    Kind,
+    /// A word not among the field's words.
+    Word,
+}
+
 /// A field of its own a ruleset gives units: its kind, its value when a unit gives none, and
 /// for a word, the words allowed (any, when empty).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +81,18 @@ pub struct FieldSpec {
     /// What it is, and where it comes from, as the ruleset words them (for `show`).
     pub text: String,
     pub source: String,
+}
+
+impl FieldSpec {
+    /// Why `value` cannot be this field's, if it cannot: the one check of a unit's value and of
+    /// the ruleset's own default.
+    pub fn fault(&self, value: &Marker) -> Option<FieldFault> {
+        match value {
+            _ if !self.kind.holds(value) => Some(FieldFault::Kind),
+            Marker::Text(word) if !Vocabulary::allows(&self.words, word) => Some(FieldFault::Word),
+            _ => None,
+        }
+    }
 }
 
 /// The kernel fields a ruleset lets a unit leave out, with the value it then has.
@@ -192,22 +213,20 @@ impl Vocabulary {
                 errors.push(UnitError::UnknownField { id: unit.id.clone(), field: name.clone(), help });
                 continue;
             };
-            if !spec.kind.holds(value) {
+            let fault = spec.fault(value);
+            if fault == Some(FieldFault::Kind) {
                 errors.push(UnitError::FieldKind {
                     id: unit.id.clone(),
                     field: name.clone(),
                     kind: spec.kind.name(),
                     value: match value {
-                        Marker::Flag(b) => b.to_string(),
-                        Marker::Count(n) => n.to_string(),
                         Marker::Text(t) => format!("the word `{t}`"),
+                        other => other.to_string(),
                     },
                 });
                 continue;
             }
-            if let Marker::Text(word) = value
-                && !Vocabulary::allows(&spec.words, word)
-            {
+            if let (Some(FieldFault::Word), Marker::Text(word)) = (fault, value) {
                 let help = match Vocabulary::closest(&spec.words, word) {
                     Some(close) => Some(format!("did you mean `{close}`?")),
                     None => Some(format!("known: {}", spec.words.iter().cloned().collect::<Vec<_>>().join(", "))),

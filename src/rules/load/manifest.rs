@@ -10,7 +10,7 @@ use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFi
 use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
 use crate::rules::yaml::{self, Entries, span_of};
-use crate::unit::{FieldKind, FieldSpec, Marker, Unit};
+use crate::unit::{FieldFault, FieldKind, FieldSpec, Marker, Unit};
 
 impl Loader {
     pub(super) fn manifest(&mut self, folder: &Path) -> Option<&(SourceFile, ManifestFile)> {
@@ -200,11 +200,13 @@ impl Loader {
                 UnitFieldType::Int => FieldKind::Count,
                 UnitFieldType::Word => FieldKind::Word,
             };
-            let default = def.default.value.clone();
-            let wrong = match (&default, kind) {
-                (Marker::Flag(_), FieldKind::Flag) | (Marker::Count(_), FieldKind::Count) => None,
-                (Marker::Text(word), FieldKind::Word) if def.words.is_empty() || def.words.contains(word) => None,
-                (Marker::Text(word), FieldKind::Word) => {
+            let words = def.words.iter().cloned().collect();
+            let (text, source) = (def.text.trim().to_string(), def.source.to_string());
+            let spec = FieldSpec { kind, default: def.default.value.clone(), words, text, source };
+            // The default is checked as any unit's value is; the words are named as written.
+            let wrong = match (spec.fault(&spec.default), &spec.default) {
+                (None, _) => None,
+                (Some(FieldFault::Word), Marker::Text(word)) => {
                     Some(format!(", `{word}`, is not one of its words: {}", def.words.join(", ")))
                 }
                 _ => Some(format!(" is not of type {}", kind.name())),
@@ -217,9 +219,6 @@ impl Loader {
                 );
                 continue;
             }
-            let words = def.words.into_iter().collect();
-            let spec =
-                FieldSpec { kind, default, words, text: def.text.trim().to_string(), source: def.source.to_string() };
             rs.vocabulary.unit_fields.insert(name.value, spec);
         }
         if let Some(d) = defaults {

@@ -401,16 +401,25 @@ impl<'a> TableBuilder<'a> {
             table.title = title;
         }
         self.row_source = Some(source.clone());
+        table.notes.extend(self.patch_notes(&t, &source, gate));
+        self.fill(&mut table, t);
+        Some(table)
+    }
+
+    /// What a patch changes, as notes under its table: rows changed or removed, bands written or
+    /// removed, results removed, and under which switch.
+    fn patch_notes(&self, t: &TableFile, source: &Source, gate: Option<&PatchGate>) -> Vec<String> {
+        let mut notes = Vec::new();
         let when = gate.map(|g| format!(" while {g}")).unwrap_or_default();
         let rows_written = t.rows.iter().flat_map(|r| &r.0);
         let (changed, removed): (Vec<_>, Vec<_>) = rows_written.partition(|(_, cells)| cells.is_some());
         let labels = |rows: Vec<&(Spanned<String>, _)>| rows.iter().map(|(l, _)| l.value.clone()).collect::<Vec<_>>();
         let (changed, removed) = (labels(changed), labels(removed));
         if !changed.is_empty() {
-            table.notes.push(format!("rows {} changed by {} ({source}){when}", changed.join(", "), self.file.name()));
+            notes.push(format!("rows {} changed by {} ({source}){when}", changed.join(", "), self.file.name()));
         }
         if !removed.is_empty() {
-            table.notes.push(format!("rows {} removed by {} ({source}){when}", removed.join(", "), self.file.name()));
+            notes.push(format!("rows {} removed by {} ({source}){when}", removed.join(", "), self.file.name()));
         }
         let bands_written = t.bands.iter().flat_map(|b| &b.0);
         let (bands_changed, bands_removed): (Vec<_>, Vec<_>) = bands_written.partition(|(_, r)| r.is_some());
@@ -419,21 +428,20 @@ impl<'a> TableBuilder<'a> {
         for (bands, done) in [(texts(bands_changed), "written"), (texts(bands_removed), "removed")] {
             if !bands.is_empty() {
                 let word = if bands.len() == 1 { "band" } else { "bands" };
-                table.notes.push(format!("{word} {} {done} by {file} ({source}){when}", bands.join(", ")));
+                notes.push(format!("{word} {} {done} by {file} ({source}){when}", bands.join(", ")));
             }
         }
         let results_removed: Vec<String> =
             t.results.0.iter().filter(|(_, def)| def.is_none()).map(|(id, _)| id.value.clone()).collect();
         if !results_removed.is_empty() {
             let word = if results_removed.len() == 1 { "result" } else { "results" };
-            table.notes.push(format!("{word} {} removed by {file} ({source}){when}", results_removed.join(", ")));
+            notes.push(format!("{word} {} removed by {file} ({source}){when}", results_removed.join(", ")));
         }
         let noted = !(changed.is_empty() && removed.is_empty() && t.bands.is_none() && results_removed.is_empty());
         if !noted && gate.is_some() {
-            table.notes.push(format!("changed by {} ({source}){when}", self.file.name()));
+            notes.push(format!("changed by {} ({source}){when}", self.file.name()));
         }
-        self.fill(&mut table, t);
-        Some(table)
+        notes
     }
 
     /// Reads the parts a file gives into `table` (new or patched), then checks it whole.
