@@ -34,10 +34,23 @@ const TAG_WIDTH: usize = 8;
 /// is given (a terminal's), its continuation lines indented under the step's text.
 pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
     let mut out = String::new();
+    // The side whose modifiers were listed last: a melee's modifiers come under a line naming their side.
+    let mut side_shown: Option<&str> = None;
     for step in trace.steps.iter().filter(|s| form.shows(s)) {
+        if let Step::Modifier { side: Some(side), .. } = step
+            && side_shown != Some(side.as_str())
+        {
+            out += &wrap(&format!("side    {side}"), width);
+            out.push('\n');
+            side_shown = Some(side);
+        }
         let mut line = step.to_string();
-        if let Step::Table { near, .. } = step {
-            line += &margins(near);
+        match step {
+            Step::Roll { roll, luck: Some(luck), .. } => {
+                line += &format!("  [{} or more: {}]", roll.total, percent(*luck))
+            }
+            Step::Table { near, luck, .. } => line += &margins(*luck, near),
+            _ => {}
         }
         out += &wrap(&line, width);
         out.push('\n');
@@ -45,16 +58,30 @@ pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
     out
 }
 
-/// How near a roll came to other results of its table: `  [1 more: deadly; 2 less: desultory]`.
-fn margins(near: &[(i64, String)]) -> String {
-    if near.is_empty() {
+/// How lucky a table's reading was and how near it came to other results:
+/// `  [this or higher: 30%; 1 more: deadly; 2 less: desultory]`.
+fn margins(luck: Option<f64>, near: &[(i64, String)]) -> String {
+    let mut each: Vec<String> = luck.map(|p| format!("this or higher: {}", percent(p))).into_iter().collect();
+    each.extend(
+        near.iter().map(|(by, result)| format!("{} {}: {result}", by.abs(), if *by > 0 { "more" } else { "less" })),
+    );
+    if each.is_empty() {
         return String::new();
     }
-    let each: Vec<String> = near
-        .iter()
-        .map(|(by, result)| format!("{} {}: {result}", by.abs(), if *by > 0 { "more" } else { "less" }))
-        .collect();
     format!("  [{}]", each.join("; "))
+}
+
+/// A chance as a player reads it: `30%`, `2.5%`, `<0.1%`; never 0% or 100% for what may or may not happen.
+pub fn percent(p: f64) -> String {
+    let pct = p * 100.0;
+    match pct {
+        x if x >= 100.0 => "100%".into(),
+        x if x > 99.0 => format!("{:.1}%", x.min(99.9)),
+        x if x >= 1.0 => format!("{:.0}%", x),
+        x if x >= 0.1 => format!("{:.1}%", x),
+        x if x > 0.0 => "<0.1%".into(),
+        _ => "0%".into(),
+    }
 }
 
 /// One line wrapped at `width` at word boundaries, as is when no width is given.
@@ -95,6 +122,7 @@ mod tests {
                 Step::Modifier {
                     list: "fire_modifiers".into(),
                     id: "enfilade".into(),
+                    side: None,
                     effect: crate::rules::ModEffect::Add(2),
                     times: None,
                     applied: false,

@@ -5,6 +5,7 @@ mod manual_dice;
 mod save_load;
 mod saved;
 mod session;
+mod short_form;
 mod terminal;
 
 pub use manual_dice::{Ask, Manual};

@@ -1,6 +1,7 @@
 //! `Session`: the REPL's state and its commands, testable without a terminal.
 
 use super::manual_dice::{Ask, Manual};
+use super::short_form::{self, Named};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::diagnostic::{self, Look};
 use crate::present::odds::{render_odds, render_procedure};
@@ -196,7 +197,15 @@ impl Session {
         }
         match line.strip_prefix(':') {
             Some(command) => self.command(command),
-            None => self.evaluate(line),
+            None => match self.short_call(line) {
+                // `fire 54th 4e range 1`: the call it stands for is shown above its result.
+                Some(Ok(call)) => match self.evaluate_as(&call, line) {
+                    Reply::Output(text) => Reply::Output(format!("-> {call}\n{text}").trim_end().to_string()),
+                    other => other,
+                },
+                Some(Err(message)) => Reply::Error(message),
+                None => self.evaluate(line),
+            },
         }
     }
 
@@ -283,7 +292,53 @@ impl Session {
         Reply::Output(format!("undone: {line}\n{dice}; the units now:\n{}", self.units_listing()))
     }
 
+    /// The Rhai call a short resolution (`fire 54th 4e range 1`) stands for, or what is wrong
+    /// with it; none when `line` is not one.
+    pub(super) fn short_call(&self, line: &str) -> Option<Result<String, String>> {
+        let rs = self.host.ruleset();
+        let contract = short_form::contract_of(line, &rs.contracts)?;
+        Some(short_form::expand(line, contract, &self.named()))
+    }
+
+    /// The units, leaders and lists of them the session's variables hold, for short forms.
+    fn named(&self) -> Vec<Named> {
+        let mut named = Vec::new();
+        for (variable, _, value) in self.scope.iter() {
+            let variable = variable.to_string();
+            if let Some(unit) = value.read_lock::<UnitRef>() {
+                let unit = unit.0.borrow();
+                named.push(Named {
+                    variable,
+                    id: unit.id.clone(),
+                    name: unit.name.clone(),
+                    leader: false,
+                    list: false,
+                });
+            } else if let Some(leader) = value.read_lock::<LeaderRef>() {
+                let leader = leader.0.borrow();
+                named.push(Named {
+                    variable,
+                    id: leader.id.clone(),
+                    name: leader.name.clone(),
+                    leader: true,
+                    list: false,
+                });
+            } else if let Some(list) = value.read_lock::<rhai::Array>() {
+                let leaders = list.iter().all(|v| v.is::<LeaderRef>());
+                if list.iter().all(|v| v.is::<UnitRef>()) || leaders {
+                    named.push(Named { variable, id: String::new(), name: String::new(), leader: leaders, list: true });
+                }
+            }
+        }
+        named
+    }
+
     fn evaluate(&mut self, code: &str) -> Reply {
+        self.evaluate_as(code, code)
+    }
+
+    /// Runs `code`, kept for `:undo` as the player wrote it (`line`).
+    fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
         let kept = self.host.keep(&self.scope);
         let result = self.host.eval(&mut self.scope, code);
         // Only a line that changed units or rolled is kept to undo (looking at a unit is not);
@@ -292,7 +347,7 @@ impl Session {
             if self.undo.len() == UNDO_DEPTH {
                 self.undo.remove(0);
             }
-            self.undo.push((code.to_string(), kept));
+            self.undo.push((line.to_string(), kept));
         }
         match result {
             Ok(eval) => {
@@ -433,8 +488,14 @@ impl Session {
                 Err(err) => Reply::Error(render(&err, self.look)),
             };
         }
-        match self.host.odds_with_fields(&self.scope, expr, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
-            Ok(odds) => Reply::Output(render_procedure(expr, &odds).trim_end().to_string()),
+        // `:odds fire 54th 4e range 1`: the odds of the call the short form stands for.
+        let call = match self.short_call(expr) {
+            Some(Ok(call)) => call,
+            Some(Err(message)) => return Reply::Error(message),
+            None => expr.to_string(),
+        };
+        match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
+            Ok(odds) => Reply::Output(render_procedure(&call, &odds).trim_end().to_string()),
             Err(err) => Reply::Error(render(&err, self.look)),
         }
     }

@@ -681,3 +681,55 @@ fn units_lists_attached_leaders_and_units_no_variable_holds() {
         "{listed}"
     );
 }
+
+#[test]
+fn a_fire_and_a_melee_in_short_form_resolve_as_their_calls() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(&format!(":load {}/scripts/scenarios/hedge.yaml", env!("CARGO_MANIFEST_DIR"))));
+    output(s.handle(":seed 3"));
+    let short = output(s.handle("fire 52nd 1/4e range 1 enfiladed"));
+    assert!(short.starts_with("-> fire(foot_52nd, ligne_1, #{range: 1, enfiladed: true})\n"), "{short}");
+    output(s.handle(":undo"));
+    // The same dice, the same result as the call written out.
+    let long = output(s.handle("fire(foot_52nd, ligne_1, #{range: 1, enfiladed: true})"));
+    assert_eq!(short.split_once('\n').unwrap().1, long);
+    // `:undo` names the line as the player typed it.
+    assert!(output(s.handle(":undo")).starts_with("undone: fire(foot_52nd"));
+    output(s.handle("fire 52nd 1/4e range 1 enfiladed"));
+    assert!(output(s.handle(":undo")).starts_with("undone: fire 52nd 1/4e range 1 enfiladed"));
+    // A melee: the defender's hedge is a word of its cover.
+    let melee = output(s.handle("melee 1/4e 52nd hedge"));
+    assert!(melee.starts_with("-> melee(ligne_1, foot_52nd, #{cover: \"hedge\"})"), "{melee}");
+    // Its sides are labelled, and every modifier that did not apply says why.
+    let why = output(s.handle(":why"));
+    assert!(why.contains("side    1/4e Ligne (attacker)\n"), "{why}");
+    assert!(why.contains("side    1/52nd Foot (defender)\n"), "{why}");
+    for line in why.lines().filter(|l| l.starts_with("mod     no")) {
+        assert!(line.ends_with(')'), "no reason: {line}\n{why}");
+    }
+    assert!(why.contains("Mounted cavalry  (unit.arm is \"infantry\")"), "{why}");
+    assert!(why.contains("Breakthrough  (unit has no breakthrough marker)"), "{why}");
+    // The odds of a short form are the odds of its call.
+    let odds = output(s.handle(":odds fire 52nd 1/4e range 1"));
+    assert!(odds.starts_with("fire(foot_52nd, ligne_1, #{range: 1})"), "{odds}");
+    // Mistakes are refused with what was meant, and change nothing.
+    let err = error(s.handle("fire 52nd 4e range 1"));
+    assert!(err.contains("`4e` could be ligne_1 (1/4e Ligne) or ligne_2 (2/4e Ligne)"), "{err}");
+    let err = error(s.handle("fire 52nd 1/4e rnage 1"));
+    assert!(err.contains("did you mean `range`"), "{err}");
+}
+
+#[test]
+fn every_roll_shows_its_luck_and_a_table_read_on_one_roll_the_chance_of_its_result_or_higher() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    answer_with(&mut s, &["8"]);
+    output(s.handle(":dice manual"));
+    // The 54th (British infantry, +1) at range 1: a natural 8 is a total of 9, Telling (9+ in the row of 6 stands).
+    let text = output(s.handle("fire 54th 4e range 1"));
+    // Worked out here: the faces of a d10 at or over 8, and those that reach 9 with the +1.
+    let faces_at_least = |n: i64| (1..=10).filter(|f| *f >= n).count() * 10;
+    assert!(text.contains(&format!("roll    musketry, 1d10: [8] = 8  [8 or more: {}%]", faces_at_least(8))), "{text}");
+    let telling = (1..=10).filter(|f: &i64| f + 1 >= 9).count() * 10;
+    assert!(text.contains("-> 9+: telling") && text.contains(&format!("[this or higher: {telling}%")), "{text}");
+}

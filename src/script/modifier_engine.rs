@@ -8,6 +8,8 @@ use rhai::{Dynamic, EvalAltResult, Map, NativeCallContext, Scope};
 
 use super::bindings::fail;
 use super::condition::{CONDITION_NAMES, Condition, ConditionValues};
+use super::condition_reason::why_false;
+use super::handles::UnitRef;
 use super::modifiers::Modifiers;
 use super::state::{DiceMode, Shared};
 use super::trace::Step;
@@ -146,7 +148,10 @@ fn evaluate_list(
         double: BTreeMap::new(),
         applied: Vec::new(),
     };
-    for ((m, verdict), id) in modifiers.modifiers.iter().zip(verdicts).zip(&compiled.ids) {
+    let tracing = st.borrow().tracing;
+    // Whose roll the list modifies, when it says (`unit`, with `situation.side`): a melee's sides.
+    let side = if tracing { side_of(values) } else { None };
+    for (((m, verdict), id), when) in modifiers.modifiers.iter().zip(verdicts).zip(&compiled.ids).zip(&compiled.when) {
         if verdict.applies {
             mods.applied.push(id.clone());
             match &m.effect {
@@ -160,18 +165,42 @@ fn evaluate_list(
                 ModEffect::Double(q) => *mods.double.entry(q.clone()).or_default() += 1,
             }
         }
+        if !tracing {
+            continue;
+        }
+        // Every modifier that did not apply says why: a switch, its group, or the part of its condition that failed.
+        let why_not = match (verdict.applies, verdict.why_not, &m.when, when) {
+            (true, ..) => None,
+            (false, Some(why), ..) => Some(why.to_string()),
+            (false, None, Some(text), Some(condition)) => {
+                Some(why_false(condition.native.as_ref(), text, values, &st.borrow().leaders))
+            }
+            (false, None, ..) => None,
+        };
         st.borrow_mut().record(|| Step::Modifier {
             list: list.to_string(),
             id: m.id.clone(),
+            side: side.clone(),
             effect: m.effect.clone(),
             times: verdict.times,
             applied: verdict.applies,
-            why_not: verdict.why_not.map(|w| w.to_string()),
+            why_not,
             text: m.text.clone(),
             source: m.source.to_string(),
         });
     }
     Ok((mods, scope.is_some()))
+}
+
+/// `1/4e Ligne (attacker)`: the `unit` a list modifies, with its `situation.side` when that is a word.
+fn side_of(values: &ConditionValues) -> Option<String> {
+    let unit =
+        values[CONDITION_NAMES.iter().position(|n| *n == "unit")?].read_lock::<UnitRef>()?.0.borrow().name.clone();
+    let situation = values[CONDITION_NAMES.iter().position(|n| *n == "situation")?].read_lock::<Map>();
+    match situation.as_ref().and_then(|s| s.get("side")).and_then(|side| side.clone().into_immutable_string().ok()) {
+        Some(side) => Some(format!("{unit} ({side})")),
+        None => Some(unit),
+    }
 }
 
 /// A condition's value: natively where it can be, else by Rhai.

@@ -22,6 +22,9 @@ pub enum Step {
         #[serde(skip_serializing_if = "Option::is_none")]
         label: Option<String>,
         roll: Box<Roll>,
+        /// The chance of this total or more on these dice (`script::luck`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        luck: Option<f64>,
     },
     /// A card drawn: which of the face-down cards (`position` of `of`) on which run through the deck.
     Card {
@@ -37,6 +40,9 @@ pub enum Step {
     Modifier {
         list: String,
         id: String,
+        /// Whose roll it modifies, when the list names a `unit` (a melee's sides): `1/4e Ligne (attacker)`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
         effect: ModEffect,
         /// How many times the value counted (`per:`), when it says.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +60,9 @@ pub enum Step {
         reading: Box<Cell>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         near: Vec<(i64, String)>,
+        /// The chance of reading this result or a higher one, when one roll decided it (`script::luck`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        luck: Option<f64>,
     },
     /// Effects applied to a unit or leader.
     Effect { subject: String, effects: String },
@@ -87,7 +96,7 @@ impl fmt::Display for Step {
     /// what counted, its source.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Step::Roll { label, roll } => match label {
+            Step::Roll { label, roll, .. } => match label {
                 Some(label) => write!(f, "roll    {label}, {roll}"),
                 None => write!(f, "roll    {roll}"),
             },
@@ -95,7 +104,7 @@ impl fmt::Display for Step {
                 let label = label.as_ref().map_or(String::new(), |l| format!("{l}, "));
                 write!(f, "card    {label}{card} ({colour}): card {position} of {of} face down, run {run}")
             }
-            Step::Modifier { list, id, effect, times, applied, why_not, text, source } => {
+            Step::Modifier { list, id, effect, times, applied, why_not, text, source, .. } => {
                 let effect = match times {
                     Some(n) => format!("{effect} x{n}"),
                     None => effect.to_string(),

@@ -62,7 +62,11 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
     let rolled = expr.roll_written(written, &mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
     match rolled {
         Ok(roll) => {
-            st.record(|| Step::Roll { label: label.map(str::to_string), roll: Box::new(roll.clone()) });
+            st.record(|| Step::Roll {
+                label: label.map(str::to_string),
+                roll: Box::new(roll.clone()),
+                luck: crate::script::luck::of_roll(expr, &roll),
+            });
             Ok(roll)
         }
         Err(err) => dice_failure(&mut st, err),

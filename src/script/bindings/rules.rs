@@ -181,7 +181,8 @@ pub(crate) fn lookup_read(
     // Only when tracing: naming the table and its source costs as much as the read.
     if st.tracing {
         let (title, source, near) = (t.title.clone(), t.credit(&reading), t.near(&reading));
-        st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()), near });
+        let luck = crate::script::luck::of_reading(&st.trace, &st.ruleset.dice, t, row.as_ref(), &reading);
+        st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()), near, luck });
     }
     Ok(reading)
 }
