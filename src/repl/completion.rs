@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 
 use crate::repl::session::{COMMANDS, Session};
+use crate::repl::short_form;
+use crate::rules::contract::{Contract, Kind};
 use crate::script::UnitRef;
 
 /// What the REPL completes from, gathered once per line from the session.
@@ -24,6 +26,8 @@ pub struct Candidates {
     pub shown: Vec<String>,
     /// Each contracted procedure's situation keys, with the words each takes (empty: any).
     pub situation: BTreeMap<String, Vec<(String, Vec<String>)>>,
+    /// Each contract, for short resolutions (`fire 54th 4e range 1`).
+    pub contracts: BTreeMap<String, Contract>,
 }
 
 impl Session {
@@ -84,6 +88,7 @@ impl Session {
                     (c.name.clone(), keys)
                 })
                 .collect(),
+            contracts: rs.contracts.clone(),
         }
     }
 
@@ -97,6 +102,12 @@ impl Session {
 pub fn complete_at(candidates: &Candidates, line: &str, pos: usize) -> (usize, Vec<String>) {
     let before = &line[..pos.min(line.len())];
     if let Some(command) = before.trim_start().strip_prefix(':') {
+        // `:odds` takes a call, or a short resolution, completed as the line itself would be.
+        if let Some(call) = command.strip_prefix("odds ") {
+            let at = before.len() - call.len();
+            let (start, offered) = complete_at(candidates, call, call.len());
+            return (at + start, offered);
+        }
         return complete_command(candidates, before, command);
     }
     let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
@@ -104,6 +115,12 @@ pub fn complete_at(candidates: &Candidates, line: &str, pos: usize) -> (usize, V
     let starting = |words: &mut dyn Iterator<Item = &String>| -> Vec<String> {
         words.filter(|w| w.starts_with(prefix) && w.as_str() != prefix).cloned().collect()
     };
+    // A short resolution: its units, then its situation's keys and words.
+    if let Some(contract) = short_form::contract_of(before, &candidates.contracts)
+        && before.trim_start().contains(char::is_whitespace)
+    {
+        return (start, complete_short(candidates, contract, &before[..start], prefix));
+    }
     // Inside a situation: the keys not yet given, or after `key: "`, the key's words.
     if let Some(context) = situation_context(&before[..start]) {
         let Some(keys) = candidates.situation.get(context.procedure) else {
@@ -133,6 +150,40 @@ pub fn complete_at(candidates: &Candidates, line: &str, pos: usize) -> (usize, V
         return (start, offered);
     }
     (start, starting(&mut candidates.words.iter()))
+}
+
+/// What completes the word `prefix` of a short resolution, after the words `typed` (its name first):
+/// a unit (or leader) variable where the procedure takes one; in its situation, after a key that
+/// takes a word, that key's words, else the keys not yet given and the words a key takes alone.
+fn complete_short(candidates: &Candidates, contract: &Contract, typed: &str, prefix: &str) -> Vec<String> {
+    let words: Vec<&str> = typed.split_whitespace().skip(1).collect();
+    let starting = |all: Vec<String>| -> Vec<String> {
+        all.into_iter().filter(|w| w.starts_with(prefix) && w.as_str() != prefix).collect()
+    };
+    let situation_at = contract.params.iter().position(|p| p.kind == Kind::Situation);
+    if situation_at.is_none_or(|at| words.len() < at) {
+        return match contract.params.get(words.len()).map(|p| p.kind) {
+            Some(Kind::Unit | Kind::Leader | Kind::Units | Kind::Leaders) => starting(candidates.units.clone()),
+            Some(_) => contract.params[words.len()].words.iter().cloned().filter(|w| w.starts_with(prefix)).collect(),
+            None => Vec::new(),
+        };
+    }
+    let given: Vec<&str> = words.iter().map(|w| w.split(['=', ':']).next().unwrap_or(w)).collect();
+    if let Some(key) = words.last().and_then(|w| contract.situation_key(w)) {
+        match key.kind {
+            Kind::Word | Kind::Words => return starting(key.words.iter().cloned().collect()),
+            Kind::Bool => {}
+            _ => return Vec::new(),
+        }
+    }
+    let mut offered: Vec<String> =
+        contract.situation.iter().filter(|k| !given.contains(&k.name.as_str())).map(|k| k.name.clone()).collect();
+    for key in contract.situation.iter().filter(|k| matches!(k.kind, Kind::Word | Kind::Words)) {
+        offered.extend(key.words.iter().filter(|w| !given.contains(&w.as_str())).cloned());
+    }
+    offered.sort();
+    offered.dedup();
+    starting(offered)
 }
 
 /// Completion on a `:` line: the command itself, then what the command takes.

@@ -456,6 +456,20 @@ fn completion_knows_where_the_cursor_is() {
     let words = at_end("fi");
     assert!(words.contains(&"fire".to_string()) && words.iter().all(|w| !w.starts_with(':')), "{words:?}");
     assert!(at_end("").iter().all(|w| !w.starts_with("__b")));
+    // A short resolution: the units where it takes them, then its situation's keys and words.
+    assert_eq!(at_end("fire "), ["a", "b"]);
+    assert_eq!(at_end("fire a "), ["a", "b"]);
+    let situation = at_end("fire a b ");
+    for word in ["range", "enfiladed", "cover", "woods", "hedge"] {
+        assert!(situation.contains(&word.to_string()), "{word}: {situation:?}");
+    }
+    assert_eq!(at_end("fire a b enf"), ["enfiladed"]);
+    assert!(!at_end("fire a b enfiladed ").contains(&"enfiladed".to_string()));
+    assert_eq!(at_end("fire a b cover w"), ["woods", "works"]);
+    assert_eq!(at_end("fire a b range "), Vec::<String>::new());
+    // `:odds` completes the call it takes as the line would.
+    assert_eq!(at_end(":odds fire a b enf"), ["enfiladed"]);
+    assert_eq!(s.completions_at(":odds fire a b enf", 18).0, 15);
 }
 
 #[test]
