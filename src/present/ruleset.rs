@@ -129,9 +129,23 @@ pub fn summary(ruleset: &Ruleset) -> String {
         s += &unit_fields(ruleset);
         s += "\n";
     }
+    if !ruleset.unit_templates.is_empty() {
+        s += &unit_templates(ruleset);
+        s += "\n";
+    }
     s += &options(ruleset);
     s += "\n";
     s += &interpretations(ruleset);
+    s
+}
+
+/// The kinds of unit the ruleset names, each with what its units have.
+fn unit_templates(ruleset: &Ruleset) -> String {
+    let mut s = String::from("unit templates (unit(\"54th Foot\", \"template\")):\n");
+    for (name, t) in &ruleset.unit_templates {
+        let has: Vec<String> = t.unit.iter().map(|(k, v)| format!("{k} {}", v.to_string().trim_matches('"'))).collect();
+        s += &format!("  {name:<28} {}: {} [{}]\n", t.text, has.join(", "), t.source);
+    }
     s
 }
 

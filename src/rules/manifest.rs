@@ -65,6 +65,12 @@ pub struct ManifestFile {
     /// The kernel fields a unit may leave out, and what it then has: `{ stands: 4 }`.
     #[serde(default)]
     pub unit_defaults: Option<UnitDefaultsDef>,
+    /// Kinds of unit by name, each with what its units have: `{ british_line: { text: ...,
+    /// source: house, unit: { nation: britain, arm: infantry, stands: 6, formation: line } } }`.
+    /// `unit("54th Foot", "british_line")` makes one. An overlay's replace the base's.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, UnitTemplateDef>")]
+    pub unit_templates: Entries<Spanned<String>, UnitTemplateDef>,
     /// Interpretations this file chooses: `{ name: choice }`.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
@@ -131,6 +137,18 @@ pub struct UnitFieldDef {
     /// What it is, in a sentence.
     pub text: String,
     pub source: Source,
+}
+
+/// A kind of unit the ruleset names.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitTemplateDef {
+    /// What it is, in a sentence.
+    pub text: String,
+    pub source: Source,
+    /// What its units have, as a unit spec writes it: side, nation, arm, type, grade, stands,
+    /// formation, order, markers, fields, command.
+    pub unit: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The kind of value a ruleset's unit field holds.

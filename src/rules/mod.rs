@@ -18,6 +18,7 @@ pub mod shipped;
 mod source;
 mod switched_table;
 mod table;
+pub mod unit_template;
 mod yaml;
 
 pub use effects::Effects;

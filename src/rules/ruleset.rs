@@ -41,6 +41,8 @@ pub struct Ruleset {
     pub procedures: Vec<Procedure>,
     /// What each entry procedure takes (`contracts/`), by procedure name.
     pub contracts: BTreeMap<String, super::contract::Contract>,
+    /// The kinds of unit the ruleset names (`unit_templates:`), by name.
+    pub unit_templates: BTreeMap<String, super::unit_template::UnitTemplate>,
 }
 
 /// One folder of a ruleset.
@@ -112,6 +114,7 @@ impl Ruleset {
             modifiers: BTreeMap::new(),
             procedures: Vec::new(),
             contracts: BTreeMap::new(),
+            unit_templates: BTreeMap::new(),
         }
     }
 

@@ -13,4 +13,5 @@ mod overlays;
 mod republique;
 mod rule_values;
 mod support;
+mod unit_templates;
 mod volley_example;

@@ -6,9 +6,10 @@ use std::path::Path;
 use serde_saphyr::Spanned;
 
 use super::Loader;
-use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFieldType};
+use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFieldType, UnitTemplateDef};
 use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
+use crate::rules::unit_template::UnitTemplate;
 use crate::rules::yaml::{self, Entries, span_of};
 use crate::unit::{FieldFault, FieldKind, FieldSpec, Marker, Unit};
 
@@ -120,6 +121,7 @@ impl Loader {
             );
         }
         self.unit_fields(rs, file, m.unit_fields, m.unit_defaults);
+        self.unit_templates(rs, file, m.unit_templates);
         for (name, def) in m.constants.0 {
             let info = ConstantInfo { value: def.value, text: def.text.trim().to_string(), source: def.source };
             rs.constants.insert(name.value, info);
@@ -176,6 +178,27 @@ impl Loader {
 }
 
 impl Loader {
+    /// A layer's unit templates, each checked as a unit made from it would be.
+    fn unit_templates(
+        &mut self,
+        rs: &mut Ruleset,
+        file: &SourceFile,
+        templates: Entries<Spanned<String>, UnitTemplateDef>,
+    ) {
+        for (name, def) in templates.0 {
+            if let Some(wrong) = crate::rules::unit_template::fault(&def.unit, &rs.vocabulary) {
+                let message = format!("unit template `{}`: {wrong}", name.value);
+                self.problems.push(
+                    Problem::error("rules::unit_template", message, file, span_of(file, &name))
+                        .with_label("this template"),
+                );
+                continue;
+            }
+            let template = UnitTemplate { text: def.text.trim().to_string(), source: def.source, unit: def.unit };
+            rs.unit_templates.insert(name.value, template);
+        }
+    }
+
     /// A layer's own unit fields and kernel defaults, into the vocabulary: each field's name
     /// free (not a property every unit has), its default of its type and among its words.
     fn unit_fields(

@@ -13,7 +13,52 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     register_leader_type(engine);
 
     let st = state.clone();
-    engine.register_fn("unit", move |spec: Map| -> Result<UnitRef, Box<EvalAltResult>> {
+    engine.register_fn("unit", move |spec: Map| make_unit(&st, spec));
+    // `unit("54th Foot", "british_line")`, and with what differs: `unit("54th Foot", "british_line", #{stands: 4})`.
+    let st = state.clone();
+    engine.register_fn("unit", move |name: &str, template: &str| {
+        let spec = from_template(&st, name, template, Map::new())?;
+        make_unit(&st, spec)
+    });
+    let st = state.clone();
+    engine.register_fn("unit", move |name: &str, template: &str, over: Map| {
+        let spec = from_template(&st, name, template, over)?;
+        make_unit(&st, spec)
+    });
+    let st = state.clone();
+    engine.register_fn("leader", move |spec: Map| -> Result<LeaderRef, Box<EvalAltResult>> {
+        let leader = leader_from(spec)?;
+        let handle = LeaderRef::new(leader);
+        st.borrow_mut().add_leader(handle.clone());
+        Ok(handle)
+    });
+}
+
+/// The spec of a unit `name` made from a template of the ruleset, `over` written over it (its
+/// `markers` and `fields` entry by entry).
+fn from_template(st: &Shared, name: &str, template: &str, over: Map) -> Result<Map, Box<EvalAltResult>> {
+    let st = st.borrow();
+    let found = crate::rules::unit_template::find(&st.ruleset.unit_templates, template)?;
+    let mut spec: Map = rhai::serde::to_dynamic(serde_json::Value::Object(found.unit.clone()))?
+        .try_cast::<Map>()
+        .ok_or("a unit template is a map")?;
+    spec.insert("name".into(), Dynamic::from(name.to_string()));
+    for (key, value) in over {
+        let merged = match (spec.get(key.as_str()).and_then(|v| v.read_lock::<Map>().map(|m| m.clone())), &value) {
+            (Some(mut base), value) if matches!(key.as_str(), "markers" | "fields") && value.is_map() => {
+                base.extend(value.clone().cast::<Map>());
+                Dynamic::from_map(base)
+            }
+            _ => value,
+        };
+        spec.insert(key, merged);
+    }
+    Ok(spec)
+}
+
+/// `unit(spec)`: the unit made, known to the session.
+fn make_unit(st: &Shared, spec: Map) -> Result<UnitRef, Box<EvalAltResult>> {
+    {
         let mut st = st.borrow_mut();
         // An `odds` walk makes the same units once a replay: read from the spec once.
         let key = st.units_made.as_ref().and_then(|_| plain_hash(&spec));
@@ -35,14 +80,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         let handle = UnitRef::new(unit);
         st.add_unit(handle.clone());
         Ok(handle)
-    });
-    let st = state.clone();
-    engine.register_fn("leader", move |spec: Map| -> Result<LeaderRef, Box<EvalAltResult>> {
-        let leader = leader_from(spec)?;
-        let handle = LeaderRef::new(leader);
-        st.borrow_mut().add_leader(handle.clone());
-        Ok(handle)
-    });
+    }
 }
 
 /// A hash of `spec` when it holds only plain values (numbers, words, flags, lists and maps
