@@ -164,7 +164,7 @@ fn complete_short(candidates: &Candidates, contract: &Contract, typed: &str, pre
     if situation_at.is_none_or(|at| words.len() < at) {
         return match contract.params.get(words.len()).map(|p| p.kind) {
             Some(Kind::Unit | Kind::Leader | Kind::Units | Kind::Leaders) => starting(candidates.units.clone()),
-            Some(_) => contract.params[words.len()].words.iter().cloned().filter(|w| w.starts_with(prefix)).collect(),
+            Some(_) => contract.params[words.len()].words.iter().filter(|w| w.starts_with(prefix)).cloned().collect(),
             None => Vec::new(),
         };
     }

@@ -2,6 +2,7 @@
 
 mod completion;
 mod manual_dice;
+mod new_unit;
 mod save_load;
 mod saved;
 mod session;
@@ -9,6 +10,7 @@ mod short_form;
 mod terminal;
 
 pub use manual_dice::{Ask, Manual};
+pub use new_unit::Choose;
 pub use session::{COMMANDS, DiceSetting, Reply, Session};
 pub use terminal::run_terminal;
 

@@ -1,6 +1,7 @@
 //! `Session`: the REPL's state and its commands, testable without a terminal.
 
 use super::manual_dice::{Ask, Manual};
+use super::new_unit::Choose;
 use super::short_form::{self, Named};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::diagnostic::{self, Look};
@@ -59,6 +60,8 @@ pub struct Session {
     pub(super) look: Look,
     pub(super) last: Option<Evaluation>,
     pub(super) ask: Ask,
+    /// How `:new` asks for a unit's fields (the terminal prompts with Tab; a test answers from a list).
+    pub(super) choose: Choose,
     /// What one line may spend, and one `:odds` walk (every host the session builds runs under them).
     pub(super) limits: Limits,
     pub(super) walk_limits: Limits,
@@ -67,10 +70,13 @@ pub struct Session {
 }
 
 const HELP: &str = "\
-Type Rhai to resolve things against the rules, e.g.
-  let a = unit(#{name: \"54th Foot\", nation: \"britain\", arm: \"infantry\", stands: 6, formation: \"line\"});
-
-  fire(a, b, #{range: 2})
+Make units by a template of the ruleset (:show lists them), by :new, or whole:
+  let a = unit(\"54th Foot\", \"british_line\");
+  let b = unit(\"4e Ligne\", \"french_line\", #{stands: 4});
+Resolve short, naming the units by a piece of their names, then the situation's words
+(Tab lists them at each place), or as the Rhai call the short form stands for:
+  fire 54th 4e range 1 enfiladed
+  fire(a, b, #{range: 1, enfiladed: true})
 
 Commands:
   :help                     this text
@@ -91,6 +97,7 @@ Commands:
   :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
                             (`--field attacker_lost`, a path `--field attacker.stands`; repeat it)
   :reload                   read the rule files again, keeping units (errors keep the old rules)
+  :new VAR                  make a unit, asked field by field (Tab lists the words), into VAR
   :units                    the units and leaders in the session
   :save FILE / :load FILE   keep the session in a YAML file, or take it back
   :quit                     leave (Ctrl-D too)";
@@ -99,9 +106,9 @@ Commands:
 const UNDO_DEPTH: usize = 20;
 
 /// The meta commands, for completion.
-pub const COMMANDS: [&str; 19] = [
+pub const COMMANDS: [&str; 20] = [
     ":help", ":rules", ":use", ":show", ":options", ":with", ":without", ":set", ":seed", ":dice", ":trace", ":why",
-    ":undo", ":odds", ":reload", ":units", ":save", ":load", ":quit",
+    ":undo", ":odds", ":reload", ":new", ":units", ":save", ":load", ":quit",
 ];
 
 impl Session {
@@ -127,6 +134,7 @@ impl Session {
         let seed = crate::dice::Seeded::fresh_seed();
         host.set_dice(Box::new(Seeded::new(seed)));
         let refused: Ask = Rc::new(RefCell::new(|_: &str| None::<String>));
+        let no_answer: Choose = Rc::new(RefCell::new(|_: &str, _: &[String]| None::<String>));
         let interrupt = host.interrupt_flag();
         let (limits, walk_limits) = (host.limits(), host.walk_limits());
         Ok(Session {
@@ -143,6 +151,7 @@ impl Session {
             look,
             last: None,
             ask: refused,
+            choose: no_answer,
             limits,
             walk_limits,
             interrupt,
@@ -174,6 +183,11 @@ impl Session {
         if self.dice == DiceSetting::Manual {
             self.host.set_dice(Box::new(Manual::new(self.ask.clone())));
         }
+    }
+
+    /// How `:new` asks for a unit's fields.
+    pub fn set_chooser(&mut self, choose: Choose) {
+        self.choose = choose;
     }
 
     /// A greeting: what is loaded and how to get help.
@@ -268,6 +282,7 @@ impl Session {
             "undo" => self.undo(),
             "reload" => self.reload(),
             "units" => Reply::Output(self.units_listing()),
+            "new" => self.new_unit(rest),
             "save" => self.save(rest),
             "load" => self.load(rest),
             other => {
@@ -338,7 +353,7 @@ impl Session {
     }
 
     /// Runs `code`, kept for `:undo` as the player wrote it (`line`).
-    fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
+    pub(super) fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
         let kept = self.host.keep(&self.scope);
         let result = self.host.eval(&mut self.scope, code);
         // Only a line that changed units or rolled is kept to undo (looking at a unit is not);
@@ -517,7 +532,7 @@ impl Session {
     pub(super) fn units_listing(&self) -> String {
         let (units, leaders) = self.handles();
         if units.is_empty() && leaders.is_empty() && self.host.units().is_empty() {
-            return "no units yet: let a = unit(#{name: \"...\", arm: \"infantry\", stands: 6, formation: \"line\"})"
+            return "no units yet: :new VAR asks for one, or let a = unit(#{name: \"...\", arm: \"infantry\", stands: 6, formation: \"line\"})"
                 .into();
         }
         let known_leaders = self.host.leaders();

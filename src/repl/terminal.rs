@@ -67,6 +67,32 @@ impl Validator for ReplHelper {
 
 impl Helper for ReplHelper {}
 
+/// Completion from the words one question of `:new` takes.
+struct Words(Vec<String>);
+
+impl Completer for Words {
+    type Candidate = Pair;
+
+    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let typed = line[..pos].trim_start();
+        let start = pos - typed.len();
+        let pairs = self
+            .0
+            .iter()
+            .filter(|w| w.starts_with(typed))
+            .map(|w| Pair { display: w.clone(), replacement: w.clone() })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for Words {
+    type Hint = String;
+}
+impl Highlighter for Words {}
+impl Validator for Words {}
+impl Helper for Words {}
+
 /// How many brackets are still open, outside strings.
 pub fn open_brackets(text: &str) -> i64 {
     let mut depth = 0i64;
@@ -116,6 +142,14 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
     // Manual dice are asked on a plain line editor of their own.
     let asker = Rc::new(RefCell::new(DefaultEditor::new()?));
     session.set_asker(Rc::new(RefCell::new(move |prompt: &str| asker.borrow_mut().readline(prompt).ok())));
+    // `:new` asks for each field on an editor of its own, Tab listing the words the field takes.
+    let list = Config::builder().completion_type(CompletionType::List).build();
+    let chooser: Rc<RefCell<Editor<Words, DefaultHistory>>> = Rc::new(RefCell::new(Editor::with_config(list)?));
+    session.set_chooser(Rc::new(RefCell::new(move |prompt: &str, words: &[String]| {
+        let mut editor = chooser.borrow_mut();
+        editor.set_helper(Some(Words(words.to_vec())));
+        editor.readline(prompt).ok()
+    })));
     // Ctrl-C while a line runs stops it (the script ends with "interrupted") and the session
     // goes on; at the prompt the line editor reads it as a key, or, on a terminal it cannot
     // drive (TERM=dumb), the terminal drops the line typed so far.

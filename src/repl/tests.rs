@@ -747,3 +747,57 @@ fn every_roll_shows_its_luck_and_a_table_read_on_one_roll_the_chance_of_its_resu
     let telling = (1..=10).filter(|f: &i64| f + 1 >= 9).count() * 10;
     assert!(text.contains("-> 9+: telling") && text.contains(&format!("[this or higher: {telling}%")), "{text}");
 }
+
+/// Answers `:new`'s questions with `answers`, in order (then none: it is cancelled); returns
+/// each question asked with the words Tab would offer.
+/// Each question `:new` asked, with the words Tab would have offered.
+type Asked = Rc<RefCell<Vec<(String, Vec<String>)>>>;
+
+fn choose_with(s: &mut Session, answers: &[&'static str]) -> Asked {
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let mut left: VecDeque<&str> = answers.iter().copied().collect();
+    let seen = asked.clone();
+    s.set_chooser(Rc::new(RefCell::new(move |prompt: &str, words: &[String]| {
+        seen.borrow_mut().push((prompt.to_string(), words.to_vec()));
+        left.pop_front().map(str::to_string)
+    })));
+    asked
+}
+
+#[test]
+fn new_asks_for_a_units_fields_with_their_words_and_makes_it() {
+    let mut s = session(&["ff-napoleonic"]);
+    // From a template, changing nothing: the name and the template are all it asks.
+    let asked = choose_with(&mut s, &["54th Foot", "british_line"]);
+    let made = output(s.handle(":new brits"));
+    assert_eq!(
+        made,
+        "-> let brits = unit(\"54th Foot\", \"british_line\");\nbrits: 54th Foot (infantry, line, good order, 6 stands)"
+    );
+    let asked = asked.borrow();
+    assert_eq!(asked[0].0, "name of the unit: ");
+    assert!(asked[1].0.starts_with("template (Tab lists them); Enter for none: "), "{:?}", asked[1]);
+    assert!(asked[1].1.contains(&"british_line".to_string()) && asked[1].1.contains(&"french_hussars".to_string()));
+    // Without a template, each field in turn, a wrong answer asked again with what was meant.
+    let asked = choose_with(&mut s, &["4e Ligne", "", "france", "infantery", "infantry", "", "0", "6", "column"]);
+    let made = output(s.handle(":new ligne"));
+    assert!(made.starts_with(
+        "-> let ligne = unit(#{name: \"4e Ligne\", nation: \"france\", arm: \"infantry\", stands: 6, formation: \"column\"});"
+    ), "{made}");
+    let asked = asked.borrow();
+    let arm = asked.iter().find(|(p, _)| p.starts_with("arm")).unwrap();
+    assert_eq!(arm.1, ["artillery", "cavalry", "infantry"]);
+    assert!(
+        asked.iter().any(|(p, _)| p.starts_with("`infantery` is not one of them (did you mean `infantry`?); arm")),
+        "{asked:?}"
+    );
+    assert!(asked.iter().any(|(p, _)| p.starts_with("`0` is not a whole number of 1 or more; stands")), "{asked:?}");
+    // It is undone as any line is, and a unit made so fires by its name.
+    output(s.handle(":seed 3"));
+    assert!(output(s.handle("fire 54th 4e range 1")).starts_with("-> fire(brits, ligne, #{range: 1})"));
+    // Giving up makes nothing; a variable that cannot be one is refused.
+    choose_with(&mut s, &["Rifles"]);
+    assert_eq!(output(s.handle(":new rifles")), "cancelled: no unit made");
+    assert!(s.variable("rifles").is_none());
+    assert!(error(s.handle(":new 95th")).contains("`:new` takes the variable to hold the unit"));
+}
