@@ -4,6 +4,7 @@
 
 pub mod diagnostic;
 pub mod file;
+pub mod fit;
 pub mod odds;
 pub mod ruleset;
 pub mod trace;

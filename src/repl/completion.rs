@@ -144,6 +144,10 @@ pub fn complete_at(candidates: &Candidates, line: &str, pos: usize) -> (usize, V
     // Where a call takes an argument: the unit variables first, then everything else.
     if in_arguments(&before[..start]) {
         let mut offered = starting(&mut candidates.units.iter());
+        // Nothing typed yet: the units alone, not a list of every word the rules know.
+        if prefix.is_empty() && !offered.is_empty() {
+            return (start, offered);
+        }
         let rest: Vec<String> =
             starting(&mut candidates.words.iter()).into_iter().filter(|w| !offered.contains(w)).collect();
         offered.extend(rest);

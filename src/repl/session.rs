@@ -117,6 +117,11 @@ impl Session {
         self.width = width;
     }
 
+    /// The width traces are wrapped to (the terminal's), if any.
+    pub fn width(&self) -> Option<usize> {
+        self.width
+    }
+
     /// How the session draws diagnostics, and whether it may colour.
     pub fn look(&self) -> Look {
         self.look

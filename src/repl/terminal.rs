@@ -156,10 +156,11 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
     if let Err(err) = signal_hook::flag::register(signal_hook::consts::SIGINT, session.interrupt_flag()) {
         eprintln!("warning: Ctrl-C will end the session: {err}");
     }
-    println!("{}", session.banner());
+    let fitted = |text: &str| crate::present::fit::fit(text, crate::present::trace::terminal_width());
+    println!("{}", fitted(&session.banner()));
     // What the command line asked for at the start (`--load`, `--seed`, `--dice`).
     for text in said.iter().filter(|t| !t.is_empty()) {
-        println!("{text}");
+        println!("{}", fitted(text));
     }
     loop {
         // Read each time: the terminal may have been resized.
@@ -178,7 +179,8 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
                     Reply::Error("grognard failed on this line (a bug: please report it); the session goes on".into())
                 }) {
                 Reply::Output(text) if text.is_empty() => {}
-                Reply::Output(text) => println!("{text}"),
+                // What a command prints (a chart, odds, help) fits the terminal as traces do.
+                Reply::Output(text) => println!("{}", crate::present::fit::fit(&text, session.width())),
                 Reply::Error(text) => eprint!("{}", if text.ends_with('\n') { text } else { text + "\n" }),
                 Reply::Quit => break,
             },

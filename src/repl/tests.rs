@@ -447,11 +447,11 @@ fn completion_knows_where_the_cursor_is() {
     assert!(at_end(":show ").contains(&"constants".to_string()));
     assert_eq!(at_end(":trace "), ["brief", "full", "off"]);
     assert_eq!(at_end(":dice m"), ["manual"]);
-    // Where a call takes an argument, the units first (a and b), then every other word.
-    let args = at_end("fire(");
-    assert_eq!(&args[..2], ["a", "b"]);
-    assert!(args.contains(&"n".to_string()) && args.contains(&"musketry".to_string()));
-    assert_eq!(&at_end("fire(a, ")[..2], ["a", "b"]);
+    // Where a call takes an argument, the units alone (a and b); begun, the units first, then every other word.
+    assert_eq!(at_end("fire("), ["a", "b"]);
+    assert_eq!(at_end("fire(a, "), ["a", "b"]);
+    let begun = at_end("fire(m");
+    assert!(begun.contains(&"musketry".to_string()) && begun.contains(&"melee".to_string()), "{begun:?}");
     // Anywhere else, no `:` command, and no copy made for a `base::` call.
     let words = at_end("fi");
     assert!(words.contains(&"fire".to_string()) && words.iter().all(|w| !w.starts_with(':')), "{words:?}");

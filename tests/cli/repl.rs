@@ -210,3 +210,183 @@ fn tab_lists_what_fits_where_the_cursor_is() {
     drop(p);
     let _ = std::fs::remove_file(history);
 }
+
+/// A REPL in an 80x24 pseudo-terminal, everything it writes also drawn on an 80x24 screen
+/// (`vt100`), so a test reads what the player sees.
+struct Table {
+    p: rexpect::session::PtySession,
+    screen: vt100::Parser,
+}
+
+impl Table {
+    fn start(args: &[&str], history: &std::path::Path) -> Table {
+        // The terminal is made 80x24 before the REPL starts, as a player's would be.
+        let mut line = String::from("stty cols 80 rows 24 && exec \"$0\"");
+        for i in 1..=args.len() {
+            line += &format!(" \"${i}\"");
+        }
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(line).arg(env!("CARGO_BIN_EXE_grognard")).args(args);
+        command.env("GROGNARD_HISTORY", history).env("NO_COLOR", "1").env("TERM", "xterm");
+        let p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("not 0");
+        Table { p, screen: vt100::Parser::new(size(24), size(80), 0) }
+    }
+
+    /// Waits for `text`, drawing everything up to it.
+    fn expect(&mut self, text: &str) -> String {
+        let before = self.p.exp_string(text).unwrap_or_else(|e| panic!("waiting for {text:?}: {e}\n{}", self.shown()));
+        self.screen.process(before.as_bytes());
+        self.screen.process(text.as_bytes());
+        before
+    }
+
+    /// Types keys, Tab (`\t`) and Enter (`\r`) among them.
+    fn keys(&mut self, keys: &str) {
+        self.p.send(keys).unwrap();
+        self.p.flush().unwrap();
+    }
+
+    /// Drops the line being typed (Ctrl-C at the prompt), and waits for a fresh prompt: the
+    /// line editor ends the line (bracketed paste off), then draws the prompt anew. Keys typed
+    /// before that prompt may be dropped as the editor takes the terminal again.
+    fn clear_line(&mut self) {
+        self.keys("\x03");
+        self.expect("\x1b[?2004l");
+        self.expect(PROMPT);
+    }
+
+    /// The screen's rows as the player sees them.
+    fn rows(&self) -> Vec<String> {
+        self.screen.screen().rows(0, 80).collect()
+    }
+
+    fn shown(&self) -> String {
+        self.rows().join("\n")
+    }
+}
+
+#[test]
+fn a_turn_at_the_table_at_80x24() {
+    let history = std::env::temp_dir().join(format!("grognard-repl-turn-{}", std::process::id()));
+    let battle = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/scenarios/hedge.yaml");
+    let args = ["repl", "--rules", "ff-house-example", "--load", battle, "--seed", "3", "--dice", "manual"];
+    let mut t = Table::start(&args, &history);
+
+    // The battle is loaded, each unit in a variable named by its id.
+    t.expect("foot_52nd: 1/52nd Foot (infantry, line, good order, 6 stands)");
+    t.expect("dice: manual; you will be asked for every die");
+    t.expect(PROMPT);
+
+    // Completion in each place, a list where more than one fits: a command after `:`...
+    t.keys(":wi\t\t");
+    t.expect(":without");
+    t.clear_line();
+    // ...an option after `:with`...
+    t.keys(":with \t\t");
+    t.expect("wider_struggle");
+    t.clear_line();
+    // ...an interpretation's choices after `:set NAME=`...
+    t.keys(":set musketry_below_zero=\t\t");
+    t.expect("desultory");
+    t.clear_line();
+    // ...a table after `:show`, completed in place and shown.
+    t.keys(":show musk\t\r");
+    t.expect("Musketry and Cannonade Table");
+    t.expect(PROMPT);
+    // ...the units where a Rhai call takes them, and a situation's keys inside its `#{`.
+    t.keys("fire(foot_52nd, \t\t");
+    t.expect("ligne_2");
+    t.clear_line();
+    t.keys("fire(foot_52nd, ligne_1, #{enf\t");
+    t.expect("enfiladed: ");
+    t.clear_line();
+
+    // A unit made by answering for it, Tab listing the templates.
+    t.keys(":new rifles_3\r");
+    t.expect("name of the unit: ");
+    t.keys("3/95th Rifles\r");
+    t.expect("template (Tab lists them); Enter for none: ");
+    // Tab completes what the two British templates share, `british_li`, then lists them.
+    t.keys("british_l\t\t");
+    t.expect("british_light  british_line");
+    t.keys("ne\r");
+    t.expect("rifles_3: 3/95th Rifles (infantry, line, good order, 6 stands)");
+    t.expect(PROMPT);
+
+    // A fire in short form, typed with Tab: the units by the start of their variables, then a
+    // situation word; the die is rolled at the table and typed as it shows, 0.
+    t.keys("fire foot\t lig\t\t");
+    t.expect("ligne_2");
+    t.keys("1 enf\t range 1\r");
+    t.expect("roll a d10 (1-10: a 0 is 10) for musketry: ");
+    t.keys("0\r");
+    // Above its trace, the call the short form stood for.
+    t.expect("-> fire(foot_52nd, ligne_1, #{enfiladed: true, range: 1})");
+    t.expect("roll    musketry, 1d10: [10] = 10  [10 or more: 10%]");
+    t.expect("effect  1/4e Ligne: disordered, loses 2 stands");
+    t.expect(PROMPT);
+    // On the screen: the cell read wraps at a space, under its text, every word whole, with
+    // the chance of a result this good (the house chart's Deadly is 10+ in the row of 6
+    // stands, and the house rules take away the British +1: a d10 +1 for the enfilade reaches
+    // it on 9 or 10, 2 faces in 10), and how near it came to another.
+    let rows = t.rows();
+    let at = rows.iter().position(|r| r.starts_with("table   Musketry and Cannonade Table"));
+    let at = at.unwrap_or_else(|| panic!("{}", t.shown()));
+    let continued: Vec<&String> = rows[at + 1..].iter().take_while(|r| r.starts_with("        ")).collect();
+    assert!(!continued.is_empty(), "{}", t.shown());
+    let whole = std::iter::once(&rows[at]).chain(continued).map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+    assert!(whole.contains("-> 10+: deadly: Target disordered & 2 stands lost."), "{whole}");
+    let deadly = (1..=10).filter(|face: &i64| face + 1 >= 10).count() * 10;
+    assert!(whole.ends_with(&format!("[this or higher: {deadly}%; 2 less: telling]")), "{whole}");
+    assert!(rows.iter().all(|r| r.chars().count() <= 80));
+
+    // A melee in short form: names by a piece, the hedge a word of the defender's cover.
+    t.keys("melee 2/4e 52nd hedge\r");
+    t.expect("roll a d10 (1-10: a 0 is 10) for 2/4e Ligne (attacker): ");
+    t.keys("9\r");
+    t.expect("roll a d10 (1-10: a 0 is 10) for 1/52nd Foot (defender): ");
+    t.keys("2\r");
+    t.expect("-> melee(ligne_2, foot_52nd, #{cover: \"hedge\"})");
+    t.expect("table   Melee Table");
+    t.expect(PROMPT);
+    let rows = t.rows();
+    // Brief: the sides labelled over the modifiers that counted for each.
+    assert!(rows.iter().any(|r| r == "side    2/4e Ligne (attacker)"), "{}", t.shown());
+    assert!(rows.iter().any(|r| r == "side    1/52nd Foot (defender)"), "{}", t.shown());
+    assert!(!rows.iter().any(|r| r.starts_with("mod     no")), "{}", t.shown());
+
+    // `:why`: every modifier considered, each that did not apply with its reason.
+    t.keys(":why\r");
+    t.expect("note    differential:");
+    t.expect(PROMPT);
+    let rows = t.rows();
+    assert!(rows.iter().any(|r| r == "mod     no  -2                Outflanked  (situation.outflanked is false)"));
+    // Each such line on the screen, its wrapped rows joined, ends in its reason.
+    let mut reasons = 0;
+    for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.starts_with("mod     no")) {
+        let rest = rows[i + 1..].iter().take_while(|r| r.starts_with("        "));
+        let whole = std::iter::once(row).chain(rest).map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+        assert!(whole.ends_with(')'), "no reason: {whole}\n{}", t.shown());
+        reasons += 1;
+    }
+    assert!(reasons >= 5, "{}", t.shown());
+
+    // `:undo` takes the melee back, as typed.
+    t.keys(":undo\r");
+    t.expect("undone: melee 2/4e 52nd hedge");
+    t.expect("roll the dice at the table again");
+    // The 52nd stands whole again.
+    t.expect("foot_52nd: 1/52nd Foot (infantry, line, good order, 6 stands)");
+    t.expect(PROMPT);
+
+    // The exact odds of the same melee, written short.
+    t.keys(":odds melee 2/4e 52nd hedge\r");
+    t.expect("melee(ligne_2, foot_52nd, #{cover: \"hedge\"})");
+    t.expect("swept");
+    t.expect(PROMPT);
+
+    t.keys(":quit\r");
+    t.p.exp_eof().unwrap();
+    let _ = std::fs::remove_file(history);
+}

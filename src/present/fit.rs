@@ -1,0 +1,60 @@
+//! Text fitted to a terminal's width: a line too long is wrapped at spaces, never inside a
+//! word, and goes on under its own text (`  telling    Target disordered...` under `Target`).
+
+/// `text` with each line wider than `width` wrapped; as is when no width is given.
+pub fn fit(text: &str, width: Option<usize>) -> String {
+    let Some(width) = width.filter(|w| *w >= 30) else { return text.to_string() };
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.chars().count() <= width {
+            out += line;
+            continue;
+        }
+        let indent = " ".repeat(text_column(line).min(width / 2));
+        let options = textwrap::Options::new(width)
+            .subsequent_indent(&indent)
+            .word_separator(textwrap::WordSeparator::AsciiSpace)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
+            .break_words(false);
+        out += &textwrap::fill(line, options);
+    }
+    out
+}
+
+/// Where a line's text begins: past a label set off by two spaces or more (`  telling    `),
+/// or by a colon (`note: `); else two past its indentation.
+fn text_column(line: &str) -> usize {
+    let leading = line.len() - line.trim_start().len();
+    let rest = &line[leading..];
+    let first_end = rest.find(' ').unwrap_or(rest.len());
+    let after = &rest[first_end..];
+    let gap = after.len() - after.trim_start().len();
+    if gap >= 2 || rest[..first_end].ends_with(':') { leading + first_end + gap } else { leading + 2 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_goes_on_under_its_text_and_no_word_is_split() {
+        let line =
+            "  telling    Target disordered & 1 stand lost. Artillery damaged & silenced. (disordered, loses 1 stand)";
+        let fitted = fit(line, Some(60));
+        assert_eq!(
+            fitted,
+            "  telling    Target disordered & 1 stand lost. Artillery\n             damaged & silenced. (disordered, loses 1 stand)"
+        );
+        let note = "note: Fewer than 1 fire point (after halving) uses the 1/2 row; 0 fire points is no fire.";
+        assert_eq!(
+            fit(note, Some(50)),
+            "note: Fewer than 1 fire point (after halving) uses\n      the 1/2 row; 0 fire points is no fire."
+        );
+        // Short lines, and text with no width to fit, are left as they are.
+        assert_eq!(fit("a\nb", Some(40)), "a\nb");
+        assert_eq!(fit(line, None), line);
+    }
+}
