@@ -120,11 +120,16 @@ pub fn percent(p: &BigRational) -> String {
 
 /// A bar as long as `p` is against the biggest probability, in eighths of a character.
 fn bar(p: f64, biggest: f64) -> String {
+    bar_of(p, biggest, BAR_WIDTH)
+}
+
+/// `bar`, the biggest `width` characters long.
+fn bar_of(p: f64, biggest: f64, width: usize) -> String {
     const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
-    if biggest <= 0.0 {
+    if biggest <= 0.0 || width == 0 {
         return String::new();
     }
-    let eighths = (p / biggest * (BAR_WIDTH * 8) as f64).round() as usize;
+    let eighths = (p / biggest * (width * 8) as f64).round() as usize;
     let mut s = "█".repeat(eighths / 8);
     s += EIGHTHS[eighths % 8];
     s
@@ -135,6 +140,22 @@ fn bar(p: f64, biggest: f64) -> String {
 /// at-least and at-most columns and the mean; sampled, each with its percent and 95% interval.
 /// Each field asked for (`--field`) follows in a table of its own, in the same form.
 pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
+    render_procedure_with(label, odds, BAR_WIDTH)
+}
+
+/// `render_procedure` fitted to a terminal `width` when one is given: the bars shortened until
+/// every row fits (a long exact fraction leaves them less room), never wrapped.
+pub fn render_procedure_within(label: &str, odds: &ProcedureOdds, width: Option<usize>) -> String {
+    let full = render_procedure_with(label, odds, BAR_WIDTH);
+    let Some(width) = width else { return full };
+    let widest = full.lines().filter(|l| l.contains('█')).map(|l| l.chars().count()).max().unwrap_or(0);
+    if widest <= width {
+        return full;
+    }
+    render_procedure_with(label, odds, BAR_WIDTH.saturating_sub(widest - width))
+}
+
+fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize) -> String {
     let dist = &odds.distribution;
     let mut s = match &odds.sampled {
         // The walk's branches: dice, and procedure calls worked out whole (docs/odds.md).
@@ -142,7 +163,7 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
         Some(note) => format!("{label}\nestimated odds, not exact: {note}\n\n"),
     };
     let sampled = odds.sampled.is_some().then_some(odds.runs);
-    s += &render_table("result", &odds.rows(), &dist.total(), sampled);
+    s += &render_table_with("result", &odds.rows(), &dist.total(), sampled, bar_width);
     if !dist.residual().is_zero() {
         let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
         let why = match (odds.cut_by_outcomes, odds.cut_off_at) {
@@ -154,7 +175,7 @@ pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
     }
     for field in &odds.fields {
         s += "\n";
-        s += &render_table(&field.name, &field.rows(), &field.distribution.total(), sampled);
+        s += &render_table_with(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width);
     }
     s
 }
@@ -167,7 +188,17 @@ pub fn render_table(
     total: &BigRational,
     sampled_runs: Option<u64>,
 ) -> String {
-    let mut s = render_rows(column, rows, total, sampled_runs);
+    render_table_with(column, rows, total, sampled_runs, BAR_WIDTH)
+}
+
+fn render_table_with(
+    column: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+    bar_width: usize,
+) -> String {
+    let mut s = render_rows_with(column, rows, total, sampled_runs, bar_width);
     if all_numbers(rows) {
         let (mean, spread) = mean_and_spread(rows);
         s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
@@ -185,6 +216,17 @@ pub fn render_rows(
     total: &BigRational,
     sampled_runs: Option<u64>,
 ) -> String {
+    render_rows_with(column, rows, total, sampled_runs, BAR_WIDTH)
+}
+
+fn render_rows_with(
+    column: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+    bar_width: usize,
+) -> String {
+    let bar = |p: f64, biggest: f64| bar_of(p, biggest, bar_width);
     let numeric = all_numbers(rows);
     let names: Vec<String> = rows.iter().map(|(o, _)| o.to_string()).collect();
     let biggest = rows.iter().map(|(_, p)| to_f64(p)).fold(0.0, f64::max);

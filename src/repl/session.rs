@@ -5,7 +5,7 @@ use super::new_unit::Choose;
 use super::short_form::{self, Named};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::diagnostic::{self, Look};
-use crate::present::odds::{render_odds, render_procedure};
+use crate::present::odds::{render_odds, render_procedure_within};
 use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
@@ -515,7 +515,7 @@ impl Session {
             None => expr.to_string(),
         };
         match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
-            Ok(odds) => Reply::Output(render_procedure(&call, &odds).trim_end().to_string()),
+            Ok(odds) => Reply::Output(render_procedure_within(&call, &odds, self.width).trim_end().to_string()),
             Err(err) => Reply::Error(render(&err, self.look)),
         }
     }

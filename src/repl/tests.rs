@@ -726,6 +726,11 @@ fn a_fire_and_a_melee_in_short_form_resolve_as_their_calls() {
     // The odds of a short form are the odds of its call.
     let odds = output(s.handle(":odds fire 52nd 1/4e range 1"));
     assert!(odds.starts_with("fire(foot_52nd, ligne_1, #{range: 1})"), "{odds}");
+    // In a narrow terminal the bars shorten so that each row fits, never wrapped.
+    s.set_width(Some(60));
+    let odds = output(s.handle(":odds melee 2/4e 52nd hedge"));
+    assert!(odds.lines().all(|r| r.chars().count() <= 60), "{odds}");
+    assert!(odds.lines().any(|r| r.starts_with("swept ") && r.contains('%')), "{odds}");
     // Mistakes are refused with what was meant, and change nothing.
     let err = error(s.handle("fire 52nd 4e range 1"));
     assert!(err.contains("`4e` could be ligne_1 (1/4e Ligne) or ligne_2 (2/4e Ligne)"), "{err}");

@@ -236,8 +236,9 @@ impl Table {
     /// Waits for `text`, drawing everything up to it.
     fn expect(&mut self, text: &str) -> String {
         let before = self.p.exp_string(text).unwrap_or_else(|e| panic!("waiting for {text:?}: {e}\n{}", self.shown()));
-        self.screen.process(before.as_bytes());
-        self.screen.process(text.as_bytes());
+        // rexpect hands back each byte read as one char: the bytes again, for the screen to decode.
+        let bytes: Vec<u8> = before.chars().chain(text.chars()).map(|c| c as u32 as u8).collect();
+        self.screen.process(&bytes);
         before
     }
 
@@ -383,8 +384,14 @@ fn a_turn_at_the_table_at_80x24() {
     // The exact odds of the same melee, written short.
     t.keys(":odds melee 2/4e 52nd hedge\r");
     t.expect("melee(ligne_2, foot_52nd, #{cover: \"hedge\"})");
-    t.expect("swept");
+    t.expect("charge_repulsed");
     t.expect(PROMPT);
+    // Each result on one row, its bar beside it: the bars shorten to fit beside long fractions.
+    let rows = t.rows();
+    for result in ["swept", "driven_back", "hard_pressed", "assault_checked", "assault_falters"] {
+        let row = rows.iter().find(|r| r.starts_with(result)).unwrap_or_else(|| panic!("{result}\n{}", t.shown()));
+        assert!(row.contains('%') && row.contains('█'), "{row}\n{}", t.shown());
+    }
 
     t.keys(":quit\r");
     t.p.exp_eof().unwrap();
