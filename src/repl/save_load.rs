@@ -136,7 +136,7 @@ impl Session {
         self.dice = saved.dice;
         self.trace_form = if saved.trace { TraceForm::Brief } else { TraceForm::Off };
         self.restore_dice();
-        Reply::Output(format!("loaded {path}: {}", self.units_listing()))
+        Reply::Output(format!("loaded {path}; the units now:\n{}", self.units_listing()))
     }
 
     /// An order of battle's units and leaders, each put in a variable named by its id (`rifles`),
@@ -173,7 +173,7 @@ impl Session {
             }
         }
         self.scope.set_value("oob", oob);
-        let mut text = format!("loaded {path}: {}", self.units_listing());
+        let mut text = format!("loaded {path}; the units now:\n{}", self.units_listing());
         if !unnamed.is_empty() {
             text += &format!("\n(ids that are not names, reached as {})", unnamed.join(", "));
         }

@@ -636,7 +636,7 @@ fn an_order_of_battle_loads_its_units_into_variables_named_by_id() {
     let scenarios = format!("{}/tests/fixtures/scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut s = session(&["ff-skirmishers"]);
     let text = output(s.handle(&format!(":load {scenarios}/screened.yaml")));
-    assert!(text.starts_with(&format!("loaded {scenarios}/screened.yaml: ")), "{text}");
+    assert!(text.starts_with(&format!("loaded {scenarios}/screened.yaml; the units now:\n")), "{text}");
     assert!(text.contains("rifles: 95th Rifles (infantry, line, good order, 4 stands)"), "{text}");
     assert!(text.contains("ligne: 4e Ligne (infantry, column, good order, 6 stands)"), "{text}");
     assert_eq!(output(s.handle("rifles.skirmishers")), "= true");
