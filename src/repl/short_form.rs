@@ -139,7 +139,7 @@ fn value(key: &Key, word: &str, named: &[Named]) -> Result<String, String> {
         }
         Kind::Text => Ok(quoted(word)),
         // Anything else is a variable of the session, a number, or a word.
-        _ => Ok(if named.iter().any(|n| n.variable == word) || word.parse::<f64>().is_ok() {
+        _ => Ok(if named.iter().any(|n| n.variable == word) || word.parse::<f64>().is_ok_and(f64::is_finite) {
             word.to_string()
         } else {
             quoted(word)
