@@ -5,7 +5,7 @@ use num_traits::{ToPrimitive, Zero};
 use serde_json::{Value, json};
 
 use crate::dice::{fraction, to_f64};
-use crate::present::odds::{outcome_json, percent, render_rows, render_table, table_json};
+use crate::present::odds::{BAR_WIDTH, outcome_json, percent, render_rows, render_table, table_json};
 use crate::rules::Ruleset;
 use crate::run::Summary;
 use crate::script::{ExactObservations, KeyOdds, ObservedOdds, Outcome, ProcedureOdds, display_order};
@@ -33,13 +33,19 @@ pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> String {
             };
             for (key, tally) in &exact.tallies {
                 s += &format!("\n{key} ({})\n", how_often("tallied", exact, tally, &reached));
-                s += &render_table("outcome", &tally_rows(exact, tally, ruleset), &reached_by(exact, tally), None);
+                s += &render_table(
+                    "outcome",
+                    &tally_rows(exact, tally, ruleset),
+                    &reached_by(exact, tally),
+                    None,
+                    BAR_WIDTH,
+                );
             }
             for (key, record) in &exact.records {
                 s += &format!("\n{key} ({})\n", how_often("recorded", exact, record, &reached));
                 let numbers = record_numbers(record);
                 if let Some(rows) = record_rows(exact, record) {
-                    s += &render_rows("value", &rows, &reached_by(exact, record), None);
+                    s += &render_rows("value", &rows, &reached_by(exact, record), None, BAR_WIDTH);
                     s += "\n";
                 }
                 s += &format!(

@@ -9,7 +9,7 @@ use crate::dice::{Distribution, Odds, fraction, to_f64};
 use crate::script::{Outcome, ProcedureOdds};
 
 /// Width of the longest bar, in characters.
-const BAR_WIDTH: usize = 30;
+pub const BAR_WIDTH: usize = 30;
 
 /// The odds as a human reads them: a row per outcome with chance, percent, a bar,
 /// and (for totals) the at-least and at-most columns and the mean.
@@ -163,7 +163,7 @@ fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize) ->
         Some(note) => format!("{label}\nestimated odds, not exact: {note}\n\n"),
     };
     let sampled = odds.sampled.is_some().then_some(odds.runs);
-    s += &render_table_with("result", &odds.rows(), &dist.total(), sampled, bar_width);
+    s += &render_table("result", &odds.rows(), &dist.total(), sampled, bar_width);
     if !dist.residual().is_zero() {
         let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
         let why = match (odds.cut_by_outcomes, odds.cut_off_at) {
@@ -175,7 +175,7 @@ fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize) ->
     }
     for field in &odds.fields {
         s += "\n";
-        s += &render_table_with(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width);
+        s += &render_table(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width);
     }
     s
 }
@@ -187,18 +187,9 @@ pub fn render_table(
     rows: &[(Outcome, BigRational)],
     total: &BigRational,
     sampled_runs: Option<u64>,
-) -> String {
-    render_table_with(column, rows, total, sampled_runs, BAR_WIDTH)
-}
-
-fn render_table_with(
-    column: &str,
-    rows: &[(Outcome, BigRational)],
-    total: &BigRational,
-    sampled_runs: Option<u64>,
     bar_width: usize,
 ) -> String {
-    let mut s = render_rows_with(column, rows, total, sampled_runs, bar_width);
+    let mut s = render_rows(column, rows, total, sampled_runs, bar_width);
     if all_numbers(rows) {
         let (mean, spread) = mean_and_spread(rows);
         s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
@@ -209,17 +200,8 @@ fn render_table_with(
 /// One distribution's rows under a heading whose first column is `column`: `rows` in display
 /// order, `total` their chance together (less than 1 when some was cut off). Exact, each with
 /// its chance and percent, and for numbers the at-least and at-most columns; sampled
-/// (`sampled_runs`), each with its percent and 95% interval.
+/// (`sampled_runs`), each with its percent and 95% interval; the longest bar `bar_width` long.
 pub fn render_rows(
-    column: &str,
-    rows: &[(Outcome, BigRational)],
-    total: &BigRational,
-    sampled_runs: Option<u64>,
-) -> String {
-    render_rows_with(column, rows, total, sampled_runs, BAR_WIDTH)
-}
-
-fn render_rows_with(
     column: &str,
     rows: &[(Outcome, BigRational)],
     total: &BigRational,
