@@ -141,6 +141,10 @@ pub enum InputError {
     #[diagnostic(code(cli::would_overwrite))]
     WouldOverwrite { path: String },
 
+    #[error("there is no command `{name}`{hint}; the commands: {known}")]
+    #[diagnostic(code(cli::unknown_command))]
+    UnknownCommand { name: String, hint: String, known: String },
+
     #[error("`schema all` writes files: add `--out DIR`")]
     #[diagnostic(code(cli::schema_needs_out))]
     SchemaNeedsOut,

@@ -29,7 +29,7 @@ pub struct EvalArgs {
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Seed for the dice (a fresh one is chosen, and shown, without it).
-    #[arg(long, conflicts_with = "dice")]
+    #[arg(short = 's', long, conflicts_with = "dice")]
     pub seed: Option<u64>,
     /// Faces rolled at the table, used in order (e.g. `8,4`).
     #[arg(long, value_name = "FACES")]
@@ -46,7 +46,7 @@ pub struct EvalArgs {
     pub trace: TraceForm,
 }
 
-pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
+pub(super) fn run(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Error> {
     if !args.rules.given() {
         return Err(InputError::NeedsRules { command: "eval" }.into());
     }
@@ -67,7 +67,8 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write) -> Result<(), Error> {
     let mut scope = Scope::new();
     let show_trace = !args.quiet && !args.json;
     if let (true, None, Some(seed)) = (show_trace, args.seed, seed) {
-        writeln!(out, "seed   {seed}")?;
+        // On stderr: the value and its trace alone go down a pipe.
+        writeln!(err, "seed   {seed}")?;
     }
     let evaluation = match host.eval(&mut scope, &args.expr) {
         Ok(evaluation) => evaluation,

@@ -11,6 +11,7 @@ pub mod rules_flags;
 mod rulesets;
 mod run;
 mod schema;
+mod shell;
 pub mod show;
 
 use std::io::Write;
@@ -74,6 +75,12 @@ pub enum Command {
     /// The rulesets grognard finds and where they come from; `rules export` writes a copy to edit.
     #[command(after_help = rulesets::EXAMPLES)]
     Rules(RulesArgs),
+    /// A completion script for a shell: bash, zsh, fish, elvish or powershell.
+    #[command(after_help = shell::COMPLETIONS_EXAMPLES)]
+    Completions(shell::CompletionsArgs),
+    /// The manual page (roff), for `man`.
+    #[command(after_help = shell::MAN_EXAMPLES)]
+    Man(shell::ManArgs),
 }
 
 /// How dice are read, shared by every command that takes dice notation.
@@ -114,14 +121,16 @@ pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
         return repl::run(&ReplArgs::default(), cli.color);
     };
     match command {
-        Command::Roll(args) => roll::run(&args, io.out),
+        Command::Roll(args) => roll::run(&args, io.out, io.err),
         Command::Odds(args) => odds::run(&args, io.out),
         Command::Check(args) => check::run(&args, io.out, io.err, io.look),
-        Command::Eval(args) => eval::run(&args, io.out),
+        Command::Eval(args) => eval::run(&args, io.out, io.err),
         Command::Show(args) => show::run(&args, io.out),
         Command::Schema(args) => schema::run(&args, io.out),
         Command::Repl(args) => repl::run(&args, cli.color),
         Command::Run(args) => run::run(&args, io.out),
         Command::Rules(args) => rulesets::run(&args, io.out),
+        Command::Completions(args) => shell::completions(&args, io.out),
+        Command::Man(args) => shell::man(&args, io.out),
     }
 }

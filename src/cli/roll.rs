@@ -26,10 +26,10 @@ pub struct RollArgs {
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
     /// Seed for reproducible rolls (a fresh seed is chosen, and shown, without it).
-    #[arg(long)]
+    #[arg(short = 's', long)]
     pub seed: Option<u64>,
     /// How many times to roll.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMES))]
+    #[arg(short = 'n', long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMES))]
     pub times: u64,
     /// Use these faces instead of a generator: real dice, in the order rolled (e.g. `3,5`).
     #[arg(long, value_name = "FACES", conflicts_with = "seed")]
@@ -53,7 +53,7 @@ struct JsonRoll<'a> {
     result: &'a Roll,
 }
 
-pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
+pub(super) fn run(args: &RollArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Error> {
     let conventions = ruleset_dice(&args.rules)?;
     let expr = parse_with(&args.expr, &args.flags.conventions_over(conventions), &DiceLimits::default())?;
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
@@ -63,8 +63,9 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write) -> Result<(), Error> {
             (Box::new(Seeded::new(seed)), Some(seed))
         }
     };
+    // The seed chosen goes to stderr: the rolls alone go down a pipe.
     if let (None, false, Some(seed)) = (args.seed, args.json, seed) {
-        writeln!(out, "seed {seed}")?;
+        writeln!(err, "seed {seed}")?;
     }
     if let (Some(note), false) = (expr.certainty_note(), args.json) {
         writeln!(out, "note: {note}")?;

@@ -34,17 +34,17 @@ pub struct RunArgs {
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Seed of the study: trial i rolls with a generator seeded from (seed, i).
-    #[arg(long)]
+    #[arg(short = 's', long)]
     pub seed: Option<u64>,
     /// How many trials to run.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_TRIALS))]
+    #[arg(short = 'n', long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_TRIALS))]
     pub trials: u64,
     /// Run only this trial (to replay one that failed): trials are numbered from 0.
     // Only a trial some study can have: a number past them ran nothing and said nothing.
     #[arg(long, conflicts_with = "exact", value_parser = clap::value_parser!(u64).range(0..MAX_TRIALS))]
     pub trial: Option<u64>,
     /// Worker threads (the machine's cores by default); the output is the same whatever it is.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: Option<u64>,
     /// The summary as JSON.
     #[arg(long, conflicts_with = "csv")]
@@ -53,7 +53,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub csv: bool,
     /// No progress bar.
-    #[arg(long)]
+    #[arg(short = 'q', long)]
     pub quiet: bool,
     /// Walk every dice outcome of the script for the exact distribution of its value, and of
     /// what it tallies and records, instead of sampling.

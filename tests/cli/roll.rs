@@ -19,13 +19,15 @@ fn a_seeded_roll_is_repeatable_and_shows_each_die() {
 }
 
 #[test]
-fn without_a_seed_the_seed_is_shown_so_the_roll_can_be_repeated() {
-    let out = stdout(&grognard(&["roll", "3d6"]));
-    let mut lines = out.lines();
-    let seed = lines.next().unwrap().strip_prefix("seed ").expect("first line names the seed");
-    let roll = lines.next().unwrap();
-    let replay = stdout(&grognard(&["roll", "3d6", "--seed", seed]));
-    assert_eq!(replay.trim(), roll);
+fn without_a_seed_the_seed_is_shown_on_stderr_so_the_roll_can_be_repeated() {
+    let out = grognard(&["roll", "3d6"]);
+    let said = stderr(&out);
+    let seed = said.trim().strip_prefix("seed ").expect("stderr names the seed");
+    // Standard output has the roll alone, for a pipe.
+    let roll = stdout(&out);
+    assert_eq!(roll.lines().count(), 1, "{roll}");
+    let replay = stdout(&grognard(&["roll", "3d6", "-s", seed]));
+    assert_eq!(replay, roll);
 }
 
 #[test]
