@@ -60,7 +60,7 @@ pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> String {
             s
         }
         ObservedOdds::Sampled { trials, observed } => {
-            let summary = sampled_summary(*trials, observed);
+            let summary = sampled_summary(*trials, observed, ruleset);
             let render = summary.render();
             // The summary's first line counts the trials, which the heading says already.
             let tables = render.split_once('\n').map_or("", |(_, rest)| rest);
@@ -111,14 +111,14 @@ pub fn put_json(value: &mut Value, odds: &ProcedureOdds, ruleset: &Ruleset) {
             value["records"] = Value::Object(records);
         }
         ObservedOdds::Sampled { trials, observed } => {
-            value["summary"] = json!(sampled_summary(*trials, observed));
+            value["summary"] = json!(sampled_summary(*trials, observed, ruleset));
         }
     }
 }
 
 /// The summary a study of the sampled trials gives (trials that counted nothing count as trials).
-fn sampled_summary(trials: u64, observed: &[crate::script::Observations]) -> Summary {
-    Summary { trials, ..Summary::of(observed) }
+fn sampled_summary(trials: u64, observed: &[crate::script::Observations], ruleset: &Ruleset) -> Summary {
+    Summary { trials, ..Summary::of(observed, Some(ruleset)) }
 }
 
 /// How often a trial observed the key, as the heading of its table says it.

@@ -148,7 +148,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
             return Err(TrialFailed { name, trial, seed, error }.into());
         }
     };
-    let summary = Summary::of(&outcome.trials);
+    let summary = Summary::of(&outcome.trials, Some(&ruleset));
     if args.json {
         let value = serde_json::json!({ "script": name, "seed": seed, "first_trial": first, "summary": summary });
         writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;

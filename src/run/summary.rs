@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::rules::Ruleset;
 use crate::script::Observations;
 
 /// The 95% two-sided normal quantile.
@@ -56,12 +57,18 @@ pub struct Record {
 
 impl Summary {
     /// Sums the trials in trial order (so a summary never depends on how trials were shared out).
-    pub fn of(trials: &[Observations]) -> Summary {
-        let mut counts: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    /// Each key's outcomes come in their natural order (see `natural_order`); `ruleset` gives the
+    /// order of its tables' results.
+    pub fn of(trials: &[Observations], ruleset: Option<&Ruleset>) -> Summary {
+        // Each outcome's count, and when the script first tallied it.
+        let mut counts: BTreeMap<String, BTreeMap<String, (u64, usize)>> = BTreeMap::new();
         let mut numbers: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        let mut seen = 0usize;
         for trial in trials {
             for (key, value) in &trial.tallies {
-                *counts.entry(key.clone()).or_default().entry(value.clone()).or_default() += 1;
+                let entry = counts.entry(key.clone()).or_default().entry(value.clone()).or_insert((0, seen));
+                entry.0 += 1;
+                seen += 1;
             }
             for (key, value) in &trial.records {
                 numbers.entry(key.clone()).or_default().push(*value);
@@ -70,15 +77,16 @@ impl Summary {
         let tallies = counts
             .into_iter()
             .map(|(key, outcomes)| {
-                let n: u64 = outcomes.values().sum();
-                let rows = outcomes
+                let n: u64 = outcomes.values().map(|(count, _)| count).sum();
+                let mut rows: Vec<(TallyRow, usize)> = outcomes
                     .into_iter()
-                    .map(|(value, count)| {
+                    .map(|(value, (count, first))| {
                         let (low, high) = wilson(count, n);
-                        TallyRow { value, count, percent: 100.0 * count as f64 / n as f64, low, high }
+                        (TallyRow { value, count, percent: 100.0 * count as f64 / n as f64, low, high }, first)
                     })
                     .collect();
-                (key, Tally { n, outcomes: rows })
+                natural_order(&mut rows, ruleset);
+                (key, Tally { n, outcomes: rows.into_iter().map(|(row, _)| row).collect() })
             })
             .collect();
         let records = numbers.into_iter().map(|(key, values)| (key, record(&values))).collect();
@@ -95,11 +103,14 @@ impl Summary {
             let _ = writeln!(s, "  {:<width$}  {:>8}  {:>7}  {:>17}", "outcome", "count", "percent", "95% interval");
             for row in &tally.outcomes {
                 let bar = "█".repeat(((row.count as f64 / biggest as f64) * BAR_WIDTH as f64).round() as usize);
-                let interval = format!("{:.1}%-{:.1}%", row.low, row.high);
+                let interval = format!("{}-{}", percent_text(row.low), percent_text(row.high));
                 let _ = writeln!(
                     s,
-                    "  {:<width$}  {:>8}  {:>6.1}%  {:>17}  {bar}",
-                    row.value, row.count, row.percent, interval
+                    "  {:<width$}  {:>8}  {:>7}  {:>17}  {bar}",
+                    row.value,
+                    row.count,
+                    percent_text(row.percent),
+                    interval
                 );
             }
         }
@@ -126,7 +137,7 @@ impl Summary {
             for r in &tally.outcomes {
                 let _ = writeln!(
                     s,
-                    "tally,{},{},{},{:.4},{:.4},{:.4},{},,,,",
+                    "tally,{},{},{},{:.6},{:.6},{:.6},{},,,,",
                     csv_field(key),
                     csv_field(&r.value),
                     r.count,
@@ -153,6 +164,54 @@ impl Summary {
         }
         s
     }
+}
+
+/// Outcomes in the order a reader expects: numbers as numbers (`2` before `12`), false before
+/// true; otherwise the
+/// results of the ruleset's table that gives most of them in its chart's order, then every other
+/// word as the script first tallied it (`first`).
+fn natural_order(rows: &mut [(TallyRow, usize)], ruleset: Option<&Ruleset>) {
+    // Flags as the exact odds show them: false, then true.
+    let flag = |v: &str| match v {
+        "false" => Some(0.0),
+        "true" => Some(1.0),
+        _ => None,
+    };
+    let flags: Option<Vec<f64>> = rows.iter().map(|(r, _)| flag(&r.value)).collect();
+    let numbers: Option<Vec<f64>> = flags
+        .or_else(|| rows.iter().map(|(r, _)| r.value.trim().parse::<f64>().ok().filter(|x| x.is_finite())).collect());
+    if let Some(numbers) = numbers {
+        let mut keyed: Vec<(f64, (TallyRow, usize))> = numbers.into_iter().zip(rows.iter().cloned()).collect();
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
+            *slot = row;
+        }
+        return;
+    }
+    let chart: Vec<String> = ruleset
+        .and_then(|rs| {
+            rs.tables
+                .values()
+                .map(|t| (rows.iter().filter(|(r, _)| t.result_order.contains(&r.value)).count(), &t.result_order))
+                .filter(|(n, _)| *n > 0)
+                .max_by_key(|(n, _)| *n)
+                .map(|(_, order)| order.clone())
+        })
+        .unwrap_or_default();
+    rows.sort_by_key(|(r, first)| (chart.iter().position(|c| *c == r.value).unwrap_or(usize::MAX), *first));
+}
+
+/// A percentage with enough digits to tell a rare outcome from none: `41.7%`, `0.016%`, `0%`.
+pub fn percent_text(pct: f64) -> String {
+    if pct <= 0.0 {
+        return "0%".into();
+    }
+    if pct >= 0.1 {
+        return format!("{pct:.1}%");
+    }
+    // Two significant digits below 0.1%.
+    let decimals = ((-pct.log10()).ceil() as usize + 1).min(8);
+    format!("{pct:.decimals$}%")
 }
 
 /// The 95% Wilson score interval of `count` out of `n`, as percentages.
@@ -224,13 +283,14 @@ mod tests {
             observed(&[("result", "checked")], &[("lost", 2.0)]),
             observed(&[("result", "swept"), ("round", "1"), ("round", "2")], &[("lost", 3.0), ("lost", 4.0)]),
         ];
-        let s = Summary::of(&trials);
+        let s = Summary::of(&trials, None);
         assert_eq!(s.trials, 3);
         let result = &s.tallies["result"];
         assert_eq!(result.n, 3);
         let counts: Vec<(&str, u64)> = result.outcomes.iter().map(|r| (r.value.as_str(), r.count)).collect();
-        assert_eq!(counts, [("checked", 1), ("swept", 2)]);
-        assert!((result.outcomes[1].percent - 200.0 / 3.0).abs() < 1e-9);
+        // As first tallied.
+        assert_eq!(counts, [("swept", 2), ("checked", 1)]);
+        assert!((result.outcomes[0].percent - 200.0 / 3.0).abs() < 1e-9);
         assert_eq!(s.tallies["round"].n, 3);
         // 1, 2, 3, 4: mean 2.5, sample sd sqrt(5/3).
         let lost = &s.records["lost"];
@@ -243,8 +303,42 @@ mod tests {
 
     #[test]
     fn csv_quotes_what_needs_it() {
-        let s = Summary::of(&[observed(&[("at 2\"", "a, b")], &[])]);
+        let s = Summary::of(&[observed(&[("at 2\"", "a, b")], &[])], None);
         let csv = s.csv();
-        assert!(csv.contains("tally,\"at 2\"\"\",\"a, b\",1,100.0000"), "{csv}");
+        assert!(csv.contains("tally,\"at 2\"\"\",\"a, b\",1,100.000000"), "{csv}");
+    }
+
+    #[test]
+    fn outcomes_come_in_their_natural_order() {
+        // 2d6 totals as numbers, not as text ("10" before "2").
+        let totals: Vec<Observations> =
+            ["10", "2", "12", "7", "2"].iter().map(|t| observed(&[("total", t)], &[])).collect();
+        let s = Summary::of(&totals, None);
+        let order: Vec<&str> = s.tallies["total"].outcomes.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(order, ["2", "7", "10", "12"]);
+        // Words as the script first tallied them: ranges in the order the study went through them.
+        let ranges: Vec<Observations> =
+            ["at 2\"", "at 12\"", "at 4\"", "at 2\""].iter().map(|r| observed(&[("range", r)], &[])).collect();
+        let s = Summary::of(&ranges, None);
+        let order: Vec<&str> = s.tallies["range"].outcomes.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(order, ["at 2\"", "at 12\"", "at 4\""]);
+        let flags: Vec<Observations> = ["true", "false"].iter().map(|f| observed(&[("lost", f)], &[])).collect();
+        let s = Summary::of(&flags, None);
+        let order: Vec<&str> = s.tallies["lost"].outcomes.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(order, ["false", "true"]);
+    }
+
+    #[test]
+    fn a_rare_outcome_keeps_its_digits() {
+        assert_eq!(percent_text(41.666), "41.7%");
+        assert_eq!(percent_text(0.016), "0.016%");
+        assert_eq!(percent_text(0.0098), "0.0098%");
+        assert_eq!(percent_text(0.0), "0%");
+        // 16 in 100,000: 0.016%, its interval not 0.0%-0.0%.
+        let mut trials = vec![observed(&[("result", "fatal")], &[]); 16];
+        trials.extend(vec![observed(&[("result", "unhurt")], &[]); 100_000 - 16]);
+        let text = Summary::of(&trials, None).render();
+        let line = text.lines().find(|l| l.contains("fatal")).unwrap();
+        assert!(line.contains("0.016%") && line.contains("0.0098%-0.026%"), "{line}");
     }
 }
