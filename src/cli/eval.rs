@@ -6,6 +6,7 @@ use clap::Args;
 use rhai::Scope;
 
 use super::limit_flags::LimitFlags;
+use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
 use crate::dice::{Seeded, Supplied};
 use crate::error::{Error, InputError};
@@ -51,6 +52,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         return Err(InputError::NeedsRules { command: "eval" }.into());
     }
     let (ruleset, _warnings) = args.rules.load()?;
+    let header = args.json.then(|| Provenance::new(Some(&ruleset), args.rules.switches(), args.seed, None));
     let host = Host::with_limits(ruleset, args.limits.over(Limits::default())).map_err(crate::rules::Problems)?;
     host.allow_scenarios_from(std::path::Path::new("."));
     let seed = match &args.dice {
@@ -89,6 +91,7 @@ pub(super) fn run(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     }
     if args.json {
         let value = serde_json::json!({
+            "header": header.map(|h| h.json()),
             "value": dynamic_to_json(&evaluation.value),
             "trace": evaluation.trace.steps,
             "seed": seed,

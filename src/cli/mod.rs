@@ -5,6 +5,7 @@ mod eval;
 pub mod limit_flags;
 mod observed;
 pub mod odds;
+mod provenance;
 mod repl;
 pub(crate) mod roll;
 pub mod rules_flags;

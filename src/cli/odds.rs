@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::DiceFlags;
 use super::limit_flags::LimitFlags;
+use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
 use crate::dice::{DiceLimits, EnumLimits, exact_odds, parse_with};
 use crate::error::{Error, InputError};
@@ -63,15 +64,16 @@ pub struct OddsArgs {
 
 pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let limits = DiceLimits::default();
-    let expr = if args.rules.given() {
+    let (expr, header) = if args.rules.given() {
         // With rules, dice read as the ruleset reads them; anything else is a procedure call.
         let (ruleset, _warnings) = args.rules.load()?;
         match parse_with(&args.expr, &args.flags.conventions_over(ruleset.dice.clone()), &limits) {
-            Ok(expr) => expr,
+            Ok(expr) => (expr, Provenance::new(Some(&ruleset), args.rules.switches(), None, None)),
             Err(_) => return run_procedure(args, ruleset, out),
         }
     } else {
-        parse_with(&args.expr, &args.flags.conventions_over(Default::default()), &limits)?
+        let expr = parse_with(&args.expr, &args.flags.conventions_over(Default::default()), &limits)?;
+        (expr, Provenance::new(None, Default::default(), None, None))
     };
     if let Some(field) = args.fields.first() {
         return Err(InputError::FieldOfDice { field: field.clone(), expr: args.expr.clone() }.into());
@@ -80,6 +82,7 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
     let label = expr.to_string();
     if args.json {
         let mut json = odds_json(&label, &odds);
+        json["header"] = header.json();
         if let Some(note) = expr.certainty_note() {
             json["note"] = Value::String(note);
         }
@@ -117,7 +120,11 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
     let odds =
         host.odds_with_fields(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed), &args.fields)?;
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&procedure_json(&args.expr, &odds)).expect("json"))?;
+        let mut json = procedure_json(&args.expr, &odds);
+        // A sampled walk's seed says how to draw the same samples again.
+        let seed = odds.sampled.is_some().then_some(args.seed);
+        json["header"] = Provenance::new(Some(&host.ruleset()), args.rules.switches(), seed, None).json();
+        writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("json"))?;
     } else {
         out.write_all(render_procedure(&args.expr, &odds).as_bytes())?;
     }

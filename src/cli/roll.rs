@@ -54,7 +54,8 @@ struct JsonRoll<'a> {
 }
 
 pub(super) fn run(args: &RollArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Error> {
-    let conventions = ruleset_dice(&args.rules)?;
+    let ruleset = ruleset_named(&args.rules)?;
+    let conventions = ruleset.as_ref().map(|rs| rs.dice.clone()).unwrap_or_default();
     let expr = parse_with(&args.expr, &args.flags.conventions_over(conventions), &DiceLimits::default())?;
     let (mut source, seed): (Box<dyn RollSource>, Option<u64>) = match &args.dice {
         Some(list) => (Box::new(Supplied::parse_list(list).map_err(InputError::DiceList)?), None),
@@ -70,6 +71,11 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     if let (Some(note), false) = (expr.certainty_note(), args.json) {
         writeln!(out, "note: {note}")?;
     }
+    // JSON lines: the header first, `{"header": ...}`, then one roll a line.
+    if args.json {
+        let header = super::provenance::Provenance::new(ruleset.as_ref(), Default::default(), seed, None);
+        writeln!(out, "{}", serde_json::json!({ "header": header.json() }))?;
+    }
     for i in 1..=args.times {
         let roll = expr.roll(&mut *source)?;
         if args.json {
@@ -84,11 +90,11 @@ pub(super) fn run(args: &RollArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     Ok(())
 }
 
-/// The dice conventions of the rulesets named (stacked as overlays), or the defaults when none is.
-pub(super) fn ruleset_dice(rules: &[String]) -> Result<crate::dice::DiceConventions, Error> {
+/// The rulesets named, stacked as overlays; none when none is.
+fn ruleset_named(rules: &[String]) -> Result<Option<crate::rules::Ruleset>, Error> {
     if rules.is_empty() {
-        return Ok(Default::default());
+        return Ok(None);
     }
     let flags = super::rules_flags::RulesFlags { rules: rules.to_vec(), ..Default::default() };
-    Ok(flags.load()?.0.dice)
+    Ok(Some(flags.load()?.0))
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::limit_flags::LimitFlags;
+use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::error::{Error, InputError, TrialFailed};
@@ -108,6 +109,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         if args.json {
             let mut value = crate::present::odds::procedure_json(&name, &odds);
             super::observed::put_json(&mut value, &odds, &ruleset);
+            value["header"] = Provenance::new(Some(&ruleset), flags.switches(), Some(seed), None).json();
             writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         } else {
             out.write_all(crate::present::odds::render_procedure(&name, &odds).as_bytes())?;
@@ -149,10 +151,18 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         }
     };
     let summary = Summary::of(&outcome.trials, Some(&ruleset));
+    let header = Provenance::new(Some(&ruleset), flags.switches(), Some(seed), Some(count));
     if args.json {
-        let value = serde_json::json!({ "script": name, "seed": seed, "first_trial": first, "summary": summary });
+        let value = serde_json::json!({
+            "header": header.json(),
+            "script": name,
+            "seed": seed,
+            "first_trial": first,
+            "summary": summary,
+        });
         writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
     } else if args.csv {
+        out.write_all(header.csv_comments().as_bytes())?;
         out.write_all(summary.csv().as_bytes())?;
     } else {
         if let Some(trace) = &outcome.trace {

@@ -4,6 +4,7 @@
 //! `Ruleset`, reporting every problem at once, each pointing into its file.
 
 pub mod band;
+mod content_hash;
 pub mod contract;
 mod dice_section;
 mod effects;
@@ -21,6 +22,7 @@ mod table;
 pub mod unit_template;
 mod yaml;
 
+pub use content_hash::content_hash;
 pub use effects::Effects;
 pub use load::{
     Loaded, RulesOrigin, base_of, default_rules_dir, load, load_partial, resolve, rules_dir_and_origin, search_path,

@@ -80,3 +80,89 @@ fn each_command_has_a_manual_page_of_its_own() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("there is no command `rnu` (did you mean `run`?)"), "{}", stderr(&out));
 }
+
+#[test]
+fn json_and_csv_say_how_to_make_them_again() {
+    let args = ["run", "scripts/ff_melee_study.rhai", "-n", "30", "-s", "7", "--json"];
+    let out = grognard(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let header = &value["header"];
+    assert_eq!(header["grognard"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(header["rules"], serde_json::json!(["ff-napoleonic"]));
+    assert_eq!((header["seed"].as_u64(), header["trials"].as_u64()), (Some(7), Some(30)));
+    let hash = header["rules_hash"].as_str().unwrap();
+    assert!(hash.starts_with("sha256:") && hash.len() == 7 + 64, "{hash}");
+    // The command it names, run again, makes the same file.
+    let command: Vec<String> =
+        header["command"].as_array().unwrap().iter().map(|w| w.as_str().unwrap().into()).collect();
+    assert_eq!(command[0], "grognard");
+    let again: Vec<&str> = command[1..].iter().map(String::as_str).collect();
+    assert_eq!(again, args);
+    assert_eq!(stdout(&grognard(&again)), stdout(&out));
+
+    // CSV: the same header as comment lines, then the table.
+    let out = grognard(&[
+        "run",
+        "scripts/ff_melee_study.rhai",
+        "-n",
+        "30",
+        "-s",
+        "7",
+        "--csv",
+        "--set",
+        "melee_extra_stands=over_7",
+    ]);
+    let csv = stdout(&out);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], format!("# grognard: {}", env!("CARGO_PKG_VERSION")));
+    assert!(
+        lines.contains(&"# rules: ff-napoleonic") && lines.contains(&"# switches: --set melee_extra_stands=over_7"),
+        "{csv}"
+    );
+    assert!(lines.contains(&"# seed: 7") && lines.contains(&"# trials: 30"), "{csv}");
+    assert!(lines.contains(&format!("# rules_hash: {hash}").as_str()), "{csv}");
+    let table = lines.iter().position(|l| !l.starts_with('#')).unwrap();
+    assert!(lines[table].starts_with("kind,key,value,count"), "{csv}");
+
+    // Dice alone: no rules, no hash; JSON lines of rolls start with the header.
+    let out = stdout(&grognard(&["roll", "2d6", "-n", "3", "-s", "5", "--json"]));
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["header"]["seed"].as_u64(), Some(5));
+    assert_eq!(first["header"]["rules_hash"], serde_json::Value::Null);
+    assert_eq!(out.lines().count(), 4, "{out}");
+    let odds: serde_json::Value = serde_json::from_str(&stdout(&grognard(&["odds", "2d6", "--json"]))).unwrap();
+    assert_eq!(odds["header"]["command"], serde_json::json!(["grognard", "odds", "2d6", "--json"]));
+}
+
+#[test]
+fn the_rules_hash_changes_with_any_rule_file_and_not_with_where_it_lies() {
+    let hash_of = |dir: &std::path::Path| -> String {
+        let out = grognard(&["odds", "--rules", dir.to_str().unwrap(), "1d10", "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        value["header"]["rules_hash"].as_str().unwrap().to_string()
+    };
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/ff-napoleonic");
+    let copy = std::env::temp_dir().join(format!("grognard-hash-{}", std::process::id())).join("ff-napoleonic");
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+    copy_tree(&shipped, &copy);
+    assert_eq!(hash_of(&shipped), hash_of(&copy));
+    let table = copy.join("tables/musketry.yaml");
+    let text = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(&table, text + "\n# an edit\n").unwrap();
+    assert_ne!(hash_of(&shipped), hash_of(&copy));
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

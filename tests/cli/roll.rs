@@ -52,7 +52,10 @@ fn a_zero_based_d10_on_request() {
 #[test]
 fn json_gives_one_object_per_roll() {
     let out = stdout(&grognard(&["roll", "1d10 > 1d10", "--seed", "3", "--times", "2", "--json"]));
-    let rolls: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // The header first, then a line a roll.
+    let mut lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["header"]["seed"], 3);
+    let rolls = lines.split_off(1);
     assert_eq!(rolls.len(), 2);
     for (i, roll) in rolls.iter().enumerate() {
         assert_eq!(roll["roll"], i as u64 + 1);
