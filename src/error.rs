@@ -36,6 +36,12 @@ pub enum Error {
     #[diagnostic(transparent)]
     Trial(#[from] TrialFailed),
 
+    /// Trials of a study run with `--keep-going` that failed, each with its replay command
+    /// (the output, already written, counts the others).
+    #[error("{0}")]
+    #[diagnostic(code(run::trials_failed))]
+    TrialsFailed(String),
+
     /// A worker thread of a study could not start, or ended without an answer.
     #[error("{0}")]
     #[diagnostic(code(run::worker))]

@@ -43,6 +43,11 @@ fn run() -> ExitCode {
             eprintln!("{}{failed}", diagnostic::render(&*failed.error, look));
             ExitCode::from(1)
         }
+        // Each failed trial's replay command whole, unwrapped, to copy.
+        Err(grognard::error::Error::TrialsFailed(text)) => {
+            eprintln!("{text}");
+            ExitCode::from(1)
+        }
         // The reader went away (`grognard roll 2d6 -n 100000 | head -2`): it has what it wanted.
         Err(grognard::error::Error::Io(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {

@@ -56,6 +56,10 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(short = 'q', long)]
     pub quiet: bool,
+    /// Count a failing trial and go on: the summary is of the trials that ran through, and each
+    /// failure is listed with the command that replays it (exit 1 when any failed).
+    #[arg(short = 'k', long, conflicts_with_all = ["exact", "trial"])]
+    pub keep_going: bool,
     /// Walk every dice outcome of the script for the exact distribution of its value, and of
     /// what it tallies and records, instead of sampling.
     #[arg(long)]
@@ -124,7 +128,9 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     };
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
     let limits = args.limits.over(Limits::default());
-    let study = Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs, limits };
+    let keep_going = args.keep_going;
+    let study =
+        Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs, limits, keep_going };
     let bar = (!args.quiet && count > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(count);
         bar.set_style(
@@ -146,23 +152,39 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         Ok(outcome) => outcome,
         Err(StudyError::Setup(error)) => return Err(*error),
         Err(StudyError::Trial(failure)) => {
-            let TrialFailure { trial, seed, error } = failure;
+            let TrialFailure { trial, seed, error, trace } = failure;
+            // A trial run alone is explained up to where it failed, in the form asked for.
+            if let (Some(trace), false) = (trace, args.json || args.csv) {
+                out.write_all(trace::render(&trace, args.trace, trace::terminal_width()).as_bytes())?;
+            }
             return Err(TrialFailed { name, trial, seed, error }.into());
         }
     };
+    let failed: Vec<serde_json::Value> = outcome
+        .failures
+        .iter()
+        .map(|f| serde_json::json!({ "trial": f.trial, "error": first_line(&f.error.to_string()) }))
+        .collect();
     let summary = Summary::of(&outcome.trials, Some(&ruleset));
     let header = Provenance::new(Some(&ruleset), flags.switches(), Some(seed), Some(count));
     if args.json {
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "header": header.json(),
             "script": name,
             "seed": seed,
             "first_trial": first,
             "summary": summary,
         });
+        if args.keep_going {
+            value["failed_trials"] = serde_json::Value::Array(failed);
+        }
         writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
     } else if args.csv {
         out.write_all(header.csv_comments().as_bytes())?;
+        if !outcome.failures.is_empty() {
+            let trials: Vec<String> = outcome.failures.iter().map(|f| f.trial.to_string()).collect();
+            writeln!(out, "# failed_trials: {}", trials.join(" "))?;
+        }
         out.write_all(summary.csv().as_bytes())?;
     } else {
         if let Some(trace) = &outcome.trace {
@@ -175,5 +197,37 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
             write!(out, "{name}, seed {seed}: {}", summary.render())?;
         }
     }
+    if !outcome.failures.is_empty() {
+        return Err(Error::TrialsFailed(kept_going(&name, count, &outcome.failures)));
+    }
     Ok(())
+}
+
+/// Most failed trials `--keep-going` lists one by one.
+const LISTED_FAILURES: usize = 10;
+
+/// How many trials failed, and each (the first ten) with the command that replays it with its trace.
+fn kept_going(name: &str, count: u64, failures: &[TrialFailure]) -> String {
+    let ran = count - failures.len() as u64;
+    let mut s = format!(
+        "{} of {count} trials failed; the summary counts the {ran} that ran through. Each replays alone, with its trace:",
+        failures.len()
+    );
+    for f in failures.iter().take(LISTED_FAILURES) {
+        s += &format!(
+            "\n  trial {}: {}\n    grognard run {name} --seed {} --trial {} --trace full",
+            f.trial,
+            first_line(&f.error.to_string()),
+            f.seed,
+            f.trial
+        );
+    }
+    if failures.len() > LISTED_FAILURES {
+        s += &format!("\n  and {} more", failures.len() - LISTED_FAILURES);
+    }
+    s
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
 }

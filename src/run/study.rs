@@ -24,6 +24,9 @@ pub struct Study<'a> {
     pub jobs: usize,
     /// The operations and the time each trial may spend.
     pub limits: Limits,
+    /// Whether a failing trial is counted and the study goes on (`--keep-going`), rather than
+    /// ending it.
+    pub keep_going: bool,
 }
 
 /// What a study counted, trial by trial in trial order (the same whatever the number of jobs).
@@ -34,6 +37,8 @@ pub struct Outcome {
     pub last_value: Option<String>,
     /// A single trial's trace (a scenario played once is explained).
     pub trace: Option<crate::script::Trace>,
+    /// The trials that failed, in trial order, when the study kept going past them.
+    pub failures: Vec<TrialFailure>,
 }
 
 /// A trial that failed, with what it takes to replay it alone.
@@ -43,6 +48,8 @@ pub struct TrialFailure {
     pub seed: u64,
     /// What went wrong: the script's error, or a worker that could not run.
     pub error: Box<Error>,
+    /// A trial run alone: its trace up to the failure.
+    pub trace: Option<crate::script::Trace>,
 }
 
 /// Why a study could not run.
@@ -81,22 +88,10 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
         for worker in workers {
             match worker.map(|w| w.join()) {
                 Ok(Ok(found)) => results.extend(found),
-                Err(err) => results.push((
-                    u64::MAX,
-                    Err(TrialFailure {
-                        trial: u64::MAX,
-                        seed: study.seed,
-                        error: Box::new(Error::Worker(format!("cannot start a worker: {err}"))),
-                    }),
-                )),
-                Ok(Err(_)) => results.push((
-                    u64::MAX,
-                    Err(TrialFailure {
-                        trial: u64::MAX,
-                        seed: study.seed,
-                        error: Box::new(Error::Worker("a worker thread crashed".into())),
-                    }),
-                )),
+                Err(err) => {
+                    results.push((u64::MAX, Err(worker_failed(study, format!("cannot start a worker: {err}")))))
+                }
+                Ok(Err(_)) => results.push((u64::MAX, Err(worker_failed(study, "a worker thread crashed".into())))),
             }
         }
     });
@@ -109,10 +104,16 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
                 outcome.last_value = Some(trial.value);
                 outcome.trace = trial.trace;
             }
+            // A worker that could not run ends the study even when trials may fail.
+            Err(failure) if study.keep_going && failure.trial != u64::MAX => outcome.failures.push(failure),
             Err(failure) => return Err(StudyError::Trial(failure)),
         }
     }
     Ok(outcome)
+}
+
+fn worker_failed(study: &Study<'_>, why: String) -> TrialFailure {
+    TrialFailure { trial: u64::MAX, seed: study.seed, error: Box::new(Error::Worker(why)), trace: None }
 }
 
 /// What one trial gave.
@@ -137,7 +138,7 @@ fn work(
         Ok(host) => host,
         Err(problems) => {
             let error = Box::new(rules_broken(problems));
-            found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, error })));
+            found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, error, trace: None })));
             return found;
         }
     };
@@ -150,7 +151,7 @@ fn work(
         Err(err) => {
             found.push((
                 study.first,
-                Err(TrialFailure { trial: study.first, seed: study.seed, error: Box::new(err.into()) }),
+                Err(TrialFailure { trial: study.first, seed: study.seed, error: Box::new(err.into()), trace: None }),
             ));
             return found;
         }
@@ -166,10 +167,15 @@ fn work(
                 found.push((trial, Ok(Trial { observations: host.take_observations(), value, trace })));
             }
             Err(err) => {
-                found.push((trial, Err(TrialFailure { trial, seed: study.seed, error: Box::new(err.into()) })));
-                // Trials past a failure are not needed: the lowest failure is reported.
-                failed.fetch_min(trial, Ordering::Relaxed);
-                break;
+                // A trial run alone is explained up to where it failed.
+                let trace = if study.count == 1 { host.take_failed_trace() } else { None };
+                let error = Box::new(err.into());
+                found.push((trial, Err(TrialFailure { trial, seed: study.seed, error, trace })));
+                if !study.keep_going {
+                    // Trials past a failure are not needed: the lowest failure is reported.
+                    failed.fetch_min(trial, Ordering::Relaxed);
+                    break;
+                }
             }
         }
         progress(done.fetch_add(1, Ordering::Relaxed) + 1);

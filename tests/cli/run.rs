@@ -414,3 +414,42 @@ fn numeric_flags_out_of_their_range_are_usage_errors() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).lines().last().unwrap().starts_with("= "), "{}", stdout(&out));
 }
+
+#[test]
+fn keep_going_counts_failed_trials_and_names_each_with_its_replay() {
+    let script = "tests/fixtures/scripts/fails_after_a_fire.rhai";
+    for jobs in ["1", "3"] {
+        let out = grognard(&["run", script, "-n", "20", "-s", "4", "-j", jobs, "--keep-going"]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        // The summary, of the 18 trials that ran through.
+        let summary = stdout(&out);
+        assert!(summary.contains("result (18 observed)"), "{summary}");
+        let err = stderr(&out);
+        assert!(err.contains("2 of 20 trials failed; the summary counts the 18 that ran through"), "{err}");
+        assert!(err.contains("trial 3:") && err.contains("trial 3 cannot go on"), "{err}");
+        assert!(err.contains(&format!("grognard run {script} --seed 4 --trial 5 --trace full")), "{err}");
+    }
+    // JSON lists them too.
+    let out = grognard(&["run", script, "-n", "20", "-s", "4", "--keep-going", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let failed: Vec<u64> =
+        v["failed_trials"].as_array().unwrap().iter().map(|f| f["trial"].as_u64().unwrap()).collect();
+    assert_eq!(failed, [3, 5]);
+    assert_eq!(v["summary"]["tallies"]["result"]["n"], 18);
+}
+
+#[test]
+fn a_failed_trial_replayed_alone_shows_its_trace_up_to_the_failure() {
+    let script = "tests/fixtures/scripts/fails_after_a_fire.rhai";
+    let out = grognard(&["run", script, "-s", "4", "--trial", "3", "--trace", "full"]);
+    assert_eq!(out.status.code(), Some(1));
+    let trace = stdout(&out);
+    // The fire that came before the failure, every modifier considered.
+    assert!(trace.contains("roll    musketry, 1d10:"), "{trace}");
+    assert!(trace.contains("mod     no "), "{trace}");
+    assert!(trace.contains("table   Musketry and Cannonade Table"), "{trace}");
+    assert!(stderr(&out).contains("trial 3 cannot go on"), "{}", stderr(&out));
+    // Brief by default.
+    let brief = stdout(&grognard(&["run", script, "-s", "4", "--trial", "3"]));
+    assert!(brief.contains("roll    musketry") && !brief.contains("mod     no "), "{brief}");
+}
