@@ -60,6 +60,10 @@ pub struct RunArgs {
     /// failure is listed with the command that replays it (exit 1 when any failed).
     #[arg(short = 'k', long, conflicts_with_all = ["exact", "trial"])]
     pub keep_going: bool,
+    /// Stop once every tallied share's 95% interval is within this many percentage points
+    /// either side (`0.5%`), checked every 1000 trials; --trials is then the most it runs.
+    #[arg(long, value_name = "POINTS", value_parser = parse_target, conflicts_with_all = ["exact", "trial"])]
+    pub target_error: Option<f64>,
     /// Walk every dice outcome of the script for the exact distribution of its value, and of
     /// what it tallies and records, instead of sampling.
     #[arg(long)]
@@ -144,11 +148,14 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
             bar.set_position(done);
         }
     };
-    let result = run::run(&study, &progress);
+    let result = match args.target_error {
+        Some(target) => run::run_to_target(&study, &ruleset, target, &progress).map(|(o, stop)| (o, Some(stop))),
+        None => run::run(&study, &progress).map(|o| (o, None)),
+    };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let outcome = match result {
+    let (outcome, stop) = match result {
         Ok(outcome) => outcome,
         Err(StudyError::Setup(error)) => return Err(*error),
         Err(StudyError::Trial(failure)) => {
@@ -166,6 +173,9 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         .map(|f| serde_json::json!({ "trial": f.trial, "error": first_line(&f.error.to_string()) }))
         .collect();
     let summary = Summary::of(&outcome.trials, Some(&ruleset));
+    // The trials run: fewer than --trials when the target error stopped the study.
+    let count = stop.as_ref().map_or(count, |s| s.trials);
+    let stopped = stop.as_ref().zip(args.target_error).map(|(s, target)| s.describe(target));
     let header = Provenance::new(Some(&ruleset), flags.switches(), Some(seed), Some(count));
     if args.json {
         let mut value = serde_json::json!({
@@ -178,12 +188,23 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         if args.keep_going {
             value["failed_trials"] = serde_json::Value::Array(failed);
         }
+        if let (Some(stop), Some(text)) = (&stop, &stopped) {
+            value["stopped"] = serde_json::json!({
+                "by": if stop.met { "target_error" } else { "trials" },
+                "trials": stop.trials,
+                "widest_half_interval": stop.widest.as_ref().map(|w| w.0),
+                "said": text,
+            });
+        }
         writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
     } else if args.csv {
         out.write_all(header.csv_comments().as_bytes())?;
         if !outcome.failures.is_empty() {
             let trials: Vec<String> = outcome.failures.iter().map(|f| f.trial.to_string()).collect();
             writeln!(out, "# failed_trials: {}", trials.join(" "))?;
+        }
+        if let Some(text) = &stopped {
+            writeln!(out, "# stopped: {text}")?;
         }
         out.write_all(summary.csv().as_bytes())?;
     } else {
@@ -195,6 +216,9 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         }
         if count > 1 {
             write!(out, "{name}, seed {seed}: {}", summary.render())?;
+        }
+        if let Some(text) = &stopped {
+            writeln!(out, "\n{text}")?;
         }
     }
     if !outcome.failures.is_empty() {
@@ -226,6 +250,15 @@ fn kept_going(name: &str, count: u64, failures: &[TrialFailure]) -> String {
         s += &format!("\n  and {} more", failures.len() - LISTED_FAILURES);
     }
     s
+}
+
+/// `0.5%` or `0.5`: percentage points either side of a share, more than 0 and less than 50.
+fn parse_target(text: &str) -> Result<f64, String> {
+    let number = text.trim().trim_end_matches('%').trim();
+    match number.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 50.0 => Ok(x),
+        _ => Err(format!("`{text}` is not a number of percentage points between 0 and 50, like `0.5%`")),
+    }
 }
 
 fn first_line(text: &str) -> &str {

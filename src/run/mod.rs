@@ -2,9 +2,11 @@
 
 mod study;
 mod summary;
+mod target_error;
 
 pub use study::{Outcome, Study, StudyError, TrialFailure, run};
 pub use summary::{Record, Summary, Tally, TallyRow, wilson};
+pub use target_error::{BLOCK, Stop, run_to_target};
 
 /// The rulesets a script names in its first lines (`//! rules: ff-napoleonic`), found from the
 /// script's own `folder` as its orders of battle are: a path is taken from that folder, and an id

@@ -10,6 +10,7 @@ use crate::rules::{Problems, Ruleset};
 use crate::script::{Host, Limits, Observations, SCRIPT_STACK};
 
 /// What to run.
+#[derive(Clone, Copy)]
 pub struct Study<'a> {
     /// The script's text, and the name it is reported under.
     pub script: &'a str,

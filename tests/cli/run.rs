@@ -453,3 +453,59 @@ fn a_failed_trial_replayed_alone_shows_its_trace_up_to_the_failure() {
     let brief = stdout(&grognard(&["run", script, "-s", "4", "--trial", "3"]));
     assert!(brief.contains("roll    musketry") && !brief.contains("mod     no "), "{brief}");
 }
+
+#[test]
+fn target_error_stops_when_every_share_is_that_narrow_and_says_what_stopped_it() {
+    let study = |jobs: &str, target: &str, trials: &str| {
+        grognard(&[
+            "run",
+            "scripts/ff_melee_study.rhai",
+            "-n",
+            trials,
+            "-s",
+            "7",
+            "-j",
+            jobs,
+            "--target-error",
+            target,
+            "--json",
+        ])
+    };
+    let out = study("1", "1.5%", "50000");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let stopped = &v["stopped"];
+    assert_eq!(stopped["by"], "target_error");
+    let trials = stopped["trials"].as_u64().unwrap();
+    // Checked after whole blocks of 1000, well before the 50000 allowed.
+    assert!(trials % 1000 == 0 && trials < 50000, "{trials}");
+    assert_eq!(v["summary"]["trials"].as_u64(), Some(trials));
+    assert_eq!(v["header"]["trials"].as_u64(), Some(trials));
+    // Every share's interval, worked out again here from its counts, is within the target.
+    for tally in v["summary"]["tallies"].as_object().unwrap().values() {
+        let n = tally["n"].as_f64().unwrap();
+        for row in tally["outcomes"].as_array().unwrap() {
+            let p = row["count"].as_f64().unwrap() / n;
+            let z = 1.959_963_984_540_054f64;
+            let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+            assert!(half * 100.0 <= 1.5 + 1e-9, "{row}");
+        }
+    }
+    // The same place to stop, and the same study, whatever the jobs.
+    let three: Value = serde_json::from_str(&stdout(&study("3", "1.5%", "50000"))).unwrap();
+    assert_eq!(three["summary"], v["summary"]);
+    assert_eq!(three["stopped"], v["stopped"]);
+    // Too tight for the trials allowed: it says the trials ran out first.
+    let text =
+        stdout(&grognard(&["run", "scripts/ff_melee_study.rhai", "-n", "1500", "-s", "7", "--target-error", "0.1"]));
+    assert!(
+        text.contains("ran all 1500 trials (--trials) before every share's 95% interval was within ±0.1%"),
+        "{text}"
+    );
+    // A target that is not one is a usage error.
+    for bad in ["0", "abc", "60%"] {
+        let out = grognard(&["run", "scripts/ff_melee_study.rhai", "--target-error", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(stderr(&out).contains("percentage points"), "{}", stderr(&out));
+    }
+}
