@@ -478,7 +478,7 @@ fn target_error_stops_when_every_share_is_that_narrow_and_says_what_stopped_it()
     assert_eq!(stopped["by"], "target_error");
     let trials = stopped["trials"].as_u64().unwrap();
     // Checked after whole blocks of 1000, well before the 50000 allowed.
-    assert!(trials % 1000 == 0 && trials < 50000, "{trials}");
+    assert!(trials.is_multiple_of(1000) && trials < 50000, "{trials}");
     assert_eq!(v["summary"]["trials"].as_u64(), Some(trials));
     assert_eq!(v["header"]["trials"].as_u64(), Some(trials));
     // Every share's interval, worked out again here from its counts, is within the target.
