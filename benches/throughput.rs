@@ -1,6 +1,7 @@
 //! Benchmarks: each scripted workload is timed in the same run as a native Rust
-//! baseline doing the same work, and reported as a ratio, because this machine
-//! is shared and noisy and only ratios measured together mean anything.
+//! baseline doing the same work, in turns (ten rounds of a slice of each), and
+//! reported as a ratio, with the smallest and the median round's ratio, because
+//! this machine is shared and noisy and only ratios measured together mean anything.
 //!
 //! `cargo bench` runs each workload for about a second; `GROGNARD_BENCH_QUICK=1
 //! cargo bench` runs each for a few milliseconds (CI: it builds and runs).
@@ -31,46 +32,67 @@ fn wanted(name: &str) -> bool {
     std::env::var("GROGNARD_BENCH_ONLY").map_or(true, |only| only.split(',').any(|o| o.trim() == name))
 }
 
-/// Calls `work` in batches until the budget is spent; returns calls per second.
-fn rate(mut work: impl FnMut() -> u64) -> f64 {
-    let budget = budget();
-    let start = Instant::now();
-    let mut calls = 0u64;
-    while start.elapsed() < budget {
-        calls += work();
-    }
-    calls as f64 / start.elapsed().as_secs_f64()
+/// What `interleaved` measured: each side's calls per second over all its slices, and the
+/// ratio native/scripted of each round (one slice of each, back to back).
+struct Paired {
+    scripted: f64,
+    native: f64,
+    ratios: Vec<f64>,
 }
 
-/// Times `scripted` and `native` in turns, a tenth of the budget each at a time, so that a
-/// noisy moment of this shared machine falls on both; returns the calls per second of each.
-fn interleaved(mut scripted: impl FnMut() -> u64, mut native: impl FnMut() -> u64) -> (f64, f64) {
-    let slice = budget() / 10;
-    let (mut s_calls, mut s_time, mut n_calls, mut n_time) = (0u64, Duration::ZERO, 0u64, Duration::ZERO);
-    for _ in 0..10 {
-        let start = Instant::now();
-        while start.elapsed() < slice {
-            s_calls += scripted();
-        }
-        s_time += start.elapsed();
-        let start = Instant::now();
-        while start.elapsed() < slice {
-            n_calls += native();
-        }
-        n_time += start.elapsed();
+impl Paired {
+    /// The native side's rate over the scripted side's, over every round together.
+    fn ratio(&self) -> f64 {
+        self.native / self.scripted
     }
-    (s_calls as f64 / s_time.as_secs_f64(), n_calls as f64 / n_time.as_secs_f64())
+
+    /// The smallest and the median round's ratio: one noisy round moves neither far.
+    fn min_median(&self) -> (f64, f64) {
+        let mut r = self.ratios.clone();
+        r.sort_by(f64::total_cmp);
+        (r[0], r[r.len() / 2])
+    }
+}
+
+/// Rounds `interleaved` runs, a slice of each side per round.
+const ROUNDS: u32 = 10;
+
+/// Times `scripted` and `native` in turns, a tenth of the budget each at a time, so that a
+/// noisy moment of this shared machine falls on both; returns the calls per second of each
+/// and the ratio of each round.
+fn interleaved(mut scripted: impl FnMut() -> u64, mut native: impl FnMut() -> u64) -> Paired {
+    let slice = budget() / ROUNDS;
+    let (mut s_calls, mut s_time, mut n_calls, mut n_time) = (0u64, Duration::ZERO, 0u64, Duration::ZERO);
+    let mut ratios = Vec::new();
+    for _ in 0..ROUNDS {
+        let (mut s_round, mut n_round) = (0u64, 0u64);
+        let start = Instant::now();
+        while start.elapsed() < slice {
+            s_round += scripted();
+        }
+        let s_elapsed = start.elapsed();
+        let start = Instant::now();
+        while start.elapsed() < slice {
+            n_round += native();
+        }
+        let n_elapsed = start.elapsed();
+        ratios.push((n_round as f64 / n_elapsed.as_secs_f64()) / (s_round as f64 / s_elapsed.as_secs_f64()));
+        (s_calls, s_time, n_calls, n_time) =
+            (s_calls + s_round, s_time + s_elapsed, n_calls + n_round, n_time + n_elapsed);
+    }
+    Paired { scripted: s_calls as f64 / s_time.as_secs_f64(), native: n_calls as f64 / n_time.as_secs_f64(), ratios }
 }
 
 /// A workload of exact odds against its target: the time of one, and its ratio to a native
 /// computation of the same distribution timed in the same run.
-fn report_exact(name: &str, scripted: f64, native: f64, target_ms: f64) {
-    let ms = 1000.0 / scripted;
+fn report_exact(name: &str, p: &Paired, target_ms: f64) {
+    let ms = 1000.0 / p.scripted;
     let verdict = if ms <= target_ms { "met" } else { "NOT met" };
+    let (min, median) = p.min_median();
     println!(
-        "{name:<44} {ms:>10.3} ms (target {target_ms} ms: {verdict})   native {:>10.4} ms   ratio {:>8.1}x slower",
-        1000.0 / native,
-        native / scripted
+        "{name:<44} {ms:>10.3} ms (target {target_ms} ms: {verdict})   native {:>10.4} ms   ratio {:>8.1}x slower   rounds: min {min:.1}x, median {median:.1}x",
+        1000.0 / p.native,
+        p.ratio()
     );
 }
 
@@ -82,8 +104,14 @@ fn ff() -> Ruleset {
     load(&["ff-napoleonic".to_string()], &rules_dir()).expect("ff-napoleonic loads").ruleset
 }
 
-fn report(name: &str, scripted: f64, native: f64, unit: &str) {
-    println!("{name:<44} {scripted:>14.0} {unit:<12} native {native:>14.0}   ratio {:>8.1}x slower", native / scripted);
+fn report(name: &str, p: &Paired, unit: &str) {
+    let (min, median) = p.min_median();
+    println!(
+        "{name:<44} {:>14.0} {unit:<12} native {:>14.0}   ratio {:>8.1}x slower   rounds: min {min:.1}x, median {median:.1}x",
+        p.scripted,
+        p.native,
+        p.ratio()
+    );
 }
 
 const LINE: &str = r#"unit(#{name: "L", nation: "minor", arm: "infantry", stands: 6, formation: "line"})"#;
@@ -100,21 +128,23 @@ fn main() {
         // Dice: `2d6` through the parsed expression against two raw faces.
         let expr = parse("2d6").unwrap();
         let mut source = Seeded::new(1);
-        let scripted = rate(|| {
-            for _ in 0..1000 {
-                black_box(expr.value(&mut source).unwrap());
-            }
-            1000
-        });
         let d6 = grognard::dice::Die::standard(6);
         let mut raw = Seeded::new(1);
-        let native = rate(|| {
-            for _ in 0..1000 {
-                black_box(raw.face(d6).unwrap() + raw.face(d6).unwrap());
-            }
-            1000
-        });
-        report("dice: 2d6 expression vs two raw faces", scripted, native, "rolls/s");
+        let paired = interleaved(
+            || {
+                for _ in 0..1000 {
+                    black_box(expr.value(&mut source).unwrap());
+                }
+                1000
+            },
+            || {
+                for _ in 0..1000 {
+                    black_box(raw.face(d6).unwrap() + raw.face(d6).unwrap());
+                }
+                1000
+            },
+        );
+        report("dice: 2d6 expression vs two raw faces", &paired, "rolls/s");
     }
 
     // Fire: the scripted procedure (trace off), one call per resolution, looped
@@ -135,18 +165,20 @@ fn main() {
         let fire_loop = host
             .compile(&scope, &format!("for i in 0..{batch} {{ b.stands = 6; fire(a, b, #{{fire_points: 6}}); }}"))
             .unwrap();
-        let scripted = rate(|| {
-            host.run(&mut scope, &fire_loop, "").unwrap();
-            batch
-        });
-        let native = rate(|| {
-            for _ in 0..1000 {
-                let total = dice.face(d10).unwrap();
-                black_box(musketry.read_grid(&RowKey::Number(6), total).unwrap());
-            }
-            1000
-        });
-        report("fire: scripted fire() vs native table read", scripted, native, "fires/s");
+        let paired = interleaved(
+            || {
+                host.run(&mut scope, &fire_loop, "").unwrap();
+                batch
+            },
+            || {
+                for _ in 0..1000 {
+                    let total = dice.face(d10).unwrap();
+                    black_box(musketry.read_grid(&RowKey::Number(6), total).unwrap());
+                }
+                1000
+            },
+        );
+        report("fire: scripted fire() vs native table read", &paired, "fires/s");
     }
 
     if wanted("melee") {
@@ -154,25 +186,27 @@ fn main() {
         let melee_loop = host
             .compile(&scope, &format!("for i in 0..{batch} {{ a.stands = 6; b.stands = 6; a.order = \"good_order\"; b.order = \"good_order\"; melee(b, a, #{{}}); }}"))
             .unwrap();
-        let scripted = rate(|| {
-            host.run(&mut scope, &melee_loop, "").unwrap();
-            batch
-        });
         let melee = &ruleset.tables["melee"];
-        let native = rate(|| {
-            for _ in 0..1000 {
-                loop {
-                    let diff = dice.face(d10).unwrap() - dice.face(d10).unwrap();
-                    let reading = melee.read_bands(diff).unwrap();
-                    if reading.result.as_ref().is_some_and(|r| r.id != "desperate_struggle") {
-                        black_box(reading);
-                        break;
+        let paired = interleaved(
+            || {
+                host.run(&mut scope, &melee_loop, "").unwrap();
+                batch
+            },
+            || {
+                for _ in 0..1000 {
+                    loop {
+                        let diff = dice.face(d10).unwrap() - dice.face(d10).unwrap();
+                        let reading = melee.read_bands(diff).unwrap();
+                        if reading.result.as_ref().is_some_and(|r| r.id != "desperate_struggle") {
+                            black_box(reading);
+                            break;
+                        }
                     }
                 }
-            }
-            1000
-        });
-        report("melee: scripted melee() vs native table read", scripted, native, "melees/s");
+                1000
+            },
+        );
+        report("melee: scripted melee() vs native table read", &paired, "melees/s");
     }
 
     exact_targets(&ruleset);
@@ -180,43 +214,47 @@ fn main() {
     if wanted("load") {
         // Loading and checking every shipped ruleset, against reading their files.
         let ids = ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example"];
-        let scripted = rate(|| {
-            for id in ids {
-                let loaded = load(&[id.to_string()], &rules_dir()).unwrap();
-                black_box(Host::new(loaded.ruleset).unwrap());
-            }
-            1
-        });
-        let native = rate(|| {
-            for id in ids {
-                for entry in walk(&rules_dir().join(id)) {
-                    black_box(std::fs::read(entry).unwrap());
+        let paired = interleaved(
+            || {
+                for id in ids {
+                    let loaded = load(&[id.to_string()], &rules_dir()).unwrap();
+                    black_box(Host::new(loaded.ruleset).unwrap());
                 }
-            }
-            1
-        });
-        report("load + check all shipped rulesets vs read files", scripted, native, "times/s");
+                1
+            },
+            || {
+                for id in ids {
+                    for entry in walk(&rules_dir().join(id)) {
+                        black_box(std::fs::read(entry).unwrap());
+                    }
+                }
+                1
+            },
+        );
+        report("load + check all shipped rulesets vs read files", &paired, "times/s");
     }
 
     if wanted("repl") {
         // REPL start-up, against loading its ruleset alone.
-        let scripted = rate(|| {
-            black_box(
-                Session::new(
-                    &["ff-napoleonic".to_string()],
-                    Switches::default(),
-                    Some(rules_dir()),
-                    grognard::present::diagnostic::Look::Plain,
-                )
-                .unwrap(),
-            );
-            1
-        });
-        let native = rate(|| {
-            black_box(ff());
-            1
-        });
-        report("REPL start-up vs loading its ruleset", scripted, native, "starts/s");
+        let paired = interleaved(
+            || {
+                black_box(
+                    Session::new(
+                        &["ff-napoleonic".to_string()],
+                        Switches::default(),
+                        Some(rules_dir()),
+                        grognard::present::diagnostic::Look::Plain,
+                    )
+                    .unwrap(),
+                );
+                1
+            },
+            || {
+                black_box(ff());
+                1
+            },
+        );
+        report("REPL start-up vs loading its ruleset", &paired, "starts/s");
     }
 }
 
@@ -272,7 +310,7 @@ fn exact_targets(ruleset: &Ruleset) {
         let engine: BTreeMap<String, BigRational> =
             engine.distribution.iter().map(|(o, p)| (o.to_string(), p)).collect();
         assert_eq!(engine, native, "{name}: the engine and the native count disagree");
-        let (scripted, native) = interleaved(
+        let paired = interleaved(
             || {
                 black_box(host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap());
                 1
@@ -282,13 +320,13 @@ fn exact_targets(ruleset: &Ruleset) {
                 1
             },
         );
-        report_exact(name, scripted, native, target);
+        report_exact(name, &paired, target);
     }
 
     if wanted("exact fire") {
         let code = format!("fire({LINE}, {COLUMN}, #{{fire_points: 6}}).result");
         let musketry = &ruleset.tables["musketry"];
-        let (scripted, native) = interleaved(
+        let paired = interleaved(
             || {
                 black_box(host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap());
                 1
@@ -304,7 +342,7 @@ fn exact_targets(ruleset: &Ruleset) {
                 1
             },
         );
-        report_exact("exact: one F&F fire", scripted, native, 0.1);
+        report_exact("exact: one F&F fire", &paired, 0.1);
     }
 
     let volley = load(&["volley-example".to_string()], &rules_dir()).expect("volley-example loads").ruleset;
@@ -341,7 +379,7 @@ fn exact_targets(ruleset: &Ruleset) {
             let got = engine.distribution.probability(&grognard::script::Outcome::Number(n as i64));
             assert_eq!(&got, p, "{name} at {n}");
         }
-        let (scripted, native) = interleaved(
+        let paired = interleaved(
             || {
                 black_box(volley_host.odds(&Scope::new(), &code, EnumLimits::default(), (100, 1)).unwrap());
                 1
@@ -351,7 +389,7 @@ fn exact_targets(ruleset: &Ruleset) {
                 1
             },
         );
-        report_exact(name, scripted, native, target);
+        report_exact(name, &paired, target);
     }
     exact_card_turn();
 }
@@ -384,7 +422,7 @@ fn exact_card_turn() {
     assert!(engine.exact, "the card turn is exact");
     let engine: BTreeMap<String, BigRational> = engine.distribution.iter().map(|(o, p)| (o.to_string(), p)).collect();
     assert_eq!(engine, native_turn(red, black), "the card turn: the engine and the native count disagree");
-    let (scripted, native) = interleaved(
+    let paired = interleaved(
         || {
             black_box(host.odds(&Scope::new(), code, EnumLimits::default(), (100, 1)).unwrap());
             1
@@ -394,7 +432,7 @@ fn exact_card_turn() {
             1
         },
     );
-    report_exact("exact: a linear-warfare turn of card draws", scripted, native, 1000.0);
+    report_exact("exact: a linear-warfare turn of card draws", &paired, 1000.0);
 }
 
 /// The chance of each turn's sequence of phases (`f` French, red; `a` allies, black; two each)
