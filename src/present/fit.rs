@@ -13,15 +13,21 @@ pub fn fit(text: &str, width: Option<usize>) -> String {
             out += line;
             continue;
         }
-        let indent = " ".repeat(text_column(line).min(width / 2));
-        let options = textwrap::Options::new(width)
-            .subsequent_indent(&indent)
-            .word_separator(textwrap::WordSeparator::AsciiSpace)
-            .word_splitter(textwrap::WordSplitter::NoHyphenation)
-            .break_words(false);
-        out += &textwrap::fill(line, options);
+        out += &wrap_line(line, width, text_column(line).min(width / 2));
     }
     out
+}
+
+/// `line` wrapped at `width`, only at spaces (a band `6-8` or an id split at its hyphen would
+/// misread), its continuation lines indented `indent` columns.
+pub fn wrap_line(line: &str, width: usize, indent: usize) -> String {
+    let indent = " ".repeat(indent);
+    let options = textwrap::Options::new(width)
+        .subsequent_indent(&indent)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .break_words(false);
+    textwrap::fill(line, options)
 }
 
 /// Where a line's text begins: past a label set off by two spaces or more (`  telling    `),

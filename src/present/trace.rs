@@ -88,16 +88,7 @@ pub fn percent(p: f64) -> String {
 pub fn wrap(line: &str, width: Option<usize>) -> String {
     match width {
         // Too narrow to indent sensibly: as is, the terminal wraps it.
-        Some(width) if width > TAG_WIDTH + 20 => {
-            let indent = " ".repeat(TAG_WIDTH);
-            // Only at spaces: a band (`6-8`) or an id split at its hyphen would misread.
-            let options = textwrap::Options::new(width)
-                .subsequent_indent(&indent)
-                .word_separator(textwrap::WordSeparator::AsciiSpace)
-                .word_splitter(textwrap::WordSplitter::NoHyphenation)
-                .break_words(false);
-            textwrap::fill(line, options)
-        }
+        Some(width) if width > TAG_WIDTH + 20 => super::fit::wrap_line(line, width, TAG_WIDTH),
         _ => line.to_string(),
     }
 }

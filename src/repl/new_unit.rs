@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::session::{Reply, Session};
+use super::short_form::quoted;
 use crate::script::UnitRef;
 
 /// Asks one question: shown `prompt`, Tab offering `words`; what the player typed, or `None` to give up.
@@ -126,8 +127,4 @@ fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-fn quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }

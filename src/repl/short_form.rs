@@ -157,7 +157,8 @@ fn one_word(key: &Key, word: &str) -> Result<String, String> {
     Ok(quoted(word))
 }
 
-fn quoted(word: &str) -> String {
+/// `word` as a Rhai string literal, its quotes and backslashes escaped.
+pub(super) fn quoted(word: &str) -> String {
     format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
 }
 

@@ -95,6 +95,17 @@ pub struct Procedure {
 }
 
 impl Ruleset {
+    /// The chart order of the table whose results are most of `words` (empty when none is):
+    /// the order a table's results are shown in, in odds and in study summaries alike.
+    pub fn chart_order(&self, words: &[&str]) -> &[String] {
+        self.tables
+            .values()
+            .map(|t| (words.iter().filter(|w| t.result_order.iter().any(|r| r == *w)).count(), &t.result_order))
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, _)| *n)
+            .map_or(&[], |(_, order)| order.as_slice())
+    }
+
     /// A ruleset with nothing in it: dice, units and leaders only (a REPL started without rules).
     pub fn empty() -> Self {
         Ruleset {

@@ -181,6 +181,7 @@ fn natural_order(rows: &mut [(TallyRow, usize)], ruleset: Option<&Ruleset>) {
     let numbers: Option<Vec<f64>> = flags
         .or_else(|| rows.iter().map(|(r, _)| r.value.trim().parse::<f64>().ok().filter(|x| x.is_finite())).collect());
     if let Some(numbers) = numbers {
+        // Each row with its number, sorted by it.
         let mut keyed: Vec<(f64, (TallyRow, usize))> = numbers.into_iter().zip(rows.iter().cloned()).collect();
         keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
         for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
@@ -188,16 +189,8 @@ fn natural_order(rows: &mut [(TallyRow, usize)], ruleset: Option<&Ruleset>) {
         }
         return;
     }
-    let chart: Vec<String> = ruleset
-        .and_then(|rs| {
-            rs.tables
-                .values()
-                .map(|t| (rows.iter().filter(|(r, _)| t.result_order.contains(&r.value)).count(), &t.result_order))
-                .filter(|(n, _)| *n > 0)
-                .max_by_key(|(n, _)| *n)
-                .map(|(_, order)| order.clone())
-        })
-        .unwrap_or_default();
+    let words: Vec<&str> = rows.iter().map(|(r, _)| r.value.as_str()).collect();
+    let chart = ruleset.map_or(Vec::new(), |rs| rs.chart_order(&words).to_vec());
     rows.sort_by_key(|(r, first)| (chart.iter().position(|c| *c == r.value).unwrap_or(usize::MAX), *first));
 }
 

@@ -10,7 +10,7 @@ use crate::rules::{Cell, RowKey, Table};
 /// The chance of `roll`'s total or more on its dice; none for a roll that asks yes or no,
 /// counts hits, or is too large to work out at once.
 pub fn of_roll(expr: &DiceExpr, roll: &Roll) -> Option<f64> {
-    if roll.success.is_some() || roll.hits.is_some() || roll.faces_unknown {
+    if !a_total(roll) {
         return None;
     }
     let Ok(Odds::Totals(totals)) = exact_odds(expr, &DiceLimits::default()) else { return None };
@@ -33,7 +33,7 @@ pub fn of_reading(
         _ => None,
     });
     let (Some(roll), None) = (rolls.next(), rolls.next()) else { return None };
-    if roll.success.is_some() || roll.hits.is_some() || roll.faces_unknown {
+    if !a_total(roll) {
         return None;
     }
     let offset = reading.total.checked_sub(roll.total)?;
@@ -50,4 +50,10 @@ pub fn of_reading(
         total >= reading.total || read(total).and_then(|c| c.result.map(|r| r.id == here)).unwrap_or(false)
     });
     at_least.to_f64()
+}
+
+/// Whether `roll` is a total of faces known: not a yes-or-no, not a count of hits, not a walk's
+/// value standing for its faces.
+fn a_total(roll: &Roll) -> bool {
+    roll.success.is_none() && roll.hits.is_none() && !roll.faces_unknown
 }

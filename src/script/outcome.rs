@@ -127,14 +127,7 @@ pub fn display_order<'a>(ruleset: &crate::rules::Ruleset, outcomes: impl Iterato
             _ => None,
         })
         .collect();
-    let chart = ruleset
-        .tables
-        .values()
-        .map(|t| (words.iter().filter(|w| t.result_order.iter().any(|r| r == *w)).count(), &t.result_order))
-        .filter(|(n, _)| *n > 0)
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, order)| order.clone())
-        .unwrap_or_default();
+    let chart = ruleset.chart_order(&words).to_vec();
     outcomes.sort_by(|a, b| match (a, b) {
         (Outcome::Word(x), Outcome::Word(y)) => {
             let at = |w: &str| chart.iter().position(|r| r == w).unwrap_or(usize::MAX);
