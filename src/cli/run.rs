@@ -12,7 +12,7 @@ use crate::dice::EnumLimits;
 use crate::error::{Error, InputError, TrialFailed};
 use crate::present::trace::{self, TraceForm};
 use crate::rules::{Problems, files};
-use crate::run::{self, Study, StudyError, Summary, TrialFailure};
+use crate::run::{self, Study, StudyError, TrialFailure};
 use crate::script::{Host, Limits};
 
 pub(super) const EXAMPLES: &str = "Examples:
@@ -132,9 +132,20 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     };
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
     let limits = args.limits.over(Limits::default());
-    let keep_going = args.keep_going;
-    let study =
-        Study { script: &script, name: &name, ruleset: &ruleset, folder, seed, first, count, jobs, limits, keep_going };
+    let (keep_going, target) = (args.keep_going, args.target_error);
+    let study = Study {
+        script: &script,
+        name: &name,
+        ruleset: &ruleset,
+        folder,
+        seed,
+        first,
+        count,
+        jobs,
+        limits,
+        keep_going,
+        target,
+    };
     let bar = (!args.quiet && count > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(count);
         bar.set_style(
@@ -148,14 +159,11 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
             bar.set_position(done);
         }
     };
-    let result = match args.target_error {
-        Some(target) => run::run_to_target(&study, &ruleset, target, &progress).map(|(o, stop)| (o, Some(stop))),
-        None => run::run(&study, &progress).map(|o| (o, None)),
-    };
+    let result = run::run(&study, &progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let (outcome, stop) = match result {
+    let outcome = match result {
         Ok(outcome) => outcome,
         Err(StudyError::Setup(error)) => return Err(*error),
         Err(StudyError::Trial(failure)) => {
@@ -172,7 +180,8 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         .iter()
         .map(|f| serde_json::json!({ "trial": f.trial, "error": first_line(&f.error.to_string()) }))
         .collect();
-    let summary = Summary::of(&outcome.trials, Some(&ruleset));
+    let summary = outcome.sums.summary(Some(&ruleset));
+    let stop = &outcome.stop;
     // The trials run: fewer than --trials when the target error stopped the study.
     let count = stop.as_ref().map_or(count, |s| s.trials);
     let stopped = stop.as_ref().zip(args.target_error).map(|(s, target)| s.describe(target));
@@ -187,8 +196,9 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         });
         if args.keep_going {
             value["failed_trials"] = serde_json::Value::Array(failed);
+            value["failed_count"] = outcome.failed.into();
         }
-        if let (Some(stop), Some(text)) = (&stop, &stopped) {
+        if let (Some(stop), Some(text)) = (stop, &stopped) {
             value["stopped"] = serde_json::json!({
                 "by": if stop.met { "target_error" } else { "trials" },
                 "trials": stop.trials,
@@ -201,7 +211,9 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         out.write_all(header.csv_comments().as_bytes())?;
         if !outcome.failures.is_empty() {
             let trials: Vec<String> = outcome.failures.iter().map(|f| f.trial.to_string()).collect();
-            writeln!(out, "# failed_trials: {}", trials.join(" "))?;
+            let more = outcome.failed - outcome.failures.len() as u64;
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            writeln!(out, "# failed_trials: {}{more}", trials.join(" "))?;
         }
         if let Some(text) = &stopped {
             writeln!(out, "# stopped: {text}")?;
@@ -222,7 +234,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         }
     }
     if !outcome.failures.is_empty() {
-        return Err(Error::TrialsFailed(kept_going(&name, count, &outcome.failures)));
+        return Err(Error::TrialsFailed(kept_going(&name, count, outcome.failed, &outcome.failures)));
     }
     Ok(())
 }
@@ -230,12 +242,12 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
 /// Most failed trials `--keep-going` lists one by one.
 const LISTED_FAILURES: usize = 10;
 
-/// How many trials failed, and each (the first ten) with the command that replays it with its trace.
-fn kept_going(name: &str, count: u64, failures: &[TrialFailure]) -> String {
-    let ran = count - failures.len() as u64;
+/// How many trials failed, and each of the first ten with the command that replays it with its
+/// trace.
+fn kept_going(name: &str, count: u64, failed: u64, failures: &[TrialFailure]) -> String {
+    let ran = count - failed;
     let mut s = format!(
-        "{} of {count} trials failed; the summary counts the {ran} that ran through. Each replays alone, with its trace:",
-        failures.len()
+        "{failed} of {count} trials failed; the summary counts the {ran} that ran through. Each replays alone, with its trace:"
     );
     for f in failures.iter().take(LISTED_FAILURES) {
         s += &format!(
@@ -246,8 +258,8 @@ fn kept_going(name: &str, count: u64, failures: &[TrialFailure]) -> String {
             f.trial
         );
     }
-    if failures.len() > LISTED_FAILURES {
-        s += &format!("\n  and {} more", failures.len() - LISTED_FAILURES);
+    if failed > LISTED_FAILURES as u64 {
+        s += &format!("\n  and {} more", failed - LISTED_FAILURES as u64);
     }
     s
 }

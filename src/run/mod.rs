@@ -1,12 +1,14 @@
 //! Headless runs: a scenario script run for many trials on worker threads, and the summary of what it counted.
 
+mod accumulator;
 mod study;
 mod summary;
 mod target_error;
 
-pub use study::{Outcome, Study, StudyError, TrialFailure, run};
+pub use accumulator::{Accumulator, BLOCK, Moments};
+pub use study::{FAILURES_KEPT, Outcome, Study, StudyError, TrialFailure, run};
 pub use summary::{Record, Summary, Tally, TallyRow, wilson};
-pub use target_error::{BLOCK, Stop, run_to_target};
+pub use target_error::Stop;
 
 /// The rulesets a script names in its first lines (`//! rules: ff-napoleonic`), found from the
 /// script's own `folder` as its orders of battle are: a path is taken from that folder, and an id

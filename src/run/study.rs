@@ -1,13 +1,18 @@
-//! Running a study: a scenario script run trial after trial on worker threads, each trial seeded from (seed, trial).
+//! Running a study: a scenario script run trial after trial on worker threads, each trial seeded from (seed, trial),
+//! its observations summed as blocks of trials finish.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
 
 use rhai::Scope;
 
+use super::accumulator::{Accumulator, BLOCK};
+use super::target_error::Stop;
 use crate::dice::Seeded;
 use crate::error::Error;
 use crate::rules::{Problems, Ruleset};
-use crate::script::{Host, Limits, Observations, SCRIPT_STACK};
+use crate::script::{Host, Limits, SCRIPT_STACK};
 
 /// What to run.
 #[derive(Clone, Copy)]
@@ -28,19 +33,31 @@ pub struct Study<'a> {
     /// Whether a failing trial is counted and the study goes on (`--keep-going`), rather than
     /// ending it.
     pub keep_going: bool,
+    /// Stop once every tallied share's 95% interval is within this many percentage points
+    /// either side (`--target-error`), checked after each block of trials.
+    pub target: Option<f64>,
 }
 
-/// What a study counted, trial by trial in trial order (the same whatever the number of jobs).
+/// What a study counted, summed in trial order (the same whatever the number of jobs).
 #[derive(Debug, Default)]
 pub struct Outcome {
-    pub trials: Vec<Observations>,
-    /// The last trial's value, as text (a scenario's report).
+    /// What the trials that ran through tallied and recorded.
+    pub sums: Accumulator,
+    /// A single trial's value, as text (a scenario's report).
     pub last_value: Option<String>,
     /// A single trial's trace (a scenario played once is explained).
     pub trace: Option<crate::script::Trace>,
-    /// The trials that failed, in trial order, when the study kept going past them.
+    /// The first `FAILURES_KEPT` trials that failed, in trial order, when the study kept going
+    /// past them.
     pub failures: Vec<TrialFailure>,
+    /// How many trials failed in all.
+    pub failed: u64,
+    /// Why a study run to a target error stopped.
+    pub stop: Option<Stop>,
 }
+
+/// Most failed trials a study keeps (with their errors) to report; the rest are only counted.
+pub const FAILURES_KEPT: usize = 100;
 
 /// A trial that failed, with what it takes to replay it alone.
 #[derive(Debug)]
@@ -62,7 +79,62 @@ pub enum StudyError {
     Trial(TrialFailure),
 }
 
-/// Runs the study; `progress` is told how many trials are done as they finish.
+/// What a worker sends: a block of trials summed, or that it cannot run at all.
+enum Message {
+    Block(Block),
+    Broken(TrialFailure),
+}
+
+/// One block of `BLOCK` consecutive trials, run by one worker in trial order.
+struct Block {
+    index: u64,
+    sums: Accumulator,
+    /// The block's failed trials, in order (the block ends at the first unless keeping going).
+    failures: Vec<TrialFailure>,
+    /// A single trial's value and trace.
+    value: Option<String>,
+    trace: Option<crate::script::Trace>,
+}
+
+/// Blocks a worker may run ahead of the lowest block not yet summed: what waits to be summed
+/// stays small even when one trial is slow.
+const AHEAD: u64 = 8;
+
+/// Where the workers are: the next block to claim, the block past the last wanted (lowered when
+/// a trial fails or the target error is met), and the blocks summed so far.
+struct Dispatch {
+    next: AtomicU64,
+    end: AtomicU64,
+    /// The lowest trial that failed so far: workers go on below it, so the failure reported is
+    /// the same whatever the number of jobs.
+    failed: AtomicU64,
+    summed: Mutex<u64>,
+    advanced: Condvar,
+}
+
+impl Dispatch {
+    /// The next block for a worker to run, once it is near enough the blocks summed; none when
+    /// no more are wanted.
+    fn claim(&self, jobs: u64) -> Option<u64> {
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut summed = self.summed.lock().unwrap_or_else(|e| e.into_inner());
+        while index >= *summed + AHEAD + jobs && index < self.end.load(Ordering::Relaxed) {
+            summed = self.advanced.wait(summed).unwrap_or_else(|e| e.into_inner());
+        }
+        (index < self.end.load(Ordering::Relaxed)).then_some(index)
+    }
+
+    /// Blocks below `summed` are summed, and none from `end` on is wanted.
+    fn advance(&self, summed: u64, end: u64) {
+        self.end.fetch_min(end, Ordering::Relaxed);
+        *self.summed.lock().unwrap_or_else(|e| e.into_inner()) = summed;
+        self.advanced.notify_all();
+    }
+}
+
+/// Runs the study; `progress` is told how many trials are done as they finish. Each worker
+/// runs whole blocks of trials and sends their sums; this thread joins them in trial order as
+/// they come, so memory does not grow with the number of trials.
 pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome, StudyError> {
     // Compile once up front, so that a mistake is reported once and not by every worker.
     let probe = Host::new(study.ruleset.clone()).map_err(|p| StudyError::Setup(Box::new(rules_broken(p))))?;
@@ -71,118 +143,166 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
     probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(Box::new(e.into())))?;
     drop(probe);
 
-    let jobs = study.jobs.clamp(1, study.count.max(1) as usize);
+    let blocks = study.count.div_ceil(BLOCK);
+    let jobs = study.jobs.clamp(1, blocks.max(1) as usize);
     let done = AtomicU64::new(0);
-    // The lowest trial that failed so far: workers go on below it, so the failure
-    // reported is the same whatever the number of jobs.
-    let failed = AtomicU64::new(u64::MAX);
-    let mut results: Vec<(u64, Result<Trial, TrialFailure>)> = Vec::new();
-    std::thread::scope(|scope| {
+    let dispatch = Dispatch {
+        next: AtomicU64::new(0),
+        end: AtomicU64::new(blocks),
+        failed: AtomicU64::new(u64::MAX),
+        summed: Mutex::new(0),
+        advanced: Condvar::new(),
+    };
+    let (send, receive) = mpsc::channel::<Message>();
+    let mut outcome = Outcome::default();
+    let result = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
-            .map(|worker| {
-                let (done, failed) = (&done, &failed);
+            .map(|_| {
+                let (done, dispatch, send) = (&done, &dispatch, send.clone());
                 std::thread::Builder::new()
                     .stack_size(SCRIPT_STACK)
-                    .spawn_scoped(scope, move || work(study, worker, jobs, done, failed, progress))
+                    .spawn_scoped(scope, move || work(study, jobs as u64, dispatch, done, progress, send))
             })
             .collect();
+        drop(send);
+        let result = gather(study, &receive, &dispatch, &mut outcome);
+        // Whatever ended the gathering, no worker waits for more.
+        dispatch.advance(0, 0);
         for worker in workers {
             match worker.map(|w| w.join()) {
-                Ok(Ok(found)) => results.extend(found),
+                Ok(Ok(())) => {}
                 Err(err) => {
-                    results.push((u64::MAX, Err(worker_failed(study, format!("cannot start a worker: {err}")))))
+                    return Err(StudyError::Trial(worker_failed(study, format!("cannot start a worker: {err}"))));
                 }
-                Ok(Err(_)) => results.push((u64::MAX, Err(worker_failed(study, "a worker thread crashed".into())))),
+                Ok(Err(_)) => return Err(StudyError::Trial(worker_failed(study, "a worker thread crashed".into()))),
             }
         }
+        result
     });
-    results.sort_by_key(|(trial, _)| *trial);
-    let mut outcome = Outcome::default();
-    for (_, result) in results {
-        match result {
-            Ok(trial) => {
-                outcome.trials.push(trial.observations);
-                outcome.last_value = Some(trial.value);
-                outcome.trace = trial.trace;
+    result?;
+    Ok(outcome)
+}
+
+/// Joins the workers' blocks in trial order as they come, until every wanted block is in.
+fn gather(
+    study: &Study<'_>,
+    receive: &mpsc::Receiver<Message>,
+    dispatch: &Dispatch,
+    outcome: &mut Outcome,
+) -> Result<(), StudyError> {
+    let mut waiting: BTreeMap<u64, Block> = BTreeMap::new();
+    let mut summed = 0u64;
+    for message in receive {
+        let block = match message {
+            Message::Block(block) => block,
+            Message::Broken(failure) => return Err(StudyError::Trial(failure)),
+        };
+        waiting.insert(block.index, block);
+        while let Some(block) = waiting.remove(&summed) {
+            summed += 1;
+            let mut end = dispatch.end.load(Ordering::Relaxed);
+            for failure in block.failures {
+                if !study.keep_going {
+                    return Err(StudyError::Trial(failure));
+                }
+                outcome.failed += 1;
+                if outcome.failures.len() < FAILURES_KEPT {
+                    outcome.failures.push(failure);
+                }
             }
-            // A worker that could not run ends the study even when trials may fail.
-            Err(failure) if study.keep_going && failure.trial != u64::MAX => outcome.failures.push(failure),
-            Err(failure) => return Err(StudyError::Trial(failure)),
+            outcome.sums.join(block.sums);
+            outcome.last_value = block.value.or(outcome.last_value.take());
+            outcome.trace = block.trace.or(outcome.trace.take());
+            let trials = (summed * BLOCK).min(study.count);
+            if let Some(target) = study.target {
+                let widest = outcome.sums.widest();
+                let met = widest.as_ref().is_some_and(|(w, ..)| *w <= target);
+                if met || trials >= study.count {
+                    outcome.stop = Some(Stop { met, trials, widest });
+                    end = summed;
+                }
+            }
+            dispatch.advance(summed, end);
+            if summed >= end {
+                return Ok(());
+            }
         }
     }
-    Ok(outcome)
+    // Every sender is gone before every wanted block came: a worker died (the caller says so).
+    Ok(())
 }
 
 fn worker_failed(study: &Study<'_>, why: String) -> TrialFailure {
     TrialFailure { trial: u64::MAX, seed: study.seed, error: Box::new(Error::Worker(why)), trace: None }
 }
 
-/// What one trial gave.
-struct Trial {
-    observations: Observations,
-    value: String,
-    trace: Option<crate::script::Trace>,
-}
-
-/// One worker's share: trials `first + worker`, `first + worker + jobs`, ...
+/// One worker: blocks claimed one after another, each run in trial order and sent summed.
 fn work(
     study: &Study<'_>,
-    worker: usize,
-    jobs: usize,
+    jobs: u64,
+    dispatch: &Dispatch,
     done: &AtomicU64,
-    failed: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
-) -> Vec<(u64, Result<Trial, TrialFailure>)> {
-    let mut found = Vec::new();
+    send: mpsc::Sender<Message>,
+) {
+    let broken =
+        |error: Error| TrialFailure { trial: study.first, seed: study.seed, error: Box::new(error), trace: None };
     // Each worker has its own engine: Rhai engines are not shared between threads.
     let host = match Host::with_limits(study.ruleset.clone(), study.limits) {
         Ok(host) => host,
         Err(problems) => {
-            let error = Box::new(rules_broken(problems));
-            found.push((study.first, Err(TrialFailure { trial: study.first, seed: study.seed, error, trace: None })));
-            return found;
+            let _ = send.send(Message::Broken(broken(rules_broken(problems))));
+            return;
         }
     };
     host.name_code(study.name);
     host.allow_scenarios_from(study.folder);
     // A study's trials are not explained one by one; a single trial is.
-    host.set_tracing(study.count == 1);
+    let alone = study.count == 1;
+    host.set_tracing(alone);
     let ast = match host.compile(&trial_scope(study.first), study.script) {
         Ok(ast) => ast,
         Err(err) => {
-            found.push((
-                study.first,
-                Err(TrialFailure { trial: study.first, seed: study.seed, error: Box::new(err.into()), trace: None }),
-            ));
-            return found;
+            let _ = send.send(Message::Broken(broken(err.into())));
+            return;
         }
     };
-    let mut trial = study.first + worker as u64;
-    while trial < study.first + study.count && trial < failed.load(Ordering::Relaxed) {
-        host.set_dice(Box::new(Seeded::for_trial(study.seed, trial)));
-        let mut scope = trial_scope(trial);
-        match host.run(&mut scope, &ast, study.script) {
-            Ok(eval) => {
-                let value = crate::present::value::display(&eval.value);
-                let trace = (study.count == 1).then_some(eval.trace);
-                found.push((trial, Ok(Trial { observations: host.take_observations(), value, trace })));
+    while let Some(index) = dispatch.claim(jobs) {
+        let mut block = Block { index, sums: Accumulator::default(), failures: Vec::new(), value: None, trace: None };
+        let start = study.first + index * BLOCK;
+        let end = (start + BLOCK).min(study.first + study.count);
+        for trial in start..end {
+            // Past a failure, or past where the target error was met, nothing more is wanted.
+            if trial >= dispatch.failed.load(Ordering::Relaxed) || index >= dispatch.end.load(Ordering::Relaxed) {
+                break;
             }
-            Err(err) => {
-                // A trial run alone is explained up to where it failed.
-                let trace = if study.count == 1 { host.take_failed_trace() } else { None };
-                let error = Box::new(err.into());
-                found.push((trial, Err(TrialFailure { trial, seed: study.seed, error, trace })));
-                if !study.keep_going {
-                    // Trials past a failure are not needed: the lowest failure is reported.
-                    failed.fetch_min(trial, Ordering::Relaxed);
-                    break;
+            host.set_dice(Box::new(Seeded::for_trial(study.seed, trial)));
+            let mut scope = trial_scope(trial);
+            match host.run(&mut scope, &ast, study.script) {
+                Ok(eval) => {
+                    block.sums.add(&host.take_observations());
+                    if alone {
+                        block.value = Some(crate::present::value::display(&eval.value));
+                        block.trace = Some(eval.trace);
+                    }
+                }
+                Err(err) => {
+                    // A trial run alone is explained up to where it failed.
+                    let trace = if alone { host.take_failed_trace() } else { None };
+                    block.failures.push(TrialFailure { trial, seed: study.seed, error: Box::new(err.into()), trace });
+                    if !study.keep_going {
+                        // Trials past a failure are not needed: the lowest failure is reported.
+                        dispatch.failed.fetch_min(trial, Ordering::Relaxed);
+                        break;
+                    }
                 }
             }
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
         }
-        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-        trial += jobs as u64;
+        if send.send(Message::Block(block)).is_err() {
+            return;
+        }
     }
-    found
 }
 
 /// A fresh scope for a trial: `trial` is its number. A variable, not a

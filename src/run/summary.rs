@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::accumulator::{Accumulator, Moments};
 use crate::rules::Ruleset;
 use crate::script::Observations;
 
@@ -60,37 +61,11 @@ impl Summary {
     /// Each key's outcomes come in their natural order (see `natural_order`); `ruleset` gives the
     /// order of its tables' results.
     pub fn of(trials: &[Observations], ruleset: Option<&Ruleset>) -> Summary {
-        // Each outcome's count, and when the script first tallied it.
-        let mut counts: BTreeMap<String, BTreeMap<String, (u64, usize)>> = BTreeMap::new();
-        let mut numbers: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-        let mut seen = 0usize;
+        let mut sums = Accumulator::default();
         for trial in trials {
-            for (key, value) in &trial.tallies {
-                let entry = counts.entry(key.clone()).or_default().entry(value.clone()).or_insert((0, seen));
-                entry.0 += 1;
-                seen += 1;
-            }
-            for (key, value) in &trial.records {
-                numbers.entry(key.clone()).or_default().push(*value);
-            }
+            sums.add(trial);
         }
-        let tallies = counts
-            .into_iter()
-            .map(|(key, outcomes)| {
-                let n: u64 = outcomes.values().map(|(count, _)| count).sum();
-                let mut rows: Vec<(TallyRow, usize)> = outcomes
-                    .into_iter()
-                    .map(|(value, (count, first))| {
-                        let (low, high) = wilson(count, n);
-                        (TallyRow { value, count, percent: 100.0 * count as f64 / n as f64, low, high }, first)
-                    })
-                    .collect();
-                natural_order(&mut rows, ruleset);
-                (key, Tally { n, outcomes: rows.into_iter().map(|(row, _)| row).collect() })
-            })
-            .collect();
-        let records = numbers.into_iter().map(|(key, values)| (key, record(&values))).collect();
-        Summary { trials: trials.len() as u64, tallies, records }
+        sums.summary(ruleset)
     }
 
     /// The summary as tables a player reads.
@@ -170,7 +145,7 @@ impl Summary {
 /// true; otherwise the
 /// results of the ruleset's table that gives most of them in its chart's order, then every other
 /// word as the script first tallied it (`first`).
-fn natural_order(rows: &mut [(TallyRow, usize)], ruleset: Option<&Ruleset>) {
+pub(super) fn natural_order(rows: &mut [(TallyRow, u64)], ruleset: Option<&Ruleset>) {
     // Flags as the exact odds show them: false, then true.
     let flag = |v: &str| match v {
         "false" => Some(0.0),
@@ -182,7 +157,7 @@ fn natural_order(rows: &mut [(TallyRow, usize)], ruleset: Option<&Ruleset>) {
         .or_else(|| rows.iter().map(|(r, _)| r.value.trim().parse::<f64>().ok().filter(|x| x.is_finite())).collect());
     if let Some(numbers) = numbers {
         // Each row with its number, sorted by it.
-        let mut keyed: Vec<(f64, (TallyRow, usize))> = numbers.into_iter().zip(rows.iter().cloned()).collect();
+        let mut keyed: Vec<(f64, (TallyRow, u64))> = numbers.into_iter().zip(rows.iter().cloned()).collect();
         keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
         for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
             *slot = row;
@@ -219,21 +194,11 @@ pub fn wilson(count: u64, n: u64) -> (f64, f64) {
     (100.0 * (centre - half).max(0.0), 100.0 * (centre + half).min(1.0))
 }
 
-fn record(values: &[f64]) -> Record {
-    // Welford's running mean and variance, in order.
-    let (mut n, mut mean, mut m2) = (0u64, 0.0f64, 0.0f64);
-    let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-    for &x in values {
-        n += 1;
-        let delta = x - mean;
-        mean += delta / n as f64;
-        m2 += delta * (x - mean);
-        min = min.min(x);
-        max = max.max(x);
-    }
-    let sd = if n > 1 { (m2 / (n - 1) as f64).sqrt() } else { 0.0 };
-    let half = Z95 * sd / (n as f64).sqrt();
-    Record { n, mean, sd, min, max, low: mean - half, high: mean + half }
+/// A record's summary from its running moments.
+pub(super) fn record_of(m: &Moments) -> Record {
+    let sd = if m.n > 1 { (m.m2 / (m.n - 1) as f64).sqrt() } else { 0.0 };
+    let half = Z95 * sd / (m.n as f64).sqrt();
+    Record { n: m.n, mean: m.mean, sd, min: m.min, max: m.max, low: m.mean - half, high: m.mean + half }
 }
 
 /// `3` rather than `3.0` for whole numbers.
