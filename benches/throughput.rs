@@ -211,6 +211,10 @@ fn main() {
 
     exact_targets(&ruleset);
 
+    if wanted("memory") {
+        study_memory(&ruleset);
+    }
+
     if wanted("load") {
         // Loading and checking every shipped ruleset, against reading their files.
         let ids = ["ff-napoleonic", "linear-warfare", "republique", "ff-house-example"];
@@ -256,6 +260,65 @@ fn main() {
         );
         report("REPL start-up vs loading its ruleset", &paired, "starts/s");
     }
+}
+
+/// A study's peak memory at a small and a large number of trials, in the same run: a study sums
+/// its trials as they finish, so the large one should need no more than the small one.
+fn study_memory(ruleset: &Ruleset) {
+    let script = "let r = roll(\"1d6\", \"face\"); tally(\"face\", r.total); record(\"face\", r.total);";
+    let large: u64 = if std::env::var_os("GROGNARD_BENCH_QUICK").is_some() { 100_000 } else { 10_000_000 };
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut peaks = Vec::new();
+    for count in [10_000, large] {
+        let Some(()) = reset_peak_memory() else {
+            println!("study memory: not measured (this system has no /proc/self/clear_refs)");
+            return;
+        };
+        let study = grognard::run::Study {
+            script,
+            name: "memory.rhai",
+            ruleset,
+            seed: 1,
+            folder: std::path::Path::new("."),
+            first: 0,
+            count,
+            jobs,
+            limits: grognard::script::Limits::default(),
+            keep_going: false,
+            target: None,
+        };
+        let start = Instant::now();
+        let outcome = grognard::run::run(&study, &|_| {}).unwrap_or_else(|_| panic!("the memory study runs"));
+        let elapsed = start.elapsed();
+        assert_eq!(outcome.sums.trials, count);
+        let peak = peak_memory_kb().unwrap_or(0);
+        println!(
+            "{:<44} {:>14} trials  peak {:>8.1} MB   {:>12.0} trials/s on {jobs} jobs",
+            "study memory: one roll, tallied and recorded",
+            count,
+            peak as f64 / 1024.0,
+            count as f64 / elapsed.as_secs_f64()
+        );
+        peaks.push(peak);
+    }
+    println!(
+        "{:<44} {:>14.2}x the peak memory for {}x the trials",
+        "study memory: large over small",
+        peaks[1] as f64 / peaks[0].max(1) as f64,
+        large / 10_000
+    );
+}
+
+/// Resets this process's peak resident memory (Linux: `echo 5 > /proc/self/clear_refs`).
+fn reset_peak_memory() -> Option<()> {
+    std::fs::write("/proc/self/clear_refs", "5").ok()
+}
+
+/// This process's peak resident memory since the last reset, in KB (`VmHWM`).
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn walk(dir: &std::path::Path) -> Vec<PathBuf> {

@@ -24,7 +24,7 @@ fn the_same_seed_gives_the_same_study_whatever_the_jobs() {
             "run",
             "scripts/ff_melee_study.rhai",
             "--trials",
-            "300",
+            "2500",
             "--seed",
             "11",
             "--jobs",
@@ -43,7 +43,8 @@ fn the_same_seed_gives_the_same_study_whatever_the_jobs() {
     assert_eq!(study(&one), study(&run("3")));
     let v: Value = serde_json::from_str(&one).unwrap();
     assert_eq!(v["seed"], 11);
-    assert_eq!(v["summary"]["trials"], 300);
+    // Three blocks of trials (1000, 1000 and 500), summed in trial order whoever ran them.
+    assert_eq!(v["summary"]["trials"], 2500);
 }
 
 #[test]
@@ -436,6 +437,31 @@ fn keep_going_counts_failed_trials_and_names_each_with_its_replay() {
         v["failed_trials"].as_array().unwrap().iter().map(|f| f["trial"].as_u64().unwrap()).collect();
     assert_eq!(failed, [3, 5]);
     assert_eq!(v["summary"]["tallies"]["result"]["n"], 18);
+}
+
+#[test]
+fn keep_going_counts_every_failure_and_keeps_the_first_hundred() {
+    let script = "tests/fixtures/scripts/fails_on_even_trials.rhai";
+    let run = |jobs: &str| grognard(&["run", script, "-n", "2500", "-s", "1", "-j", jobs, "-k", "--json"]);
+    let (one, three) = (run("1"), run("3"));
+    assert_eq!(one.status.code(), Some(1));
+    let v: Value = serde_json::from_str(&stdout(&one)).unwrap();
+    let w: Value = serde_json::from_str(&stdout(&three)).unwrap();
+    assert_eq!(v["failed_count"], 1250);
+    let failed: Vec<u64> =
+        v["failed_trials"].as_array().unwrap().iter().map(|f| f["trial"].as_u64().unwrap()).collect();
+    assert_eq!(failed, (0..100).map(|i| 2 * i).collect::<Vec<u64>>());
+    assert_eq!(v["failed_trials"], w["failed_trials"]);
+    assert_eq!(v["summary"], w["summary"]);
+    assert_eq!(v["summary"]["tallies"]["parity"]["n"], 1250);
+    let err = stderr(&one);
+    assert!(err.contains("1250 of 2500 trials failed; the summary counts the 1250 that ran through"), "{err}");
+    assert!(err.contains("trial 18: trial 18 is even") && !err.contains("trial 20:"), "{err}");
+    assert!(err.contains("and 1240 more"), "{err}");
+    // CSV names the kept ones and counts the rest.
+    let csv = stdout(&grognard(&["run", script, "-n", "2500", "-s", "1", "-k", "--csv"]));
+    let line = csv.lines().find(|l| l.starts_with("# failed_trials:")).unwrap();
+    assert!(line.starts_with("# failed_trials: 0 2 4 ") && line.ends_with(" 198 and 1150 more"), "{line}");
 }
 
 #[test]
