@@ -260,6 +260,7 @@ fn work(
     // A study's trials are not explained one by one; a single trial is.
     let alone = study.count == 1;
     host.set_tracing(alone);
+    host.set_studying(!alone);
     let ast = match host.compile(&trial_scope(study.first), study.script) {
         Ok(ast) => ast,
         Err(err) => {

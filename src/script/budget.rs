@@ -162,6 +162,28 @@ impl Meter {
         first
     }
 
+    /// The operations spent so far in this command.
+    pub fn spent(&self) -> u64 {
+        self.spent.get()
+    }
+
+    /// `n` operations at once at `pos` (a call remembered, spending what it spent when it ran),
+    /// as an error when the command must stop: past the limit, or, as `tick` would have found
+    /// on the way, past the time limit or interrupted.
+    pub fn spend_at(&self, n: u64, pos: Position) -> Result<(), Box<EvalAltResult>> {
+        let before = self.spent.get();
+        let spent = before.saturating_add(n);
+        self.spent.set(spent);
+        if spent > self.max_operations.get() {
+            return Err(terminated(self.stop(Stop::Operations(self.max_operations.get())), pos));
+        }
+        let stop = if spent / LOOK_EVERY > before / LOOK_EVERY { self.look() } else { self.stopped.get() };
+        match stop {
+            None => Ok(()),
+            Some(stop) => Err(terminated(stop, pos)),
+        }
+    }
+
     /// One operation at `pos`, as an error when the command must stop (what compiled code calls).
     #[inline]
     pub fn tick_at(&self, pos: Position) -> Result<(), Box<EvalAltResult>> {

@@ -15,6 +15,7 @@ mod compiled;
 mod condition;
 mod condition_reason;
 mod contracted;
+mod dice_paths;
 mod error;
 mod fields;
 mod handles;

@@ -116,6 +116,9 @@ pub struct State {
     pub cards: CardWalk,
     /// During a walk replayed face by face, the answers of calls its runs need not make again.
     pub replayed: Option<super::replayed::Replayed>,
+    /// In a study's worker, its procedures' calls kept by the dice they rolled, from trial to
+    /// trial (see `dice_paths`).
+    pub dice_paths: Option<Rc<RefCell<super::dice_paths::DicePaths>>>,
 }
 
 /// How an exact walk draws cards, and what its script did with them.
@@ -183,6 +186,7 @@ impl State {
             meter: Rc::default(),
             walk: None,
             units_made: None,
+            dice_paths: None,
             cards: CardWalk::default(),
             replayed: None,
         }

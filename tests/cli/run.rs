@@ -390,6 +390,29 @@ fn grognard_interpret_gives_the_same_run_without_compiled_procedures() {
 }
 
 #[test]
+fn a_study_keeping_its_calls_by_their_dice_counts_what_running_them_counts() {
+    // Calls of compiled procedures kept by the dice they rolled (`script::dice_paths`) against
+    // the same study all by Rhai, which keeps none: the same tallies, to the d1000 rolled after
+    // each call, over thousands of trials and across blocks and jobs.
+    let study = |script: &str, interpret: bool, jobs: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .args(["run", script, "-n", "2500", "-s", "1", "-j", jobs, "-q", "--json"])
+            .env("GROGNARD_INTERPRET", if interpret { "1" } else { "" })
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        v.as_object_mut().unwrap().remove("header");
+        v
+    };
+    for script in ["tests/fixtures/scripts/kept_calls_differential.rhai", "scripts/ff_melee_study.rhai"] {
+        let kept = study(script, false, "2");
+        assert_eq!(kept, study(script, true, "1"), "{script}");
+        assert_eq!(kept["summary"]["trials"], 2500);
+    }
+}
+
+#[test]
 fn numeric_flags_out_of_their_range_are_usage_errors() {
     let script = "scripts/ff_melee_study.rhai";
     for (args, says) in [

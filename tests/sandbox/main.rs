@@ -1,5 +1,6 @@
 //! The sandbox conformance suite: hostile scripts run down every path that runs a script
-//! (Rhai alone, compiled procedures, an `odds` walk) and refused the same way, worded the same;
+//! (Rhai alone, compiled procedures, an `odds` walk, a study's trials with calls kept by their
+//! dice) and refused the same way, worded the same;
 //! and mutated rule files fed to the loader and `check`.
 
 mod mutated_rules;
@@ -39,14 +40,32 @@ enum Path {
     Compiled,
     /// An `odds` walk over compiled procedures (operations counted over the whole walk).
     Walk,
+    /// A study's trials, untraced, their calls of compiled procedures kept by the dice they
+    /// rolled (`script::dice_paths`): the code is run as a trial twice, and the second run,
+    /// which reads the calls kept by the first, is the one compared.
+    Study,
 }
 
-const PATHS: [Path; 3] = [Path::Interpreted, Path::Compiled, Path::Walk];
+const PATHS: [Path; 4] = [Path::Interpreted, Path::Compiled, Path::Walk, Path::Study];
 
 fn host(path: Path) -> Host {
     let host = Host::built_as(hostile(), limits(), matches!(path, Path::Interpreted)).unwrap();
     host.set_walk_limits(limits().max_operations, limits().time_limit);
+    if let Path::Study = path {
+        host.set_studying(true);
+        host.set_tracing(false);
+    }
     host
+}
+
+/// `code` run down `path`: for a study, as its second trial.
+fn eval(host: &Host, path: Path, code: &str) -> Result<grognard::script::Evaluation, ScriptError> {
+    if let Path::Study = path {
+        host.set_dice(Box::new(grognard::dice::Seeded::for_trial(1, 0)));
+        let _first = host.eval(&mut Scope::new(), code);
+        host.set_dice(Box::new(grognard::dice::Seeded::for_trial(1, 1)));
+    }
+    host.eval(&mut Scope::new(), code)
 }
 
 /// `f` on a thread with the stack scripts run on (as the binary runs them): a test thread's is too small.
@@ -66,7 +85,7 @@ fn refused(path: Path, code: &str) -> (String, String) {
     let host = host(path);
     let err = match path {
         Path::Walk => host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).map(|_| ()).unwrap_err(),
-        _ => host.eval(&mut Scope::new(), code).map(|_| ()).unwrap_err(),
+        _ => eval(&host, path, code).map(|_| ()).unwrap_err(),
     };
     match err {
         ScriptError::At(problem) => {
@@ -172,8 +191,8 @@ fn values_within_the_limits_are_the_same_down_every_path() {
     for (code, expected) in
         [("grow(10)", 2048), ("grow_array(10)", 1024), ("count_to(1000)", 1000), ("twice(10)", 1024)]
     {
-        for path in [Path::Interpreted, Path::Compiled] {
-            let value = host(path).eval(&mut Scope::new(), code).unwrap().value.as_int().unwrap();
+        for path in [Path::Interpreted, Path::Compiled, Path::Study] {
+            let value = eval(&host(path), path, code).unwrap().value.as_int().unwrap();
             assert_eq!(value, expected, "{code} down {path:?}");
         }
     }
@@ -215,6 +234,36 @@ fn check_refuses_rules_that_wait_or_read_the_clock() {
     assert!(unknown.iter().any(|m| m.contains("`sleep` is not a function")), "{unknown:?}");
     assert!(unknown.iter().any(|m| m.contains("`timestamp` is not a function")), "{unknown:?}");
     assert!(unknown.iter().any(|m| m.contains("modifier `patience` calls `sleep`")), "{unknown:?}");
+}
+
+#[test]
+fn a_kept_call_spends_the_operations_it_spent_when_it_ran() {
+    // One call of about 150,000 operations is within the limit; two in one command are not, also
+    // when the second (or both, in a study's second trial) is read from the calls kept. (Rhai
+    // counts more operations than compiled code for the same loop: see `script::compiled`.)
+    let once = "count_to(75000)";
+    let twice = "count_to(75000) + count_to(75000)";
+    for path in [Path::Compiled, Path::Study] {
+        let value = on_script_stack(|| eval(&host(path), path, once).map(|e| e.value.as_int().unwrap()));
+        assert_eq!(value.unwrap(), 75_000, "{path:?}");
+        assert_eq!(refusal(path, twice), ("script::limit".to_string(), TOO_MANY.to_string()), "{path:?}");
+    }
+    // With dice: each face's path ends after the operations its count spent.
+    let rolled = r#"count_to(30000 * roll("1d6").total) + count_to(30000 * roll("1d6").total)"#;
+    let results = on_script_stack(|| {
+        let (study, compiled) = (host(Path::Study), host(Path::Compiled));
+        let run = |host: &Host, trial: u64| {
+            host.set_dice(Box::new(grognard::dice::Seeded::for_trial(3, trial)));
+            host.eval(&mut Scope::new(), rolled).map(|e| e.value.as_int().unwrap()).map_err(|e| e.to_string())
+        };
+        (0..40).map(|trial| (run(&study, trial), run(&compiled, trial))).collect::<Vec<_>>()
+    });
+    for (trial, (a, b)) in results.iter().enumerate() {
+        assert_eq!(a, b, "trial {trial}");
+    }
+    // Some trials' faces sum to 7 or more (210,000 operations), and some do not.
+    let refused = results.iter().filter(|(a, _)| a.is_err()).count();
+    assert!(refused > 0 && refused < 40, "{refused}");
 }
 
 #[test]

@@ -57,10 +57,15 @@ fn from_template(st: &Shared, name: &str, template: &str, over: Map) -> Result<M
 }
 
 /// `unit(spec)`: the unit made, known to the session.
+/// Most unit specifications kept (see `State::units_made`): a study that names a new unit in
+/// every trial makes the rest afresh rather than keep them all.
+const MOST_UNITS_KEPT: usize = 1_000;
+
 fn make_unit(st: &Shared, spec: Map) -> Result<UnitRef, Box<EvalAltResult>> {
     {
         let mut st = st.borrow_mut();
-        // An `odds` walk makes the same units once a replay: read from the spec once.
+        // An `odds` walk makes the same units once a replay, and a study once a trial: each is
+        // read from its specification once.
         let key = st.units_made.as_ref().and_then(|_| plain_hash(&spec));
         let known = key.and_then(|k| {
             let made = st.units_made.as_ref()?.get(&k)?;
@@ -71,7 +76,9 @@ fn make_unit(st: &Shared, spec: Map) -> Result<UnitRef, Box<EvalAltResult>> {
             None => {
                 let kept = key.map(|_| spec.clone());
                 let unit = unit_from(spec, &st.ruleset.vocabulary)?;
-                if let (Some(key), Some(spec), Some(made)) = (key, kept, st.units_made.as_mut()) {
+                if let (Some(key), Some(spec), Some(made)) = (key, kept, st.units_made.as_mut())
+                    && made.len() < MOST_UNITS_KEPT
+                {
                     made.entry(key).or_default().push((spec, Box::new(unit.clone())));
                 }
                 unit

@@ -142,6 +142,8 @@ impl Compiled {
                     let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
                     let result = if runner.walking() && crate::script::odds::works_out(&runner, i) {
                         crate::script::odds::call(&mut runner, &f, &mut slots, ctx.call_position())
+                    } else if !f.method && runner.remembering() {
+                        crate::script::dice_paths::call(&mut runner, &f, &mut slots, ctx.call_position())
                     } else {
                         runner.call(&f, &mut slots, ctx.call_position())
                     };

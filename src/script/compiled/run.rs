@@ -63,6 +63,13 @@ impl Runner<'_, '_> {
         st.walk.is_some() && matches!(st.dice, crate::script::state::DiceMode::Walk(_))
     }
 
+    /// Whether calls are kept by the dice they rolled (a study's trials, untraced: see
+    /// `dice_paths`).
+    pub fn remembering(&self) -> bool {
+        let st = self.state.borrow();
+        st.dice_paths.is_some() && !st.tracing && matches!(st.dice, crate::script::state::DiceMode::Source(_))
+    }
+
     /// Runs `f` on its arguments, the first `slots`; an error inside is wrapped as
     /// Rhai wraps one from a script function.
     pub fn call(&mut self, f: &Function, slots: &mut Slots, pos: Position) -> R<Dynamic> {

@@ -163,6 +163,22 @@ impl Host {
         self.state.borrow_mut().tracing = on;
     }
 
+    /// Whether this host runs a study's trials, one after another: it then keeps what repeats
+    /// from trial to trial, the units its script makes (each made from its specification once)
+    /// and its procedures' calls by the dice they rolled (see `dice_paths`). Nothing a trial
+    /// does comes out otherwise than it would.
+    pub fn set_studying(&self, on: bool) {
+        let mut st = self.state.borrow_mut();
+        st.units_made = on.then(Default::default);
+        st.dice_paths = on.then(Default::default);
+    }
+
+    /// While studying, how many calls were looked up among the calls kept, and how many were
+    /// found there (see `dice_paths`).
+    pub fn kept_calls(&self) -> Option<(u64, u64)> {
+        self.state.borrow().dice_paths.as_ref().map(|paths| paths.borrow().found())
+    }
+
     /// What the last runs counted with `tally` and `record`, taken out.
     pub fn take_observations(&self) -> Observations {
         std::mem::take(self.state.borrow_mut().observations_mut())

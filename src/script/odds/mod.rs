@@ -14,7 +14,7 @@
 
 mod branching;
 mod chance;
-mod fingerprint;
+pub(crate) mod fingerprint;
 mod flow;
 mod liveness;
 mod markov;
@@ -22,7 +22,7 @@ pub mod projection;
 pub mod pure;
 mod quiet;
 mod states;
-mod world;
+pub(crate) mod world;
 
 use ahash::AHashMap as HashMap;
 use std::cell::{Cell, RefCell};

@@ -204,6 +204,65 @@ impl World {
         value
     }
 
+    /// Whether two worlds hold the same units and leaders, under the same ids, and no deck
+    /// (what they counted is not compared).
+    pub fn same_units(a: &World, b: &World) -> bool {
+        a.decks.is_empty()
+            && b.decks.is_empty()
+            && a.units.keys().eq(b.units.keys())
+            && a.leaders.keys().eq(b.leaders.keys())
+            && a.unit_values == b.unit_values
+            && a.leader_values == b.leader_values
+    }
+
+    /// Whether two worlds hold units and leaders of the same ids, and decks, and counted the
+    /// same: `after` is what a call left of `before` when it made, removed or counted nothing.
+    pub fn same_ids_and_counts(before: &World, after: &World) -> bool {
+        before.units.keys().eq(after.units.keys())
+            && before.leaders.keys().eq(after.leaders.keys())
+            && before.decks.len() == after.decks.len()
+            && before.observations == after.observations
+    }
+
+    /// Whether the world holds any deck.
+    pub fn has_decks(&self) -> bool {
+        !self.decks.is_empty()
+    }
+
+    /// A hash of the units' and leaders' values (not of what was counted).
+    pub fn units_hash(&self) -> u64 {
+        let mut hasher = ahash::AHasher::default();
+        for unit in &self.unit_values {
+            (&unit.id, unit.stands, &unit.formation, &unit.order, unit.markers.len()).hash(&mut hasher);
+        }
+        self.leader_values.len().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Puts this world's units and leaders into those of the same ids that stand now, leaving
+    /// what was counted as it is; returns `value` with its units and leaders read as those.
+    pub fn install_units_by_id(&self, state: &Shared, value: &Dynamic) -> Dynamic {
+        let st = state.borrow();
+        for (id, value) in self.units.keys().zip(&self.unit_values) {
+            if let Some(handle) = st.units.get(id) {
+                let mut unit = handle.edit();
+                if *unit != *value {
+                    unit.clone_from(value);
+                }
+            }
+        }
+        for (id, value) in self.leaders.keys().zip(&self.leader_values) {
+            if let Some(handle) = st.leaders.get(id) {
+                let mut leader = handle.edit();
+                if *leader != *value {
+                    leader.clone_from(value);
+                }
+            }
+        }
+        crate::script::handles::edited();
+        rehandle(value, &st.units, &st.leaders)
+    }
+
     /// What the study counted in this world.
     pub fn observations(&self) -> &Observations {
         &self.observations

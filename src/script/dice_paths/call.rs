@@ -1,0 +1,197 @@
+//! A call through the paths kept: walked with the trial's dice, or run and added (see the module above).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::Hasher;
+use std::rc::Rc;
+
+use rhai::{Dynamic, EvalAltResult, Position};
+
+use super::{Call, End, MOST_ENDS, Path};
+use crate::dice::{DiceError, Die, RollSource};
+use crate::script::compiled::code::Function;
+use crate::script::compiled::run::{Runner, Slots};
+use crate::script::odds::fingerprint::{hash_value, same_value};
+use crate::script::odds::world::World;
+use crate::script::state::DiceMode;
+
+type R<T> = Result<T, Box<EvalAltResult>>;
+
+/// Calls `f` on `args` as `runner.call` would, through the paths kept (see the module).
+pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Position) -> R<Dynamic> {
+    let paths = runner.state.borrow().dice_paths.clone();
+    let Some(paths) = paths else { return runner.call(f, args, pos) };
+    let procedure = Rc::as_ptr(f) as usize;
+    if !paths.borrow().looks_up(procedure) {
+        return runner.call(f, args, pos);
+    }
+    let mut hasher = ahash::AHasher::default();
+    if !args.iter().all(|a| hash_value(a, &mut hasher)) {
+        return runner.call(f, args, pos);
+    }
+    let world = World::current(runner.state, args.iter());
+    if world.has_decks() {
+        return runner.call(f, args, pos);
+    }
+    hasher.write_u64(world.units_hash());
+    let hash = hasher.finish();
+
+    // Down the path kept, with the trial's own dice.
+    let mut drawn: Vec<i64> = Vec::new();
+    let known = {
+        let mut kept = paths.borrow_mut();
+        let entry = kept.procedures.entry(procedure).or_default();
+        let call = entry.calls.get(&hash).and_then(|calls| {
+            calls.iter().find(|c| {
+                c.args.len() == args.len()
+                    && c.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
+                    && World::same_units(&c.world, &world)
+            })
+        });
+        match call {
+            None => None,
+            Some(call) => {
+                let mut at = call.paths.as_ref();
+                loop {
+                    match at {
+                        None => break None,
+                        Some(Path::End(end)) => break Some(end.clone()),
+                        Some(Path::Roll { die, next }) => {
+                            let face = draw(runner, *die)?;
+                            drawn.push(face);
+                            at = next.get(&face);
+                        }
+                    }
+                }
+            }
+        }
+    };
+    if let Some(p) = paths.borrow_mut().procedures.get_mut(&procedure) {
+        p.looked_up(known.is_some());
+    }
+    if let Some(end) = known {
+        runner.meter.spend_at(end.operations, pos)?;
+        return Ok(end.world.install_units_by_id(runner.state, &end.value));
+    }
+
+    // Not kept: run, with the faces drawn on the way given back first, and keep how it went.
+    let kept_args: Vec<Dynamic> = args.iter().cloned().collect();
+    let rolled = Rc::new(RefCell::new(Vec::new()));
+    let inner = Rc::new(RefCell::new(None));
+    {
+        let mut st = runner.state.borrow_mut();
+        let DiceMode::Source(source) = std::mem::replace(&mut st.dice, DiceMode::Source(Box::new(Taken))) else {
+            unreachable!("a study's dice are a source")
+        };
+        *inner.borrow_mut() = Some(source);
+        st.dice = DiceMode::Source(Box::new(Recorder {
+            given: drawn.into_iter().rev().collect(),
+            inner: inner.clone(),
+            rolled: rolled.clone(),
+        }));
+    }
+    let spent = runner.meter.spent();
+    let result = runner.call(f, args, pos);
+    let operations = runner.meter.spent() - spent;
+    if let Some(source) = inner.borrow_mut().take() {
+        runner.state.borrow_mut().dice = DiceMode::Source(source);
+    }
+    let value = result?;
+    let mut kept = paths.borrow_mut();
+    if kept.ends >= MOST_ENDS {
+        return Ok(value);
+    }
+    let after = World::capture(runner.state, std::iter::once(&value).chain(args.iter()), None);
+    if after.has_decks() || !World::same_ids_and_counts(&world, &after) {
+        return Ok(value);
+    }
+    let end = Rc::new(End { value: value.clone(), world: after, operations });
+    let entry = kept.procedures.entry(procedure).or_default();
+    let calls = entry.calls.entry(hash).or_default();
+    let at = match calls.iter().position(|c| {
+        c.args.len() == kept_args.len()
+            && c.args.iter().zip(&kept_args).all(|(a, b)| same_value(a, b))
+            && World::same_units(&c.world, &world)
+    }) {
+        Some(i) => i,
+        None => {
+            calls.push(Call { args: kept_args, world, paths: None });
+            calls.len() - 1
+        }
+    };
+    let rolled = rolled.borrow();
+    if add(&mut calls[at].paths, &rolled, end) {
+        kept.ends += 1;
+    }
+    Ok(value)
+}
+
+/// Adds the path of `rolled` faces ending in `end`; false when it was there already (or the
+/// tree disagrees with it, which a procedure that reads only its arguments and units cannot).
+fn add(path: &mut Option<Path>, rolled: &[(Die, i64)], end: Rc<End>) -> bool {
+    match (path.as_mut(), rolled.split_first()) {
+        (None, _) => {
+            *path = Some(made(rolled, end));
+            true
+        }
+        (Some(Path::Roll { die, next }), Some(((asked, face), rest))) if die == asked => {
+            let mut deeper = next.remove(face);
+            let added = add(&mut deeper, rest, end);
+            if let Some(deeper) = deeper {
+                next.insert(*face, deeper);
+            }
+            added
+        }
+        _ => false,
+    }
+}
+
+/// The path of `rolled` faces alone, ending in `end`.
+fn made(rolled: &[(Die, i64)], end: Rc<End>) -> Path {
+    match rolled.split_first() {
+        None => Path::End(end),
+        Some(((die, face), rest)) => Path::Roll { die: *die, next: HashMap::from([(*face, made(rest, end))]) },
+    }
+}
+
+/// One face from the trial's dice, as a roll draws it.
+fn draw(runner: &Runner, die: Die) -> R<i64> {
+    let face = runner.state.borrow_mut().dice.face(die);
+    face.map_err(|err: DiceError| {
+        let message = err.to_string();
+        runner.state.borrow_mut().dice_error = Some(err);
+        EvalAltResult::ErrorRuntime(message.into(), Position::NONE).into()
+    })
+}
+
+/// The dice while a call runs to be kept: the faces already drawn for it first, then the
+/// trial's own; every face it rolls is written down.
+struct Recorder {
+    /// Faces to give first, the next one last.
+    given: Vec<i64>,
+    inner: Rc<RefCell<Option<Box<dyn RollSource>>>>,
+    rolled: Rc<RefCell<Vec<(Die, i64)>>>,
+}
+
+impl RollSource for Recorder {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        let face = match self.given.pop() {
+            Some(face) => face,
+            None => match self.inner.borrow_mut().as_mut() {
+                Some(source) => source.face(die)?,
+                None => return Taken.face(die),
+            },
+        };
+        self.rolled.borrow_mut().push((die, face));
+        Ok(face)
+    }
+}
+
+/// Where the dice stood while a recorder held them: never rolled.
+struct Taken;
+
+impl RollSource for Taken {
+    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
+        Err(DiceError::OutOfFaces { die: format!("{die:?}"), used: 0, what: "a call being kept".into() })
+    }
+}
