@@ -211,6 +211,10 @@ fn main() {
 
     exact_targets(&ruleset);
 
+    if wanted("peer") {
+        fire_study_against_python(&ruleset);
+    }
+
     if wanted("memory") {
         study_memory(&ruleset);
     }
@@ -260,6 +264,69 @@ fn main() {
         );
         report("REPL start-up vs loading its ruleset", &paired, "starts/s");
     }
+}
+
+/// A study of one F&F fire a trial (`scripts/ff_fire_study.rhai`, on one worker) against the
+/// plain-Python peer resolving the same fire (`benches/peers/ff_fire_python.py`, a copy of the
+/// peer the project compares with), in turns: trials per second of each, and their ratio each
+/// round. Our side's time includes building its engine and compiling (tens of milliseconds);
+/// the peer times its own loop only. Skipped, saying so, where there is no `python3`.
+fn fire_study_against_python(ruleset: &Ruleset) {
+    let quick = std::env::var_os("GROGNARD_BENCH_QUICK").is_some();
+    let (trials, rounds): (u64, usize) = if quick { (20_000, 1) } else { (500_000, 5) };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = std::fs::read_to_string(root.join("scripts/ff_fire_study.rhai")).expect("the fire study");
+    let peer = root.join("benches/peers/ff_fire_python.py");
+    let python = |n: u64| -> Option<f64> {
+        let out = std::process::Command::new("python3").arg(&peer).arg(n.to_string()).output().ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let rate = text.strip_prefix("python fire MC: ")?.split_whitespace().next()?;
+        rate.replace(',', "").parse().ok()
+    };
+    let mut ratios = Vec::new();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let study = grognard::run::Study {
+            script: &script,
+            name: "ff_fire_study.rhai",
+            ruleset,
+            seed: 1,
+            folder: &root.join("scripts"),
+            first: 0,
+            count: trials,
+            jobs: 1,
+            limits: grognard::script::Limits::default(),
+            keep_going: false,
+            target: None,
+        };
+        let start = Instant::now();
+        let outcome = grognard::run::run(&study, &|_| {}).unwrap_or_else(|_| panic!("the fire study runs"));
+        let rate = trials as f64 / start.elapsed().as_secs_f64();
+        assert_eq!(outcome.sums.trials, trials);
+        let Some(peer_rate) = python(trials) else {
+            println!("fire study vs the Python peer: peer not measured (no python3 here); ours {rate:.0} trials/s");
+            return;
+        };
+        ours.push(rate);
+        theirs.push(peer_rate);
+        ratios.push(rate / peer_rate);
+    }
+    let mut sorted = ratios.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "{:<44} {:>14.0} trials/s     python {:>14.0} /s   ratio {:>8.2}x as fast   rounds: min {:.2}x, median {:.2}x",
+        "fire study (1 job) vs Python peer (1 core)",
+        median(&ours),
+        median(&theirs),
+        median(&ratios),
+        sorted[0],
+        median(&ratios)
+    );
 }
 
 /// A study's peak memory at a small and a large number of trials, in the same run: a study sums

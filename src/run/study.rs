@@ -259,8 +259,10 @@ fn work(
     host.allow_scenarios_from(study.folder);
     // A study's trials are not explained one by one; a single trial is.
     let alone = study.count == 1;
+    // A study keeps what repeats from trial to trial (`GROGNARD_INTERPRET=1`: nothing).
+    let keeps = !alone && !Host::interpreting();
     host.set_tracing(alone);
-    host.set_studying(!alone);
+    host.set_studying(keeps);
     let ast = match host.compile(&trial_scope(study.first), study.script) {
         Ok(ast) => ast,
         Err(err) => {
@@ -268,6 +270,8 @@ fn work(
             return;
         }
     };
+    // What every trial starts from, made once (see `Host::set_up`); a single trial runs whole.
+    let setup = if keeps { host.set_up(&trial_scope(study.first), &ast, study.script) } else { None };
     while let Some(index) = dispatch.claim(jobs) {
         let mut block = Block { index, sums: Accumulator::default(), failures: Vec::new(), value: None, trace: None };
         let start = study.first + index * BLOCK;
@@ -278,8 +282,14 @@ fn work(
                 break;
             }
             host.set_dice(Box::new(Seeded::for_trial(study.seed, trial)));
-            let mut scope = trial_scope(trial);
-            match host.run(&mut scope, &ast, study.script) {
+            let ran = match &setup {
+                Some(setup) => host.run_set_up(setup, trial as i64, study.script),
+                None => {
+                    host.forget_units();
+                    host.run(&mut trial_scope(trial), &ast, study.script)
+                }
+            };
+            match ran {
                 Ok(eval) => {
                     block.sums.add(&host.take_observations());
                     if alone {

@@ -21,16 +21,17 @@ pub fn hash(value: &Dynamic, hasher: &mut AHasher, other: OtherHash) -> bool {
     if value.is_shared() {
         return other(value, hasher);
     }
+    // Each kind asked by its tag: `as_int()` and the like on another kind would name its type.
     if value.is_unit() {
         0u8.hash(hasher);
-    } else if let Ok(b) = value.as_bool() {
-        (1u8, b).hash(hasher);
-    } else if let Ok(i) = value.as_int() {
-        (2u8, i).hash(hasher);
-    } else if let Ok(f) = value.as_float() {
-        (3u8, f.to_bits()).hash(hasher);
-    } else if let Ok(c) = value.as_char() {
-        (4u8, c).hash(hasher);
+    } else if value.is_bool() {
+        (1u8, value.as_bool().unwrap_or_default()).hash(hasher);
+    } else if value.is_int() {
+        (2u8, value.as_int().unwrap_or_default()).hash(hasher);
+    } else if value.is_float() {
+        (3u8, value.as_float().unwrap_or_default().to_bits()).hash(hasher);
+    } else if value.is_char() {
+        (4u8, value.as_char().unwrap_or_default()).hash(hasher);
     } else if let Some(s) = value.read_lock::<ImmutableString>() {
         (5u8, s.as_str()).hash(hasher);
     } else if let Some(array) = value.read_lock::<Array>() {
@@ -59,20 +60,21 @@ pub fn same(a: &Dynamic, b: &Dynamic, other: OtherSame) -> bool {
     if a.is_shared() || b.is_shared() || a.type_id() != b.type_id() {
         return false;
     }
+    // Of one type, asked by its tag (see `hash`).
     if a.is_unit() {
         return true;
     }
-    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
-        return x == y;
+    if a.is_bool() {
+        return a.as_bool() == b.as_bool();
     }
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
-        return x == y;
+    if a.is_int() {
+        return a.as_int() == b.as_int();
     }
-    if let (Ok(x), Ok(y)) = (a.as_float(), b.as_float()) {
-        return x.to_bits() == y.to_bits();
+    if a.is_float() {
+        return a.as_float().map(f64::to_bits) == b.as_float().map(f64::to_bits);
     }
-    if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
-        return x == y;
+    if a.is_char() {
+        return a.as_char() == b.as_char();
     }
     if let (Some(x), Some(y)) = (a.read_lock::<ImmutableString>(), b.read_lock::<ImmutableString>()) {
         return *x == *y;

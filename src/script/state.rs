@@ -119,6 +119,8 @@ pub struct State {
     /// In a study's worker, its procedures' calls kept by the dice they rolled, from trial to
     /// trial (see `dice_paths`).
     pub dice_paths: Option<Rc<RefCell<super::dice_paths::DicePaths>>>,
+    /// How many runs began (a study's trial is one): what tells one trial's units from another's.
+    pub trial: u64,
 }
 
 /// How an exact walk draws cards, and what its script did with them.
@@ -132,8 +134,13 @@ pub struct CardWalk {
     pub told_apart: bool,
 }
 
-/// A unit an `odds` walk made, with the specification it was made from.
-pub type UnitMade = (rhai::Map, Box<crate::unit::Unit>);
+/// A unit an `odds` walk or a study made, with the specification it was made from.
+pub struct UnitMade {
+    pub spec: rhai::Map,
+    pub unit: Box<crate::unit::Unit>,
+    /// In a study, the units handed out from it, each with the trial it was last handed out in.
+    pub handles: Vec<(UnitRef, u64)>,
+}
 
 /// A modifier list and, by the index of each modifier, its compiled `when:` and `per:`.
 pub struct CompiledList {
@@ -187,6 +194,7 @@ impl State {
             walk: None,
             units_made: None,
             dice_paths: None,
+            trial: 0,
             cards: CardWalk::default(),
             replayed: None,
         }

@@ -5,7 +5,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 use super::fail;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, marker_to, unit_property};
-use crate::script::state::Shared;
+use crate::script::state::{Shared, UnitMade};
 use crate::unit::{Leader, Marker, Unit};
 
 pub fn register(engine: &mut Engine, state: &Shared) {
@@ -56,38 +56,59 @@ fn from_template(st: &Shared, name: &str, template: &str, over: Map) -> Result<M
     Ok(spec)
 }
 
-/// `unit(spec)`: the unit made, known to the session.
 /// Most unit specifications kept (see `State::units_made`): a study that names a new unit in
 /// every trial makes the rest afresh rather than keep them all.
 const MOST_UNITS_KEPT: usize = 1_000;
 
+/// Most handles kept for one specification in a study: the units of that specification one
+/// trial makes at once.
+const MOST_HANDLES_KEPT: usize = 8;
+
+/// `unit(spec)`: the unit made, known to the session.
 fn make_unit(st: &Shared, spec: Map) -> Result<UnitRef, Box<EvalAltResult>> {
-    {
-        let mut st = st.borrow_mut();
-        // An `odds` walk makes the same units once a replay, and a study once a trial: each is
-        // read from its specification once.
-        let key = st.units_made.as_ref().and_then(|_| plain_hash(&spec));
-        let known = key.and_then(|k| {
-            let made = st.units_made.as_ref()?.get(&k)?;
-            made.iter().find(|(s, _)| same_plain_map(s, &spec)).map(|(_, u)| (**u).clone())
-        });
-        let unit = match known {
-            Some(unit) => unit,
-            None => {
-                let kept = key.map(|_| spec.clone());
-                let unit = unit_from(spec, &st.ruleset.vocabulary)?;
-                if let (Some(key), Some(spec), Some(made)) = (key, kept, st.units_made.as_mut())
-                    && made.len() < MOST_UNITS_KEPT
-                {
-                    made.entry(key).or_default().push((spec, Box::new(unit.clone())));
-                }
-                unit
+    let mut st = st.borrow_mut();
+    // An `odds` walk makes the same units once a replay, and a study once a trial: each is
+    // read from its specification once. A study's trial is handed the very unit an earlier
+    // trial was, put back as it was made (one trial never gets the same one twice), so its
+    // calls kept by their dice find the same handles (see `dice_paths`).
+    let key = st.units_made.as_ref().and_then(|_| plain_hash(&spec));
+    let (studying, trial) = (st.dice_paths.is_some(), st.trial);
+    let known = key.and_then(|k| {
+        let made = st.units_made.as_mut()?.get_mut(&k)?.iter_mut().find(|m| same_plain_map(&m.spec, &spec))?;
+        let free = made.handles.iter_mut().find(|(_, given)| *given != trial);
+        Some(match free {
+            Some((handle, given)) if studying => {
+                *given = trial;
+                let handle = handle.clone();
+                handle.edit().clone_from(&made.unit);
+                handle
             }
-        };
-        let handle = UnitRef::new(unit);
-        st.add_unit(handle.clone());
-        Ok(handle)
-    }
+            _ => {
+                let handle = UnitRef::new((*made.unit).clone());
+                if studying && made.handles.len() < MOST_HANDLES_KEPT {
+                    made.handles.push((handle.clone(), trial));
+                }
+                handle
+            }
+        })
+    });
+    let handle = match known {
+        Some(handle) => handle,
+        None => {
+            let kept = key.map(|_| spec.clone());
+            let unit = unit_from(spec, &st.ruleset.vocabulary)?;
+            let handle = UnitRef::new(unit.clone());
+            if let (Some(key), Some(spec), Some(made)) = (key, kept, st.units_made.as_mut())
+                && made.len() < MOST_UNITS_KEPT
+            {
+                let handles = if studying { vec![(handle.clone(), trial)] } else { Vec::new() };
+                made.entry(key).or_default().push(UnitMade { spec, unit: Box::new(unit), handles });
+            }
+            handle
+        }
+    };
+    st.add_unit(handle.clone());
+    Ok(handle)
 }
 
 /// A hash of `spec` when it holds only plain values (numbers, words, flags, lists and maps

@@ -11,8 +11,10 @@ use super::{Call, End, MOST_ENDS, Path};
 use crate::dice::{DiceError, Die, RollSource};
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
+use crate::script::handles::{DeckRef, LeaderRef, UnitRef};
 use crate::script::odds::fingerprint::{hash_value, same_value};
 use crate::script::odds::world::World;
+use crate::script::plain::any_within;
 use crate::script::state::DiceMode;
 
 type R<T> = Result<T, Box<EvalAltResult>>;
@@ -26,14 +28,11 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
         return runner.call(f, args, pos);
     }
     let mut hasher = ahash::AHasher::default();
-    if !args.iter().all(|a| hash_value(a, &mut hasher)) {
+    let deck = |v: &Dynamic| v.is::<DeckRef>();
+    if !args.iter().all(|a| hash_value(a, &mut hasher)) || args.iter().any(|a| any_within(a, &deck)) {
         return runner.call(f, args, pos);
     }
-    let world = World::current(runner.state, args.iter());
-    if world.has_decks() {
-        return runner.call(f, args, pos);
-    }
-    hasher.write_u64(world.units_hash());
+    hasher.write_u64(World::standing_hash(runner.state));
     let hash = hasher.finish();
 
     // Down the path kept, with the trial's own dice.
@@ -45,7 +44,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
             calls.iter().find(|c| {
                 c.args.len() == args.len()
                     && c.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
-                    && World::same_units(&c.world, &world)
+                    && c.world.is_standing(runner.state)
             })
         });
         match call {
@@ -71,11 +70,12 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     }
     if let Some(end) = known {
         runner.meter.spend_at(end.operations, pos)?;
-        return Ok(end.world.install_units_by_id(runner.state, &end.value));
+        return Ok(end.world.install_units_by_id(runner.state, &end.value, end.holds_handles));
     }
 
     // Not kept: run, with the faces drawn on the way given back first, and keep how it went.
     let kept_args: Vec<Dynamic> = args.iter().cloned().collect();
+    let world = World::capture(runner.state, args.iter(), None);
     let rolled = Rc::new(RefCell::new(Vec::new()));
     let inner = Rc::new(RefCell::new(None));
     {
@@ -105,13 +105,14 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     if after.has_decks() || !World::same_ids_and_counts(&world, &after) {
         return Ok(value);
     }
-    let end = Rc::new(End { value: value.clone(), world: after, operations });
+    let holds_handles = any_within(&value, &|v| v.is::<UnitRef>() || v.is::<LeaderRef>());
+    let end = Rc::new(End { value: value.clone(), world: after, operations, holds_handles });
     let entry = kept.procedures.entry(procedure).or_default();
     let calls = entry.calls.entry(hash).or_default();
     let at = match calls.iter().position(|c| {
         c.args.len() == kept_args.len()
             && c.args.iter().zip(&kept_args).all(|(a, b)| same_value(a, b))
-            && World::same_units(&c.world, &world)
+            && World::same_ids_and_values(&c.world, &world)
     }) {
         Some(i) => i,
         None => {

@@ -90,6 +90,8 @@ struct End {
     value: Dynamic,
     world: Rc<World>,
     operations: u64,
+    /// Whether `value` holds units or leaders (read as the trial's own when it ends here).
+    holds_handles: bool,
 }
 
 impl DicePaths {

@@ -35,8 +35,14 @@ impl Host {
     /// `GROGNARD_INTERPRET=1` leaves every procedure to Rhai (see `script::compiled`): to
     /// tell whether the compiled form of a procedure is at fault when a result looks wrong.
     pub fn build(ruleset: Ruleset, limits: Limits) -> (Host, Vec<Problem>) {
-        let compile = std::env::var_os("GROGNARD_INTERPRET").is_none_or(|v| v.is_empty() || v == "0");
-        Host::build_with(ruleset, limits, compile)
+        Host::build_with(ruleset, limits, !Host::interpreting())
+    }
+
+    /// Whether `GROGNARD_INTERPRET=1` asks for everything to be run plainly, by Rhai: no
+    /// procedure compiled, and in a study no setup run once and no call kept by its dice (see
+    /// `setup` and `script::dice_paths`).
+    pub fn interpreting() -> bool {
+        std::env::var_os("GROGNARD_INTERPRET").is_some_and(|v| !v.is_empty() && v != "0")
     }
 
     /// A host whose commands run under `limits` (`odds` walks under the walk limits).

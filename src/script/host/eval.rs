@@ -74,6 +74,7 @@ impl Host {
             *st.observations_mut() = Observations::default();
             st.dice_error = None;
             st.scenario_problems = None;
+            st.trial += 1;
         }
         let result = self.engine.eval_ast_with_scope::<Dynamic>(scope, ast);
         let mut st = self.state.borrow_mut();
@@ -92,7 +93,7 @@ impl Host {
     }
 
     /// A runtime error, pointing into the procedure file (or expression) where it happened.
-    fn locate(&self, err: &EvalAltResult, code: &str) -> ScriptError {
+    pub(super) fn locate(&self, err: &EvalAltResult, code: &str) -> ScriptError {
         // Follow calls down to the innermost error, remembering the chain.
         let mut chain = Vec::new();
         let mut call_sites = Vec::new();

@@ -2,8 +2,8 @@
 //!
 //! One `impl Host` block per capability, each in its file: building and compiling (`build`),
 //! the checks `check` runs on procedures and conditions (`check`), evaluation and the
-//! location of errors (`eval`), exact odds (`odds`), and the units a run may change, kept
-//! and restored (`snapshot`). This file holds the host itself and its session settings.
+//! location of errors (`eval`), exact odds (`odds`), the units a run may change, kept
+//! and restored (`snapshot`), and a study script's setup, run once (`setup`). This file holds the host itself and its session settings.
 
 use std::cell::{Cell, Ref, RefCell};
 use std::collections::HashMap;
@@ -24,8 +24,10 @@ mod build;
 mod check;
 mod eval;
 mod odds;
+mod setup;
 mod snapshot;
 
+pub use setup::Setup;
 pub use snapshot::Kept;
 
 /// A Rhai engine bound to one ruleset. Build one per thread.
@@ -171,6 +173,17 @@ impl Host {
         let mut st = self.state.borrow_mut();
         st.units_made = on.then(Default::default);
         st.dice_paths = on.then(Default::default);
+    }
+
+    /// Forgets the units and leaders made so far: a study's trial starts with none, whatever
+    /// the trials before it made.
+    pub fn forget_units(&self) {
+        let mut st = self.state.borrow_mut();
+        if !st.units.is_empty() || !st.leaders.is_empty() {
+            st.units.clear();
+            st.leaders.clear();
+            crate::script::handles::edited();
+        }
     }
 
     /// While studying, how many calls were looked up among the calls kept, and how many were

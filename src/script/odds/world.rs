@@ -204,12 +204,10 @@ impl World {
         value
     }
 
-    /// Whether two worlds hold the same units and leaders, under the same ids, and no deck
-    /// (what they counted is not compared).
-    pub fn same_units(a: &World, b: &World) -> bool {
-        a.decks.is_empty()
-            && b.decks.is_empty()
-            && a.units.keys().eq(b.units.keys())
+    /// Whether two worlds hold units and leaders of the same ids and values (what they counted
+    /// and their decks are not compared).
+    pub fn same_ids_and_values(a: &World, b: &World) -> bool {
+        a.units.keys().eq(b.units.keys())
             && a.leaders.keys().eq(b.leaders.keys())
             && a.unit_values == b.unit_values
             && a.leader_values == b.leader_values
@@ -229,38 +227,55 @@ impl World {
         !self.decks.is_empty()
     }
 
-    /// A hash of the units' and leaders' values (not of what was counted).
-    pub fn units_hash(&self) -> u64 {
+    /// Whether the units and leaders that stand now are this world's, under the same ids and of
+    /// the same values, and this world holds no deck (what was counted is not compared): read
+    /// where they stand, nothing copied.
+    pub fn is_standing(&self, state: &Shared) -> bool {
+        let st = state.borrow();
+        self.decks.is_empty()
+            && st.units.len() == self.units.len()
+            && st.leaders.len() == self.leaders.len()
+            && st
+                .units
+                .iter()
+                .zip(self.units.keys().zip(&self.unit_values))
+                .all(|((id, h), (my_id, v))| id == my_id && *h.0.borrow() == *v)
+            && st
+                .leaders
+                .iter()
+                .zip(self.leaders.keys().zip(&self.leader_values))
+                .all(|((id, h), (my_id, v))| id == my_id && *h.0.borrow() == *v)
+    }
+
+    /// `units_hash` of the units and leaders that stand now.
+    pub fn standing_hash(state: &Shared) -> u64 {
+        let st = state.borrow();
         let mut hasher = ahash::AHasher::default();
-        for unit in &self.unit_values {
+        for unit in st.units.values() {
+            let unit = unit.0.borrow();
             (&unit.id, unit.stands, &unit.formation, &unit.order, unit.markers.len()).hash(&mut hasher);
         }
-        self.leader_values.len().hash(&mut hasher);
+        st.leaders.len().hash(&mut hasher);
         hasher.finish()
     }
 
     /// Puts this world's units and leaders into those of the same ids that stand now, leaving
-    /// what was counted as it is; returns `value` with its units and leaders read as those.
-    pub fn install_units_by_id(&self, state: &Shared, value: &Dynamic) -> Dynamic {
+    /// what was counted as it is; returns `value` with its units and leaders read as those
+    /// (`value` itself when it holds none).
+    pub fn install_units_by_id(&self, state: &Shared, value: &Dynamic, holds_handles: bool) -> Dynamic {
         let st = state.borrow();
         for (id, value) in self.units.keys().zip(&self.unit_values) {
             if let Some(handle) = st.units.get(id) {
-                let mut unit = handle.edit();
-                if *unit != *value {
-                    unit.clone_from(value);
-                }
+                handle.edit().clone_from(value);
             }
         }
         for (id, value) in self.leaders.keys().zip(&self.leader_values) {
             if let Some(handle) = st.leaders.get(id) {
-                let mut leader = handle.edit();
-                if *leader != *value {
-                    leader.clone_from(value);
-                }
+                handle.edit().clone_from(value);
             }
         }
         crate::script::handles::edited();
-        rehandle(value, &st.units, &st.leaders)
+        if holds_handles { rehandle(value, &st.units, &st.leaders) } else { value.clone() }
     }
 
     /// What the study counted in this world.
