@@ -12,6 +12,10 @@ thread_local! {
     /// have been written on this thread: an exact walk (`script::odds`) knows the world has
     /// not changed while the count has not moved, and need not compare it unit by unit.
     static EDITS: Cell<u64> = const { Cell::new(0) };
+    /// How many times units, leaders or their registries have been written on this thread.
+    static UNIT_WRITES: Cell<u64> = const { Cell::new(0) };
+    /// The last state name given.
+    static NAMES: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The count of writes so far (see `EDITS`).
@@ -23,6 +27,27 @@ pub fn edits() -> u64 {
 /// calls this (through `edit`), or an exact walk may take a changed world for the old one.
 pub fn edited() {
     EDITS.with(|e| e.set(e.get() + 1));
+}
+
+/// Counts one write to units, leaders or their registries (and so to the world, `edited`).
+pub fn units_written() {
+    UNIT_WRITES.with(|w| w.set(w.get() + 1));
+    edited();
+}
+
+/// The count of writes to units, leaders and their registries so far (see `UNIT_WRITES`).
+pub fn unit_writes() -> u64 {
+    UNIT_WRITES.with(Cell::get)
+}
+
+/// A new name for a state of the units that will not change: what the units and leaders
+/// (and their registries) hold when a study's setup put them back, or when a call kept by
+/// its dice ended (see `State::stand_as`).
+pub fn new_state_name() -> u64 {
+    NAMES.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    })
 }
 
 /// A unit shared between Rhai and the host. Rhai passes values by copy; a
@@ -39,9 +64,9 @@ impl UnitRef {
         UnitRef(Rc::new(RefCell::new(unit)))
     }
 
-    /// The unit, to change it: every write goes through here (see `edited`).
+    /// The unit, to change it: every write goes through here (see `units_written`).
     pub fn edit(&self) -> RefMut<'_, Unit> {
-        edited();
+        units_written();
         self.0.borrow_mut()
     }
 
@@ -61,9 +86,9 @@ impl LeaderRef {
         LeaderRef(Rc::new(RefCell::new(leader)))
     }
 
-    /// The leader, to change it: every write goes through here (see `edited`).
+    /// The leader, to change it: every write goes through here (see `units_written`).
     pub fn edit(&self) -> RefMut<'_, Leader> {
-        edited();
+        units_written();
         self.0.borrow_mut()
     }
 

@@ -121,6 +121,9 @@ pub struct State {
     pub dice_paths: Option<Rc<RefCell<super::dice_paths::DicePaths>>>,
     /// How many runs began (a study's trial is one): what tells one trial's units from another's.
     pub trial: u64,
+    /// The state this session's units stand in, named when it was put in place (see
+    /// `stand_as`), with the count of unit writes then (`handles::unit_writes`).
+    standing: (u64, u64),
 }
 
 /// How an exact walk draws cards, and what its script did with them.
@@ -195,6 +198,7 @@ impl State {
             units_made: None,
             dice_paths: None,
             trial: 0,
+            standing: (0, u64::MAX),
             cards: CardWalk::default(),
             replayed: None,
         }
@@ -220,7 +224,7 @@ impl State {
     pub fn add_unit(&mut self, unit: UnitRef) -> String {
         let id = unit.0.borrow().id.clone();
         self.units.insert(id.clone(), unit);
-        super::handles::edited();
+        super::handles::units_written();
         id
     }
 
@@ -228,8 +232,21 @@ impl State {
     pub fn add_leader(&mut self, leader: LeaderRef) -> String {
         let id = leader.0.borrow().id.clone();
         self.leaders.insert(id.clone(), leader);
-        super::handles::edited();
+        super::handles::units_written();
         id
+    }
+
+    /// Says the units, leaders and registries now hold the state `name` names (a study's setup
+    /// put back, a kept call's end): `standing_as` tells so until any unit or leader, of this
+    /// session or another on the thread, is written.
+    pub fn stand_as(&mut self, name: u64) {
+        self.standing = (name, super::handles::unit_writes());
+    }
+
+    /// The name of the state the units stand in, when it has one and nothing was written since.
+    pub fn standing_as(&self) -> Option<u64> {
+        let (name, writes) = self.standing;
+        (writes == super::handles::unit_writes()).then_some(name)
     }
 
     /// What the study counts, to change it (counted as `add_unit` is).

@@ -7,11 +7,11 @@ use std::rc::Rc;
 
 use rhai::{Dynamic, EvalAltResult, Position};
 
-use super::{Call, End, MOST_ENDS, Path};
+use super::{Call, End, MOST_ENDS, MOST_NAMES, Path};
 use crate::dice::{DiceError, Die, RollSource};
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
-use crate::script::handles::{DeckRef, LeaderRef, UnitRef};
+use crate::script::handles::{DeckRef, LeaderRef, UnitRef, new_state_name};
 use crate::script::odds::fingerprint::{hash_value, same_value};
 use crate::script::odds::world::World;
 use crate::script::plain::any_within;
@@ -32,7 +32,22 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     if !args.iter().all(|a| hash_value(a, &mut hasher)) || args.iter().any(|a| any_within(a, &deck)) {
         return runner.call(f, args, pos);
     }
-    hasher.write_u64(World::standing_hash(runner.state));
+    let standing = runner.state.borrow().standing_as();
+    let units_hash = {
+        let known = standing.and_then(|name| paths.borrow().hashes.get(&name).copied());
+        known.unwrap_or_else(|| {
+            let hash = World::standing_hash(runner.state);
+            if let Some(name) = standing {
+                let mut kept = paths.borrow_mut();
+                if kept.hashes.len() >= MOST_ENDS {
+                    kept.hashes.clear();
+                }
+                kept.hashes.insert(name, hash);
+            }
+            hash
+        })
+    };
+    hasher.write_u64(units_hash);
     let hash = hasher.finish();
 
     // Down the path kept, with the trial's own dice.
@@ -40,12 +55,21 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     let known = {
         let mut kept = paths.borrow_mut();
         let entry = kept.procedures.entry(procedure).or_default();
-        let call = entry.calls.get(&hash).and_then(|calls| {
-            calls.iter().find(|c| {
+        let call = entry.calls.get_mut(&hash).and_then(|calls| {
+            let at = calls.iter().position(|c| {
                 c.args.len() == args.len()
                     && c.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
-                    && c.world.is_standing(runner.state)
-            })
+                    && (standing.is_some_and(|name| c.names.contains(&name)) || c.world.is_standing(runner.state))
+            })?;
+            // Compared unit by unit once for each named state: known by its name after.
+            let call = &mut calls[at];
+            if let Some(name) = standing
+                && !call.names.contains(&name)
+                && call.names.len() < MOST_NAMES
+            {
+                call.names.push(name);
+            }
+            Some(&*call)
         });
         match call {
             None => None,
@@ -70,7 +94,9 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     }
     if let Some(end) = known {
         runner.meter.spend_at(end.operations, pos)?;
-        return Ok(end.world.install_units_by_id(runner.state, &end.value, end.holds_handles));
+        let value = end.world.install_units_by_id(runner.state, &end.value, end.holds_handles);
+        runner.state.borrow_mut().stand_as(end.name);
+        return Ok(value);
     }
 
     // Not kept: run, with the faces drawn on the way given back first, and keep how it went.
@@ -106,7 +132,9 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
         return Ok(value);
     }
     let holds_handles = any_within(&value, &|v| v.is::<UnitRef>() || v.is::<LeaderRef>());
-    let end = Rc::new(End { value: value.clone(), world: after, operations, holds_handles });
+    let name = new_state_name();
+    runner.state.borrow_mut().stand_as(name);
+    let end = Rc::new(End { value: value.clone(), world: after, name, operations, holds_handles });
     let entry = kept.procedures.entry(procedure).or_default();
     let calls = entry.calls.entry(hash).or_default();
     let at = match calls.iter().position(|c| {
@@ -116,7 +144,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     }) {
         Some(i) => i,
         None => {
-            calls.push(Call { args: kept_args, world, paths: None });
+            calls.push(Call { args: kept_args, world, paths: None, names: standing.into_iter().collect() });
             calls.len() - 1
         }
     };

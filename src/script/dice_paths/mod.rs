@@ -32,6 +32,9 @@ pub use call::call;
 /// Most path ends kept in all (each holds the units it left): past it, calls not yet kept run.
 const MOST_ENDS: usize = 20_000;
 
+/// Most named states kept for one call (see `Call::names`).
+const MOST_NAMES: usize = 16;
+
 /// Calls of a procedure between two looks at how many were found: when fewer than a third of
 /// them, it is no longer looked up (a miss costs a little more than running the call).
 const WINDOW: u64 = 1_024;
@@ -41,6 +44,9 @@ const WINDOW: u64 = 1_024;
 pub struct DicePaths {
     procedures: HashMap<usize, Procedure>,
     ends: usize,
+    /// The hash of the units of each named state met (see `handles::stand_as`), so that it is
+    /// not worked out again.
+    hashes: HashMap<u64, u64>,
 }
 
 /// The calls of one procedure kept, by a hash of their arguments and units.
@@ -73,6 +79,9 @@ struct Call {
     args: Vec<Dynamic>,
     world: Rc<World>,
     paths: Option<Path>,
+    /// Named states of the units found to be `world` (see `handles::stand_as`): standing as
+    /// one of them, the units need not be compared.
+    names: Vec<u64>,
 }
 
 /// Where a call's dice lead.
@@ -89,6 +98,8 @@ enum Path {
 struct End {
     value: Dynamic,
     world: Rc<World>,
+    /// The name of the state the units stand in once the call ended here.
+    name: u64,
     operations: u64,
     /// Whether `value` holds units or leaders (read as the trial's own when it ends here).
     holds_handles: bool,

@@ -182,7 +182,7 @@ impl Host {
         if !st.units.is_empty() || !st.leaders.is_empty() {
             st.units.clear();
             st.leaders.clear();
-            crate::script::handles::edited();
+            crate::script::handles::units_written();
         }
     }
 

@@ -1,6 +1,10 @@
 //! The units and leaders a run may change, kept before it and put back after (an `odds`
 //! walk leaves the session's units as they were; the REPL's `:undo` takes a line back).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use rhai::{Dynamic, Scope};
 
 use super::Host;
@@ -16,15 +20,32 @@ pub(super) struct Snapshot {
     leaders: Vec<(LeaderRef, Box<crate::unit::Leader>)>,
     unit_registry: std::collections::BTreeMap<String, UnitRef>,
     leader_registry: std::collections::BTreeMap<String, LeaderRef>,
+    /// The name of the state kept (see `State::stand_as`): while the units stand as it, there
+    /// is nothing to put back.
+    name: u64,
+    /// Whether every unit and leader kept is in the registries kept (none only in the scope).
+    all_registered: bool,
+    /// For each named state met standing in the very registries kept, which units and
+    /// leaders (by their place above) differed from those kept: only they are put back when
+    /// the units stand in that state again (a study's trial after the same kept call ended).
+    differs: RefCell<HashMap<u64, (Vec<usize>, Vec<usize>)>>,
 }
 
+/// Most named states whose differences a snapshot keeps.
+const MOST_DIFFERENCES: usize = 256;
+
 fn collect(value: &Dynamic, snapshot: &mut Snapshot) {
+    // Each unit and leader once, however many variables hold it.
     if let Some(unit) = value.clone().try_cast::<UnitRef>() {
-        let saved = Box::new(unit.0.borrow().clone());
-        snapshot.units.push((unit, saved));
+        if !snapshot.units.iter().any(|(u, _)| Rc::ptr_eq(&u.0, &unit.0)) {
+            let saved = Box::new(unit.0.borrow().clone());
+            snapshot.units.push((unit, saved));
+        }
     } else if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
-        let saved = Box::new(leader.0.borrow().clone());
-        snapshot.leaders.push((leader, saved));
+        if !snapshot.leaders.iter().any(|(l, _)| Rc::ptr_eq(&l.0, &leader.0)) {
+            let saved = Box::new(leader.0.borrow().clone());
+            snapshot.leaders.push((leader, saved));
+        }
     } else if value.is_array() {
         for item in value.clone().cast::<rhai::Array>() {
             collect(&item, snapshot);
@@ -44,6 +65,9 @@ impl Host {
             leaders: Vec::new(),
             unit_registry: st.units.clone(),
             leader_registry: st.leaders.clone(),
+            name: crate::script::handles::new_state_name(),
+            all_registered: false,
+            differs: RefCell::default(),
         };
         for unit in st.units.values() {
             snapshot.units.push((unit.clone(), Box::new(unit.0.borrow().clone())));
@@ -51,28 +75,71 @@ impl Host {
         for leader in st.leaders.values() {
             snapshot.leaders.push((leader.clone(), Box::new(leader.0.borrow().clone())));
         }
+        let registered = (snapshot.units.len(), snapshot.leaders.len());
         for (_, _, value) in scope.iter() {
             collect(&value, &mut snapshot);
         }
+        snapshot.all_registered = registered == (snapshot.units.len(), snapshot.leaders.len());
+        drop(st);
+        self.state.borrow_mut().stand_as(snapshot.name);
         snapshot
     }
 
     pub(super) fn restore(&self, snapshot: &Snapshot) {
-        // A unit the run left as it was is not copied again (most runs change one or none).
-        for (handle, unit) in &snapshot.units {
-            if *handle.0.borrow() != **unit {
+        let (standing, same_registries) = {
+            let st = self.state.borrow();
+            let same = st.units.len() == snapshot.unit_registry.len()
+                && st.leaders.len() == snapshot.leader_registry.len()
+                && st.units.values().zip(snapshot.unit_registry.values()).all(|(a, b)| Rc::ptr_eq(&a.0, &b.0))
+                && st.leaders.values().zip(snapshot.leader_registry.values()).all(|(a, b)| Rc::ptr_eq(&a.0, &b.0));
+            (st.standing_as(), same)
+        };
+        // Nothing written since the units stood as kept: nothing to put back.
+        if standing == Some(snapshot.name) {
+            return;
+        }
+        // Standing in a state met before, in the very units kept: what differed then differs now.
+        let known = (same_registries && snapshot.all_registered)
+            .then(|| standing.and_then(|name| snapshot.differs.borrow().get(&name).cloned()))
+            .flatten();
+        if let Some((units, leaders)) = known {
+            for i in units {
+                let (handle, unit) = &snapshot.units[i];
                 handle.edit().clone_from(&**unit);
             }
+            for i in leaders {
+                let (handle, leader) = &snapshot.leaders[i];
+                handle.edit().clone_from(&**leader);
+            }
+            crate::script::handles::units_written();
+            self.state.borrow_mut().stand_as(snapshot.name);
+            return;
         }
-        for (handle, leader) in &snapshot.leaders {
+        // A unit the run left as it was is not copied again (most runs change one or none).
+        let mut differed = (Vec::new(), Vec::new());
+        for (i, (handle, unit)) in snapshot.units.iter().enumerate() {
+            if *handle.0.borrow() != **unit {
+                handle.edit().clone_from(&**unit);
+                differed.0.push(i);
+            }
+        }
+        for (i, (handle, leader)) in snapshot.leaders.iter().enumerate() {
             if *handle.0.borrow() != **leader {
                 handle.edit().clone_from(&**leader);
+                differed.1.push(i);
+            }
+        }
+        if let (Some(name), true) = (standing, same_registries && snapshot.all_registered) {
+            let mut differs = snapshot.differs.borrow_mut();
+            if differs.len() < MOST_DIFFERENCES {
+                differs.insert(name, differed);
             }
         }
         let mut st = self.state.borrow_mut();
         st.units = snapshot.unit_registry.clone();
-        crate::script::handles::edited();
+        crate::script::handles::units_written();
         st.leaders = snapshot.leader_registry.clone();
+        st.stand_as(snapshot.name);
     }
 }
 

@@ -169,7 +169,7 @@ impl World {
         if st.observations != self.observations {
             st.observations = self.observations.clone();
         }
-        crate::script::handles::edited();
+        crate::script::handles::units_written();
         drop(st);
         set_live_world(self);
     }
@@ -200,7 +200,7 @@ impl World {
         st.units = units;
         st.leaders = leaders;
         st.observations = self.observations.clone();
-        crate::script::handles::edited();
+        crate::script::handles::units_written();
         value
     }
 
@@ -274,7 +274,7 @@ impl World {
                 handle.edit().clone_from(value);
             }
         }
-        crate::script::handles::edited();
+        crate::script::handles::units_written();
         if holds_handles { rehandle(value, &st.units, &st.leaders) } else { value.clone() }
     }
 
