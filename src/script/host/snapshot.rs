@@ -28,8 +28,11 @@ pub(super) struct Snapshot {
     /// For each named state met standing in the very registries kept, which units and
     /// leaders (by their place above) differed from those kept: only they are put back when
     /// the units stand in that state again (a study's trial after the same kept call ended).
-    differs: RefCell<HashMap<u64, (Vec<usize>, Vec<usize>)>>,
+    differs: RefCell<HashMap<u64, Differed>>,
 }
+
+/// The places of the units and of the leaders that differed from those kept.
+type Differed = (Vec<usize>, Vec<usize>);
 
 /// Most named states whose differences a snapshot keeps.
 const MOST_DIFFERENCES: usize = 256;
@@ -116,7 +119,7 @@ impl Host {
             return;
         }
         // A unit the run left as it was is not copied again (most runs change one or none).
-        let mut differed = (Vec::new(), Vec::new());
+        let mut differed: Differed = (Vec::new(), Vec::new());
         for (i, (handle, unit)) in snapshot.units.iter().enumerate() {
             if *handle.0.borrow() != **unit {
                 handle.edit().clone_from(&**unit);
