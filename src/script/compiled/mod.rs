@@ -69,6 +69,32 @@ impl Table {
     }
 }
 
+/// The Rust types of the parameters `name`'s contract declares, when it declares `arity` of them,
+/// each of one type (a unit, a leader, a situation or other map, a whole number, a flag, a word
+/// or text, a list).
+fn contract_types(state: &Shared, name: &str, arity: usize) -> Option<Vec<TypeId>> {
+    use crate::rules::contract::Kind;
+    let st = state.borrow();
+    let contract = st.ruleset.contracts.get(name)?;
+    if contract.params.len() != arity {
+        return None;
+    }
+    contract
+        .params
+        .iter()
+        .map(|p| match p.kind {
+            Kind::Unit => Some(TypeId::of::<crate::script::handles::UnitRef>()),
+            Kind::Leader => Some(TypeId::of::<crate::script::handles::LeaderRef>()),
+            Kind::Situation | Kind::Map => Some(TypeId::of::<rhai::Map>()),
+            Kind::Int => Some(TypeId::of::<i64>()),
+            Kind::Bool => Some(TypeId::of::<bool>()),
+            Kind::Word | Kind::Text => Some(TypeId::of::<rhai::ImmutableString>()),
+            Kind::Units | Kind::Leaders | Kind::Words | Kind::List => Some(TypeId::of::<rhai::Array>()),
+            Kind::Number | Kind::Any => None,
+        })
+        .collect()
+}
+
 /// The compiled procedures of one host: which functions are registered with its engine, and their code.
 pub struct Compiled {
     /// Every procedure function's (name, arity), by index.
@@ -118,43 +144,48 @@ impl Compiled {
             let shared = compiled.table.clone();
             let state = state.clone();
             let meter = state.borrow().meter.clone();
-            engine.register_raw_fn(
-                key.0.clone(),
-                vec![TypeId::of::<Dynamic>(); arity],
-                move |ctx: NativeCallContext, args: &mut [&mut Dynamic]| {
-                    let table = shared.borrow();
-                    let Some(f) = table.function(i) else {
-                        return Err(format!("{} was not compiled", ctx.fn_name()).into());
-                    };
-                    // Arguments are passed by value, as to a script function: Rhai's own
-                    // temporaries are taken, but the first may be the caller's variable
-                    // (`fire(a, b, c)` passes `a` by reference): copied, or lent to a
-                    // function that only reads it and given back after.
-                    // A method's receiver is taken too, and given back after, changed (even by a
-                    // call that failed half way, as Rhai's `this` is changed where it lies).
-                    let mut slots: run::Slots = args
-                        .iter_mut()
+            // The types its contract names, where it names a type for every parameter.
+            let typed = if compiled.methods.contains(&i) { None } else { contract_types(&state, &key.0, key.1) };
+            let call = move |ctx: NativeCallContext, args: &mut [&mut Dynamic]| {
+                let table = shared.borrow();
+                let Some(f) = table.function(i) else {
+                    return Err(format!("{} was not compiled", ctx.fn_name()).into());
+                };
+                // Arguments are passed by value, as to a script function: Rhai's own
+                // temporaries are taken, but the first may be the caller's variable
+                // (`fire(a, b, c)` passes `a` by reference): copied, or lent to a
+                // function that only reads it and given back after.
+                // A method's receiver is taken too, and given back after, changed (even by a
+                // call that failed half way, as Rhai's `this` is changed where it lies).
+                let mut slots: run::Slots =
+                    args.iter_mut()
                         .enumerate()
                         .map(|(i, a)| {
                             if i == 0 && !f.lends_first && !f.method { (**a).clone() } else { std::mem::take(&mut **a) }
                         })
                         .collect();
-                    let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
-                    let result = if runner.walking() && crate::script::odds::works_out(&runner, i) {
-                        crate::script::odds::call(&mut runner, &f, &mut slots, ctx.call_position())
-                    } else if !f.method && runner.remembering() {
-                        crate::script::dice_paths::call(&mut runner, &f, &mut slots, ctx.call_position())
-                    } else {
-                        runner.call(&f, &mut slots, ctx.call_position())
-                    };
-                    if (f.lends_first || f.method)
-                        && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())
-                    {
-                        **first = std::mem::take(lent);
-                    }
-                    result
-                },
-            );
+                let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
+                let result = if runner.walking() && crate::script::odds::works_out(&runner, i) {
+                    crate::script::odds::call(&mut runner, &f, &mut slots, ctx.call_position())
+                } else if !f.method && runner.remembering() {
+                    crate::script::dice_paths::call(&mut runner, &f, &mut slots, ctx.call_position())
+                } else {
+                    runner.call(&f, &mut slots, ctx.call_position())
+                };
+                if (f.lends_first || f.method)
+                    && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())
+                {
+                    **first = std::mem::take(lent);
+                }
+                result
+            };
+            engine.register_raw_fn(key.0.clone(), vec![TypeId::of::<Dynamic>(); arity], call.clone());
+            // Also under the types its contract names: Rhai finds a call of those types at its
+            // first look, where a function of any types is found after trying every mix of
+            // them with `Dynamic` (most of what it costs Rhai to call a procedure).
+            if let Some(types) = typed {
+                engine.register_raw_fn(key.0.clone(), types, call);
+            }
             if compiled.methods.contains(&i) {
                 // Called as a function (`draw_card()`), a method has no receiver: Rhai's error.
                 let name = key.0.clone();
