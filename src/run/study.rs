@@ -291,7 +291,7 @@ fn work(
             };
             match ran {
                 Ok(eval) => {
-                    block.sums.add(&host.take_observations());
+                    host.read_observations(|o| block.sums.add(o));
                     if alone {
                         block.value = Some(crate::present::value::display(&eval.value));
                         block.trace = Some(eval.trace);

@@ -1,6 +1,6 @@
 //! What a study counts: `tally("result", r.result)` and `record("stands_lost", n)`.
 
-use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration};
+use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString};
 
 use super::fail;
 use crate::script::state::{Observations, Shared};
@@ -28,26 +28,34 @@ fn within(observations: &Observations, call: &str, key: &str) -> Result<(), Box<
 
 pub fn register(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    FuncRegistration::new("tally").with_volatility(true).register_into_engine(
-        engine,
-        move |key: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
-            if key.is_empty() {
-                return fail("tally needs a key: tally(\"result\", r.result)");
-            }
-            if super::unseen::holds_unseen(&value) {
-                // Counted by the name of a card drawn by kind: the walk must tell the cards apart.
-                st.borrow_mut().cards.told_apart = true;
-            }
-            let value = if value.is_unit() { "(nothing)".to_string() } else { value.to_string() };
-            if value.chars().count() > MAX_VALUE {
-                return fail(format!("tally(\"{key}\", ...): a value is at most {MAX_VALUE} characters as text"));
-            }
-            let mut st = st.borrow_mut();
-            within(&st.observations, "tally", key)?;
-            st.observations_mut().tallies.push((key.to_string(), value));
-            Ok(())
-        },
-    );
+    let tally = move |key: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+        if key.is_empty() {
+            return fail("tally needs a key: tally(\"result\", r.result)");
+        }
+        if super::unseen::holds_unseen(&value) {
+            // Counted by the name of a card drawn by kind: the walk must tell the cards apart.
+            st.borrow_mut().cards.told_apart = true;
+        }
+        let value = if value.is_unit() { "(nothing)".to_string() } else { value.to_string() };
+        if value.chars().count() > MAX_VALUE {
+            return fail(format!("tally(\"{key}\", ...): a value is at most {MAX_VALUE} characters as text"));
+        }
+        let mut st = st.borrow_mut();
+        within(&st.observations, "tally", key)?;
+        st.observations_mut().tallies.push((key.to_string(), value));
+        Ok(())
+    };
+    let registration = || FuncRegistration::new("tally").with_volatility(true);
+    // A value of any type; and the same for words, numbers and flags, which Rhai then finds at
+    // its first look rather than after trying `Dynamic` for the value.
+    let any = tally.clone();
+    registration().register_into_engine(engine, move |key: &str, value: Dynamic| any(key, value));
+    let word = tally.clone();
+    registration()
+        .register_into_engine(engine, move |key: &str, value: ImmutableString| word(key, Dynamic::from(value)));
+    let number = tally.clone();
+    registration().register_into_engine(engine, move |key: &str, value: i64| number(key, Dynamic::from(value)));
+    registration().register_into_engine(engine, move |key: &str, value: bool| tally(key, Dynamic::from(value)));
     for integer in [false, true] {
         let st = state.clone();
         let record = move |key: &str, value: f64| -> Result<(), Box<EvalAltResult>> {

@@ -94,7 +94,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     }
     if let Some(end) = known {
         runner.meter.spend_at(end.operations, pos)?;
-        let value = end.world.install_units_by_id(runner.state, &end.value, end.holds_handles);
+        let value = end.world.install_changed_by_id(runner.state, &end.changed, &end.value, end.holds_handles);
         runner.state.borrow_mut().stand_as(end.name);
         return Ok(value);
     }
@@ -134,7 +134,8 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     let holds_handles = any_within(&value, &|v| v.is::<UnitRef>() || v.is::<LeaderRef>());
     let name = new_state_name();
     runner.state.borrow_mut().stand_as(name);
-    let end = Rc::new(End { value: value.clone(), world: after, name, operations, holds_handles });
+    let changed = after.changed_from(&world);
+    let end = Rc::new(End { value: value.clone(), world: after, name, changed, operations, holds_handles });
     let entry = kept.procedures.entry(procedure).or_default();
     let calls = entry.calls.entry(hash).or_default();
     let at = match calls.iter().position(|c| {

@@ -100,6 +100,9 @@ struct End {
     world: Rc<World>,
     /// The name of the state the units stand in once the call ended here.
     name: u64,
+    /// The units and leaders the call changed (see `World::changed_from`): only they are put
+    /// in place, the others being as the call found them.
+    changed: (Vec<usize>, Vec<usize>),
     operations: u64,
     /// Whether `value` holds units or leaders (read as the trial's own when it ends here).
     holds_handles: bool,

@@ -9,7 +9,6 @@ use crate::script::bindings::contract::ContractBreach;
 use crate::script::budget::Stop;
 use crate::script::error::{ScriptError, expression_source, message_of, parse_problem, span_at};
 use crate::script::sandbox::Limits;
-use crate::script::state::Observations;
 use crate::script::trace::Trace;
 
 /// The words of a broken contract, when `err` is one (see `bindings::contract`).
@@ -70,8 +69,11 @@ impl Host {
         {
             let mut st = self.state.borrow_mut();
             st.trace = Trace::default();
-            // What a run counts is its own (a study takes it after each trial).
-            *st.observations_mut() = Observations::default();
+            // What a run counts is its own (a study sums it after each trial); the lists keep
+            // their room for the next.
+            let observations = st.observations_mut();
+            observations.tallies.clear();
+            observations.records.clear();
             st.dice_error = None;
             st.scenario_problems = None;
             st.trial += 1;

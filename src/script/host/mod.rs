@@ -192,6 +192,11 @@ impl Host {
         self.state.borrow().dice_paths.as_ref().map(|paths| paths.borrow().found())
     }
 
+    /// What the last run counted with `tally` and `record`, read in place (a study sums it).
+    pub fn read_observations<T>(&self, read: impl FnOnce(&Observations) -> T) -> T {
+        read(&self.state.borrow().observations)
+    }
+
     /// What the last runs counted with `tally` and `record`, taken out.
     pub fn take_observations(&self) -> Observations {
         std::mem::take(self.state.borrow_mut().observations_mut())

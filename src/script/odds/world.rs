@@ -259,19 +259,39 @@ impl World {
         hasher.finish()
     }
 
-    /// Puts this world's units and leaders into those of the same ids that stand now, leaving
-    /// what was counted as it is; returns `value` with its units and leaders read as those
-    /// (`value` itself when it holds none).
-    pub fn install_units_by_id(&self, state: &Shared, value: &Dynamic, holds_handles: bool) -> Dynamic {
+    /// Which units and leaders (by their place in this world) hold other values than in
+    /// `before`, a world of the same ids.
+    pub fn changed_from(&self, before: &World) -> (Vec<usize>, Vec<usize>) {
+        let units = self.unit_values.iter().zip(&before.unit_values).enumerate();
+        let leaders = self.leader_values.iter().zip(&before.leader_values).enumerate();
+        (
+            units.filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect(),
+            leaders.filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect(),
+        )
+    }
+
+    /// Puts this world's units and leaders at the places `changed` gives (see `changed_from`)
+    /// into those of the same ids that stand now, leaving the others and what was counted as
+    /// they are; returns `value` with its units and leaders read as those (`value` itself when
+    /// it holds none).
+    pub fn install_changed_by_id(
+        &self,
+        state: &Shared,
+        changed: &(Vec<usize>, Vec<usize>),
+        value: &Dynamic,
+        holds_handles: bool,
+    ) -> Dynamic {
         let st = state.borrow();
-        for (id, value) in self.units.keys().zip(&self.unit_values) {
-            if let Some(handle) = st.units.get(id) {
-                handle.edit().clone_from(value);
+        let units: Vec<(&String, &Unit)> = self.units.keys().zip(&self.unit_values).collect();
+        for &i in &changed.0 {
+            if let Some(handle) = units.get(i).and_then(|(id, _)| st.units.get(*id)) {
+                handle.edit().clone_from(units[i].1);
             }
         }
-        for (id, value) in self.leaders.keys().zip(&self.leader_values) {
-            if let Some(handle) = st.leaders.get(id) {
-                handle.edit().clone_from(value);
+        let leaders: Vec<(&String, &Leader)> = self.leaders.keys().zip(&self.leader_values).collect();
+        for &i in &changed.1 {
+            if let Some(handle) = leaders.get(i).and_then(|(id, _)| st.leaders.get(*id)) {
+                handle.edit().clone_from(leaders[i].1);
             }
         }
         crate::script::handles::units_written();
