@@ -73,6 +73,14 @@ pub struct RunArgs {
     /// Without --exact a study counts what the script tallies and records instead.
     #[arg(long = "field", value_name = "NAME", requires = "exact")]
     pub fields: Vec<String>,
+    /// With --exact, most dice outcomes to walk before sampling --trials instead.
+    // As `odds --max-outcomes`: zero would walk nothing; past a hundred million the walk's memory runs out first.
+    #[arg(long, requires = "exact", default_value_t = EnumLimits::STANDARD.max_outcomes, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_outcomes: u64,
+    /// With --exact, most dice in one outcome; a loop that rolls more is cut off and its chance
+    /// shown as residual.
+    #[arg(long, requires = "exact", default_value_t = EnumLimits::STANDARD.max_depth, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub max_depth: usize,
     /// For a single trial, how much of its trace: what counted (brief), every modifier
     /// considered (full), or only the effects on units (off).
     #[arg(long, value_name = "FORM", default_value = "brief")]
@@ -109,7 +117,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         let odds = host.odds_with_fields(
             &rhai::Scope::new(),
             &script,
-            EnumLimits::STANDARD,
+            EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth },
             (args.trials, seed),
             &args.fields,
         )?;

@@ -238,6 +238,26 @@ fn exact_that_must_sample_says_so_with_intervals_and_no_fractions() {
 }
 
 #[test]
+fn exact_takes_the_walk_limits_odds_takes() {
+    // The melee walks far more than 5 outcomes: past the limit it samples, and says why.
+    let script = "scripts/ff_melee_study.rhai";
+    let out = grognard(&["run", script, "--exact", "--max-outcomes", "5", "-n", "2000", "-s", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("more than 5 dice outcomes (--max-outcomes): sampled 2000 trials with seed 1"), "{text}");
+    // Within the standard limits it is exact.
+    assert!(!stdout(&grognard(&["run", script, "--exact"])).contains("sampled"));
+    // The limits belong to --exact; a study is refused them, and a misspelling is named.
+    let out = grognard(&["run", script, "--max-outcomes", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--exact"), "{}", stderr(&out));
+    let out = grognard(&["run", script, "--exact", "--max-outcome", "5"]);
+    assert!(stderr(&out).contains("a similar argument exists: '--max-outcomes'"), "{}", stderr(&out));
+    let out = grognard(&["run", script, "--exact", "--max-depth", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn a_field_is_read_by_an_exact_run_only_and_from_a_map() {
     let out = grognard(&["run", "tests/fixtures/scripts/coin.rhai", "--field", "total"]);
     assert_eq!(out.status.code(), Some(2));
@@ -394,9 +414,9 @@ fn a_study_keeping_its_calls_by_their_dice_counts_what_running_them_counts() {
     // Calls of compiled procedures kept by the dice they rolled (`script::dice_paths`) against
     // the same study all by Rhai, which keeps none: the same tallies, to the d1000 rolled after
     // each call, over thousands of trials and across blocks and jobs.
-    let study = |script: &str, interpret: bool, jobs: &str| {
+    let study = |script: &str, interpret: bool, jobs: &str, trials: &str| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
-            .args(["run", script, "-n", "2500", "-s", "1", "-j", jobs, "-q", "--json"])
+            .args(["run", script, "-n", trials, "-s", "1", "-j", jobs, "-q", "--json"])
             .env("GROGNARD_INTERPRET", if interpret { "1" } else { "" })
             .output()
             .unwrap();
@@ -406,9 +426,18 @@ fn a_study_keeping_its_calls_by_their_dice_counts_what_running_them_counts() {
         v
     };
     for script in ["tests/fixtures/scripts/kept_calls_differential.rhai", "scripts/ff_melee_study.rhai"] {
-        let kept = study(script, false, "2");
-        assert_eq!(kept, study(script, true, "1"), "{script}");
+        let kept = study(script, false, "2", "2500");
+        assert_eq!(kept, study(script, true, "1", "2500"), "{script}");
         assert_eq!(kept["summary"]["trials"], 2500);
+    }
+    // Every shipped study, decks and orders of battle among them, more briefly.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rhai") {
+            let script = path.display().to_string();
+            assert_eq!(study(&script, false, "2", "200"), study(&script, true, "1", "200"), "{script}");
+        }
     }
 }
 

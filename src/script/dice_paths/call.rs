@@ -11,8 +11,8 @@ use super::{Call, End, MOST_ENDS, MOST_NAMES, Path};
 use crate::dice::{DiceError, Die, RollSource};
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
-use crate::script::handles::{DeckRef, LeaderRef, UnitRef, new_state_name};
-use crate::script::odds::fingerprint::{hash_value, same_value};
+use crate::script::handles::{LeaderRef, UnitRef, new_state_name};
+use crate::script::odds::fingerprint::{hash_value_without_decks, same_value};
 use crate::script::odds::world::World;
 use crate::script::plain::any_within;
 use crate::script::state::DiceMode;
@@ -28,8 +28,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
         return runner.call(f, args, pos);
     }
     let mut hasher = ahash::AHasher::default();
-    let deck = |v: &Dynamic| v.is::<DeckRef>();
-    if !args.iter().all(|a| hash_value(a, &mut hasher)) || args.iter().any(|a| any_within(a, &deck)) {
+    if !args.iter().all(|a| hash_value_without_decks(a, &mut hasher)) {
         return runner.call(f, args, pos);
     }
     let standing = runner.state.borrow().standing_as();

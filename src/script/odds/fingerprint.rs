@@ -22,6 +22,11 @@ pub fn hash_value(value: &Dynamic, hasher: &mut AHasher) -> bool {
     plain::hash(value, hasher, &hash_other)
 }
 
+/// `hash_value`, but false also for a value that holds a deck, at any depth.
+pub fn hash_value_without_decks(value: &Dynamic, hasher: &mut AHasher) -> bool {
+    plain::hash(value, hasher, &|v, h| !v.is::<DeckRef>() && hash_other(v, h))
+}
+
 /// The kinds beside the plain ones that a state may hold, hashed.
 fn hash_other(value: &Dynamic, hasher: &mut AHasher) -> bool {
     if value.is_shared() {
@@ -78,11 +83,12 @@ pub fn same_value(a: &Dynamic, b: &Dynamic) -> bool {
 
 /// The kinds beside the plain ones that a state may hold, compared (the same type each).
 fn same_other(a: &Dynamic, b: &Dynamic) -> bool {
+    // One handle is one id (a study's trials pass the very units its setup made).
     if let (Some(x), Some(y)) = (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
-        return x.0.borrow().id == y.0.borrow().id;
+        return std::rc::Rc::ptr_eq(&x.0, &y.0) || x.0.borrow().id == y.0.borrow().id;
     }
     if let (Some(x), Some(y)) = (a.read_lock::<LeaderRef>(), b.read_lock::<LeaderRef>()) {
-        return x.0.borrow().id == y.0.borrow().id;
+        return std::rc::Rc::ptr_eq(&x.0, &y.0) || x.0.borrow().id == y.0.borrow().id;
     }
     if let (Some(x), Some(y)) = (a.read_lock::<DeckRef>(), b.read_lock::<DeckRef>()) {
         return std::rc::Rc::ptr_eq(&x.0, &y.0);
