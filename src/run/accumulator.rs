@@ -155,13 +155,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn observed(tallies: &[(&str, &str)], records: &[(&str, f64)]) -> Observations {
-        Observations {
-            tallies: tallies.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            records: records.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-        }
-    }
+    use crate::run::summary::tests::observed;
 
     #[test]
     fn blocks_joined_in_order_count_as_one_run_does() {

@@ -211,10 +211,11 @@ fn csv_field(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn observed(tallies: &[(&str, &str)], records: &[(&str, f64)]) -> Observations {
+    /// One trial's observations, written briefly (shared with the accumulator's tests).
+    pub(in crate::run) fn observed(tallies: &[(&str, &str)], records: &[(&str, f64)]) -> Observations {
         Observations {
             tallies: tallies.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             records: records.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
