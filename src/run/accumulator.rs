@@ -1,9 +1,10 @@
 //! What a study has counted so far, folded in as trials finish: a count per outcome and running
 //! moments per record, so memory stays the same however many trials run.
 //!
-//! Trials are folded in blocks of `BLOCK` consecutive trials, each block in trial order, and
-//! blocks are joined in trial order. The blocks are the same whatever the number of jobs, so the
-//! sums (and so the last digits of a mean) never depend on how trials were shared out.
+//! Trials are folded in blocks of consecutive trials (`BLOCK`, fewer in a small study), each
+//! block in trial order, and blocks are joined in trial order. The blocks are the same whatever
+//! the number of jobs, so the sums (and so the last digits of a mean) never depend on how trials
+//! were shared out.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +12,8 @@ use super::summary::{Summary, Tally, TallyRow, natural_order, record_of, wilson}
 use crate::rules::Ruleset;
 use crate::script::Observations;
 
-/// Trials in a block: folded by one worker, in order, then joined to the blocks before it.
+/// Trials in a block of a large study: folded by one worker, in order, then joined to the
+/// blocks before it.
 pub const BLOCK: u64 = 1_000;
 
 /// Counts and moments of the trials folded so far.

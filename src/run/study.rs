@@ -38,6 +38,18 @@ pub struct Study<'a> {
     pub target: Option<f64>,
 }
 
+/// Blocks a study of few trials is cut into (about), so that its trials are shared out too.
+const FEWEST_BLOCKS: u64 = 64;
+
+impl Study<'_> {
+    /// Trials in a block: `BLOCK`, or fewer in a study of fewer than 64 blocks (so that all its
+    /// workers have trials to run). A study run to a target error checks every `BLOCK` trials.
+    /// It depends on the study alone, never on its jobs, so neither do the sums.
+    fn block(&self) -> u64 {
+        if self.target.is_some() { BLOCK } else { BLOCK.min(self.count.div_ceil(FEWEST_BLOCKS)).max(1) }
+    }
+}
+
 /// What a study counted, summed in trial order (the same whatever the number of jobs).
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -85,7 +97,7 @@ enum Message {
     Broken(TrialFailure),
 }
 
-/// One block of `BLOCK` consecutive trials, run by one worker in trial order.
+/// One block of consecutive trials (see `Study::block`), run by one worker in trial order.
 struct Block {
     index: u64,
     sums: Accumulator,
@@ -143,7 +155,7 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
     probe.compile(&trial_scope(study.first), study.script).map_err(|e| StudyError::Setup(Box::new(e.into())))?;
     drop(probe);
 
-    let blocks = study.count.div_ceil(BLOCK);
+    let blocks = study.count.div_ceil(study.block());
     let jobs = study.jobs.clamp(1, blocks.max(1) as usize);
     let done = AtomicU64::new(0);
     let dispatch = Dispatch {
@@ -213,7 +225,7 @@ fn gather(
             outcome.sums.join(block.sums);
             outcome.last_value = block.value.or(outcome.last_value.take());
             outcome.trace = block.trace.or(outcome.trace.take());
-            let trials = (summed * BLOCK).min(study.count);
+            let trials = (summed * study.block()).min(study.count);
             if let Some(target) = study.target {
                 let widest = outcome.sums.widest();
                 let met = widest.as_ref().is_some_and(|(w, ..)| *w <= target);
@@ -274,8 +286,8 @@ fn work(
     let setup = if keeps { host.set_up(&trial_scope(study.first), &ast, study.script) } else { None };
     while let Some(index) = dispatch.claim(jobs) {
         let mut block = Block { index, sums: Accumulator::default(), failures: Vec::new(), value: None, trace: None };
-        let start = study.first + index * BLOCK;
-        let end = (start + BLOCK).min(study.first + study.count);
+        let start = study.first + index * study.block();
+        let end = (start + study.block()).min(study.first + study.count);
         for trial in start..end {
             // Past a failure, or past where the target error was met, nothing more is wanted.
             if trial >= dispatch.failed.load(Ordering::Relaxed) || index >= dispatch.end.load(Ordering::Relaxed) {

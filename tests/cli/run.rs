@@ -43,7 +43,8 @@ fn the_same_seed_gives_the_same_study_whatever_the_jobs() {
     assert_eq!(study(&one), study(&run("3")));
     let v: Value = serde_json::from_str(&one).unwrap();
     assert_eq!(v["seed"], 11);
-    // Three blocks of trials (1000, 1000 and 500), summed in trial order whoever ran them.
+    // 63 blocks of up to 40 trials (a study of under 64,000 trials is cut into about 64
+    // blocks), summed in trial order whoever ran them.
     assert_eq!(v["summary"]["trials"], 2500);
 }
 
