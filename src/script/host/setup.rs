@@ -83,3 +83,75 @@ fn makes_from_constants(stmt: &Stmt) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rhai::Scope;
+
+    use super::*;
+    use crate::rules::load;
+    use crate::script::Limits;
+
+    const SCRIPT: &str = r#"
+        let a = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"});
+        let b = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"});
+        b.stands -= trial;
+        a.stands + b.stands
+    "#;
+
+    fn host(max_operations: u64) -> Host {
+        let rules = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let ruleset = load(&["ff-napoleonic".to_string()], &rules).unwrap().ruleset;
+        let host = Host::with_limits(ruleset, Limits { max_operations, ..Limits::default() }).unwrap();
+        host.set_tracing(false);
+        host
+    }
+
+    fn scope(trial: i64) -> Scope<'static> {
+        let mut scope = Scope::new();
+        scope.push("trial", trial);
+        scope
+    }
+
+    #[test]
+    fn a_trial_after_its_setup_comes_out_and_spends_as_the_whole_script() {
+        // The whole script, run plainly: its value and the operations it spent.
+        let plain = host(u64::MAX);
+        let ast = plain.compile(&scope(0), SCRIPT).unwrap();
+        let value = plain.run(&mut scope(2), &ast, SCRIPT).unwrap().value.as_int().unwrap();
+        let spent = plain.meter.spent();
+        assert_eq!(value, 10);
+        // After a setup run once, each trial starts from the units as made, and spends as much.
+        let set = host(u64::MAX);
+        let setup = set.set_up(&scope(0), &ast, SCRIPT).expect("two units made from constants");
+        for trial in [2, 1, 2] {
+            let value = set.run_set_up(&setup, trial, SCRIPT).unwrap().value.as_int().unwrap();
+            assert_eq!(value, 12 - trial);
+            assert_eq!(set.meter.spent(), spent, "trial {trial}");
+        }
+        // So the operation limit falls in the same place down both paths.
+        let short = host(spent - 1);
+        let setup = short.set_up(&scope(0), &ast, SCRIPT).expect("the setup alone is within the limit");
+        let err = short.run_set_up(&setup, 2, SCRIPT).unwrap_err().to_string();
+        assert!(err.contains(&format!("stopped after {} operations", spent - 1)), "{err}");
+        let plain = host(spent - 1);
+        let err = plain.run(&mut scope(2), &ast, SCRIPT).unwrap_err().to_string();
+        assert!(err.contains(&format!("stopped after {} operations", spent - 1)), "{err}");
+        let exact = host(spent);
+        let setup = exact.set_up(&scope(0), &ast, SCRIPT).unwrap();
+        assert_eq!(exact.run_set_up(&setup, 2, SCRIPT).unwrap().value.as_int().unwrap(), 10);
+    }
+
+    #[test]
+    fn a_script_that_opens_otherwise_has_no_setup() {
+        let host = host(u64::MAX);
+        for script in [
+            "let n = trial; let a = unit(#{name: \"A\", arm: \"infantry\", stands: 6, formation: \"line\"}); n",
+            "let trial = unit(#{name: \"A\", arm: \"infantry\", stands: 6, formation: \"line\"}); 1",
+            "fn unit(x) { x } let a = unit(#{name: \"A\"}); 1",
+        ] {
+            let ast = host.compile(&scope(0), script).unwrap();
+            assert!(host.set_up(&scope(0), &ast, script).is_none(), "{script}");
+        }
+    }
+}
