@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use rhai::{Dynamic, EvalAltResult, Position};
 
-use super::{Call, End, MOST_ENDS, MOST_NAMES, Path};
+use super::{Call, End, MOST_ENDS, MOST_NAMED_HASHES, MOST_NAMES, Path};
 use crate::dice::{DiceError, Die, RollSource};
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
@@ -38,7 +38,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
             let hash = World::standing_hash(runner.state);
             if let Some(name) = standing {
                 let mut kept = paths.borrow_mut();
-                if kept.hashes.len() >= MOST_ENDS {
+                if kept.hashes.len() >= MOST_NAMED_HASHES {
                     kept.hashes.clear();
                 }
                 kept.hashes.insert(name, hash);
@@ -56,8 +56,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
         let entry = kept.procedures.entry(procedure).or_default();
         let call = entry.calls.get_mut(&hash).and_then(|calls| {
             let at = calls.iter().position(|c| {
-                c.args.len() == args.len()
-                    && c.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
+                same_args(&c.args, args)
                     && (standing.is_some_and(|name| c.names.contains(&name)) || c.world.is_standing(runner.state))
             })?;
             // Compared unit by unit once for each named state: known by its name after.
@@ -137,17 +136,15 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     let end = Rc::new(End { value: value.clone(), world: after, name, changed, operations, holds_handles });
     let entry = kept.procedures.entry(procedure).or_default();
     let calls = entry.calls.entry(hash).or_default();
-    let at = match calls.iter().position(|c| {
-        c.args.len() == kept_args.len()
-            && c.args.iter().zip(&kept_args).all(|(a, b)| same_value(a, b))
-            && World::same_ids_and_values(&c.world, &world)
-    }) {
-        Some(i) => i,
-        None => {
-            calls.push(Call { args: kept_args, world, paths: None, names: standing.into_iter().collect() });
-            calls.len() - 1
-        }
-    };
+    let at =
+        match calls.iter().position(|c| same_args(&c.args, &kept_args) && World::same_ids_and_values(&c.world, &world))
+        {
+            Some(i) => i,
+            None => {
+                calls.push(Call { args: kept_args, world, paths: None, names: standing.into_iter().collect() });
+                calls.len() - 1
+            }
+        };
     let rolled = rolled.borrow();
     if add(&mut calls[at].paths, &rolled, end) {
         kept.ends += 1;
@@ -181,6 +178,11 @@ fn made(rolled: &[(Die, i64)], end: Rc<End>) -> Path {
         None => Path::End(end),
         Some(((die, face), rest)) => Path::Roll { die: *die, next: HashMap::from([(*face, made(rest, end))]) },
     }
+}
+
+/// Whether the arguments of a call kept are those of a call now.
+fn same_args(kept: &[Dynamic], now: &[Dynamic]) -> bool {
+    kept.len() == now.len() && kept.iter().zip(now).all(|(a, b)| same_value(a, b))
 }
 
 /// One face from the trial's dice, as a roll draws it.

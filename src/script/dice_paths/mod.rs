@@ -32,6 +32,9 @@ pub use call::call;
 /// Most path ends kept in all (each holds the units it left): past it, calls not yet kept run.
 const MOST_ENDS: usize = 20_000;
 
+/// Most named states whose units' hash is kept (see `DicePaths::hashes`): past it, forgotten.
+const MOST_NAMED_HASHES: usize = 20_000;
+
 /// Most named states kept for one call (see `Call::names`).
 const MOST_NAMES: usize = 16;
 

@@ -252,8 +252,7 @@ impl World {
         let st = state.borrow();
         let mut hasher = ahash::AHasher::default();
         for unit in st.units.values() {
-            let unit = unit.0.borrow();
-            (&unit.id, unit.stands, &unit.formation, &unit.order, unit.markers.len()).hash(&mut hasher);
+            hash_unit(&unit.0.borrow(), &mut hasher);
         }
         st.leaders.len().hash(&mut hasher);
         hasher.finish()
@@ -338,7 +337,7 @@ impl World {
     fn content_hash(&self) -> u64 {
         let mut hasher = ahash::AHasher::default();
         for unit in &self.unit_values {
-            (&unit.id, unit.stands, &unit.formation, &unit.order, unit.markers.len()).hash(&mut hasher);
+            hash_unit(unit, &mut hasher);
             unit.markers.keys().for_each(|k| k.hash(&mut hasher));
         }
         for leader in &self.leader_values {
@@ -351,6 +350,11 @@ impl World {
         (self.observations.tallies.len(), self.observations.records.len()).hash(&mut hasher);
         hasher.finish()
     }
+}
+
+/// What most often tells units apart: id, stands, formation, order and how many markers.
+fn hash_unit(unit: &Unit, hasher: &mut ahash::AHasher) {
+    (&unit.id, unit.stands, &unit.formation, &unit.order, unit.markers.len()).hash(hasher);
 }
 
 /// Whether two registries hold the same handles under the same ids.
