@@ -282,6 +282,9 @@ fn work(
             return;
         }
     };
+    if keeps {
+        host.keep_resolutions(&ast);
+    }
     // What every trial starts from, made once (see `Host::set_up`); a single trial runs whole.
     let setup = if keeps { host.set_up(&trial_scope(study.first), &ast, study.script) } else { None };
     while let Some(index) = dispatch.claim(jobs) {

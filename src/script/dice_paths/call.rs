@@ -1,13 +1,13 @@
 //! A call through the paths kept: walked with the trial's dice, or run and added (see the module above).
 
+use ahash::AHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
 
 use rhai::{Dynamic, EvalAltResult, Position};
 
-use super::{Call, End, MOST_ENDS, MOST_NAMED_HASHES, MOST_NAMES, Path};
+use super::{Call, DicePaths, End, MOST_ENDS, MOST_NAMED_HASHES, MOST_NAMES, Path};
 use crate::dice::{DiceError, Die, RollSource};
 use crate::script::compiled::code::Function;
 use crate::script::compiled::run::{Runner, Slots};
@@ -27,40 +27,41 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     if !paths.borrow().looks_up(procedure) {
         return runner.call(f, args, pos);
     }
-    let mut hasher = ahash::AHasher::default();
-    if !args.iter().all(|a| hash_value_without_decks(a, &mut hasher)) {
-        return runner.call(f, args, pos);
-    }
     let standing = runner.state.borrow().standing_as();
-    let units_hash = {
-        let known = standing.and_then(|name| paths.borrow().hashes.get(&name).copied());
-        known.unwrap_or_else(|| {
-            let hash = World::standing_hash(runner.state);
-            if let Some(name) = standing {
-                let mut kept = paths.borrow_mut();
-                if kept.hashes.len() >= MOST_NAMED_HASHES {
-                    kept.hashes.clear();
-                }
-                kept.hashes.insert(name, hash);
-            }
-            hash
-        })
+    // The call found last, when this is it again: a study's trial mostly makes the calls the
+    // trial before made, on the units standing as they stood then.
+    let again = standing.and_then(|name| {
+        let kept = paths.borrow();
+        let calls = kept.procedures.get(&procedure)?;
+        let (hash, at) = calls.last?;
+        let call = calls.calls.get(&hash)?.get(at)?;
+        (call.names.contains(&name) && same_args(&call.args, args)).then_some((hash, at))
+    });
+    let (hash, again) = match again {
+        Some((hash, at)) => (hash, Some(at)),
+        None => match hash_of(runner, &paths, standing, args) {
+            Some(hash) => (hash, None),
+            None => return runner.call(f, args, pos),
+        },
     };
-    hasher.write_u64(units_hash);
-    let hash = hasher.finish();
 
     // Down the path kept, with the trial's own dice.
     let mut drawn: Vec<i64> = Vec::new();
     let known = {
         let mut kept = paths.borrow_mut();
         let entry = kept.procedures.entry(procedure).or_default();
-        let call = entry.calls.get_mut(&hash).and_then(|calls| {
-            let at = calls.iter().position(|c| {
+        let at = again.or_else(|| {
+            entry.calls.get(&hash)?.iter().position(|c| {
                 same_args(&c.args, args)
                     && (standing.is_some_and(|name| c.names.contains(&name)) || c.world.is_standing(runner.state))
-            })?;
+            })
+        });
+        if at.is_some() {
+            entry.last = at.map(|at| (hash, at));
+        }
+        let call = at.and_then(|at| {
+            let call = entry.calls.get_mut(&hash)?.get_mut(at)?;
             // Compared unit by unit once for each named state: known by its name after.
-            let call = &mut calls[at];
             if let Some(name) = standing
                 && !call.names.contains(&name)
                 && call.names.len() < MOST_NAMES
@@ -150,6 +151,29 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
         kept.ends += 1;
     }
     Ok(value)
+}
+
+/// The hash a call is kept by: of its arguments and the units as they stand (none when an
+/// argument cannot be hashed, and the call is not kept).
+fn hash_of(runner: &Runner, paths: &RefCell<DicePaths>, standing: Option<u64>, args: &Slots) -> Option<u64> {
+    let mut hasher = ahash::AHasher::default();
+    if !args.iter().all(|a| hash_value_without_decks(a, &mut hasher)) {
+        return None;
+    }
+    let known = standing.and_then(|name| paths.borrow().hashes.get(&name).copied());
+    let units_hash = known.unwrap_or_else(|| {
+        let hash = World::standing_hash(runner.state);
+        if let Some(name) = standing {
+            let mut kept = paths.borrow_mut();
+            if kept.hashes.len() >= MOST_NAMED_HASHES {
+                kept.hashes.clear();
+            }
+            kept.hashes.insert(name, hash);
+        }
+        hash
+    });
+    hasher.write_u64(units_hash);
+    Some(hasher.finish())
 }
 
 /// Adds the path of `rolled` faces ending in `end`; false when it was there already (or the

@@ -19,7 +19,7 @@
 
 mod call;
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 use std::rc::Rc;
 
 use rhai::Dynamic;
@@ -56,6 +56,8 @@ pub struct DicePaths {
 #[derive(Default)]
 struct Procedure {
     calls: HashMap<u64, Vec<Call>>,
+    /// The call found last, by its hash and place (calls are only ever added).
+    last: Option<(u64, usize)>,
     looked_up: u64,
     found: u64,
     /// Found since the last look (see `WINDOW`).

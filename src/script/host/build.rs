@@ -97,6 +97,7 @@ impl Host {
             meter,
             code_name: RefCell::new("expression".into()),
             native: None,
+            resolutions: RefCell::default(),
         };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems);

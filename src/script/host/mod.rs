@@ -24,6 +24,7 @@ mod build;
 mod check;
 mod eval;
 mod odds;
+mod resolutions;
 mod setup;
 mod snapshot;
 
@@ -65,6 +66,8 @@ pub struct Host {
     failed_trace: RefCell<Option<Trace>>,
     /// The words the rules give each marker, read once from tables and procedures for `check`.
     marker_values: RefCell<crate::script::words::MarkerValues>,
+    /// In a study, the functions Rhai found for the script's calls, kept from trial to trial.
+    resolutions: RefCell<Option<resolutions::Resolutions>>,
 }
 
 /// The result of evaluating an expression: its value and how it came about.
@@ -173,6 +176,12 @@ impl Host {
         let mut st = self.state.borrow_mut();
         st.units_made = on.then(Default::default);
         st.dice_paths = on.then(Default::default);
+    }
+
+    /// Keeps the functions Rhai finds for the calls of `ast`, a study's script, from one run to
+    /// the next (see `resolutions`).
+    pub fn keep_resolutions(&self, ast: &AST) {
+        *self.resolutions.borrow_mut() = resolutions::Resolutions::for_script(ast);
     }
 
     /// Forgets the units and leaders made so far: a study's trial starts with none, whatever

@@ -7,11 +7,15 @@
 //! script reads them where it would have), and its meter already charged with the operations
 //! the setup spent: a trial comes out exactly as if it had run the whole script.
 
-use rhai::{AST, Expr, Scope, Stmt};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rhai::{AST, Dynamic, Expr, Scope, Stmt};
 
 use super::snapshot::Snapshot;
 use super::{Evaluation, Host};
 use crate::script::error::ScriptError;
+use crate::script::handles::{LeaderRef, UnitRef};
 
 /// The calls a setup statement may make: they read only their constant arguments (and the
 /// ruleset, and orders of battle beside the script), roll nothing and count nothing.
@@ -23,6 +27,8 @@ pub struct Setup {
     rest: AST,
     /// The scope after the setup: the trial's own variables first, then the setup's.
     scope: Scope<'static>,
+    /// The scope each trial runs in: `scope`, put back after the trial before (see `run_set_up`).
+    working: RefCell<Scope<'static>>,
     /// The units and leaders as the setup made them.
     made: Snapshot,
     /// The operations the setup spent.
@@ -51,18 +57,40 @@ impl Host {
         self.run(&mut setup_scope, &part(0, count), code).ok()?;
         let operations = self.meter.spent();
         let made = self.snapshot(&setup_scope);
-        Some(Setup { rest: part(count, statements.len()), scope: setup_scope, made, operations })
+        let working = RefCell::new(setup_scope.clone());
+        Some(Setup { rest: part(count, statements.len()), scope: setup_scope, working, made, operations })
     }
 
     /// Runs the rest of the script after `setup` as one trial: from the units as the setup made
     /// them, in the setup's scope with `trial` set, the setup's operations already spent.
     pub fn run_set_up(&self, setup: &Setup, trial: i64, code: &str) -> Result<Evaluation, ScriptError> {
         self.restore(&setup.made);
-        let mut scope = setup.scope.clone();
+        let mut scope = setup.working.borrow_mut();
+        // The trial before left its own variables after the setup's, and may have given those
+        // other values: the setup's scope is copied again only then. (A unit a variable still
+        // holds is the same handle, put back as made by `restore`.)
+        scope.rewind(setup.scope.len());
+        let held = scope.iter_raw().zip(setup.scope.iter_raw()).all(|((name, _, now), (_, _, made))| {
+            name == "trial" || crate::script::plain::same(now, made, &same_handle)
+        });
+        if !held {
+            *scope = setup.scope.clone();
+        }
         scope.set_value("trial", trial);
         self.begin(self.limits.get());
         self.meter.spend_at(setup.operations, rhai::Position::NONE).map_err(|err| self.locate(&err, code))?;
         self.run_metered(&mut scope, &setup.rest, code)
+    }
+}
+
+/// Whether `a` and `b` are the same unit or leader (the values `plain::same` leaves to its caller).
+fn same_handle(a: &Dynamic, b: &Dynamic) -> bool {
+    match (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
+        (Some(a), Some(b)) => Rc::ptr_eq(&a.0, &b.0),
+        _ => match (a.read_lock::<LeaderRef>(), b.read_lock::<LeaderRef>()) {
+            (Some(a), Some(b)) => Rc::ptr_eq(&a.0, &b.0),
+            _ => false,
+        },
     }
 }
 
@@ -140,6 +168,30 @@ mod tests {
         let exact = host(spent);
         let setup = exact.set_up(&scope(0), &ast, SCRIPT).unwrap();
         assert_eq!(exact.run_set_up(&setup, 2, SCRIPT).unwrap().value.as_int().unwrap(), 10);
+    }
+
+    #[test]
+    fn a_trial_finds_the_setup_variables_as_made_whatever_the_trial_before_did_with_them() {
+        // Even trials give `a` another value, and capture `b` in a closure (which shares it).
+        let script = r#"
+            let a = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"});
+            let b = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"});
+            let found = `${type_of(a)} ${type_of(b)} ${b.stands}`;
+            if trial % 2 == 0 { a = trial; let f = || b.stands; b.stands -= f.call() / 3; }
+            let extra = [found, a];
+            `${found} then ${extra[1]} ${b.stands}`
+        "#;
+        let plain = host(u64::MAX);
+        let ast = plain.compile(&scope(0), script).unwrap();
+        let set = host(u64::MAX);
+        let setup = set.set_up(&scope(0), &ast, script).expect("two units made from constants");
+        for trial in [0, 1, 2, 2, 3] {
+            plain.forget_units();
+            let whole = plain.run(&mut scope(trial), &ast, script).unwrap().value.to_string();
+            let after_setup = set.run_set_up(&setup, trial, script).unwrap().value.to_string();
+            assert_eq!(after_setup, whole, "trial {trial}");
+            assert!(whole.starts_with("Unit Unit 6 then"), "{whole}");
+        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The units and leaders a run may change, kept before it and put back after (an `odds`
 //! walk leaves the session's units as they were; the REPL's `:undo` takes a line back).
 
+use ahash::AHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use rhai::{Dynamic, Scope};
