@@ -41,8 +41,9 @@ enum Path {
     /// An `odds` walk over compiled procedures (operations counted over the whole walk).
     Walk,
     /// A study's trials, untraced, their calls of compiled procedures kept by the dice they
-    /// rolled (`script::dice_paths`): the code is run as a trial twice, and the second run,
-    /// which reads the calls kept by the first, is the one compared.
+    /// rolled (`script::dice_paths`) and Rhai's function resolutions kept from trial to trial
+    /// (`Host::keep_resolutions`): the code is run as a trial twice, and the second run, which
+    /// reads what the first kept, is the one compared.
     Study,
 }
 
@@ -61,9 +62,12 @@ fn host(path: Path) -> Host {
 /// `code` run down `path`: for a study, as its second trial.
 fn eval(host: &Host, path: Path, code: &str) -> Result<grognard::script::Evaluation, ScriptError> {
     if let Path::Study = path {
+        let ast = host.compile(&Scope::new(), code)?;
+        host.keep_resolutions(&ast);
         host.set_dice(Box::new(grognard::dice::Seeded::for_trial(1, 0)));
-        let _first = host.eval(&mut Scope::new(), code);
+        let _first = host.run(&mut Scope::new(), &ast, code);
         host.set_dice(Box::new(grognard::dice::Seeded::for_trial(1, 1)));
+        return host.run(&mut Scope::new(), &ast, code);
     }
     host.eval(&mut Scope::new(), code)
 }
