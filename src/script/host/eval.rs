@@ -78,15 +78,10 @@ impl Host {
             st.scenario_problems = None;
             st.trial += 1;
         }
-        // Taken out while it runs: a run inside this one looks its calls up afresh.
-        let kept = self.resolutions.take();
-        let result = match kept {
-            Some(mut kept) => {
-                let result = kept.eval(&self.engine, scope, ast);
-                *self.resolutions.borrow_mut() = Some(kept);
-                result
-            }
-            None => self.engine.eval_ast_with_scope::<Dynamic>(scope, ast),
+        // Borrowed while it runs: a run inside this one looks its calls up afresh.
+        let result = match self.resolutions.try_borrow_mut().as_deref_mut() {
+            Ok(Some(kept)) => kept.eval(&self.engine, scope, ast),
+            _ => self.engine.eval_ast_with_scope::<Dynamic>(scope, ast),
         };
         let mut st = self.state.borrow_mut();
         let trace = std::mem::take(&mut st.trace);
