@@ -78,22 +78,22 @@ impl Accumulator {
     pub fn add(&mut self, trial: &Observations) {
         self.trials += 1;
         for (key, value) in &trial.tallies {
-            let outcomes = match self.tallies.get_mut(key) {
+            let outcomes = match self.tallies.get_mut(key.as_str()) {
                 Some(outcomes) => outcomes,
-                None => self.tallies.entry(key.clone()).or_default(),
+                None => self.tallies.entry(key.to_string()).or_default(),
             };
-            match outcomes.get_mut(value) {
+            match outcomes.get_mut(value.as_str()) {
                 Some((count, _)) => *count += 1,
                 None => {
-                    outcomes.insert(value.clone(), (1, self.tallied));
+                    outcomes.insert(value.to_string(), (1, self.tallied));
                 }
             }
             self.tallied += 1;
         }
         for (key, value) in &trial.records {
-            match self.records.get_mut(key) {
+            match self.records.get_mut(key.as_str()) {
                 Some(moments) => moments.push(*value),
-                None => self.records.entry(key.clone()).or_default().push(*value),
+                None => self.records.entry(key.to_string()).or_default().push(*value),
             }
         }
     }

@@ -217,8 +217,8 @@ pub(super) mod tests {
     /// One trial's observations, written briefly (shared with the accumulator's tests).
     pub(in crate::run) fn observed(tallies: &[(&str, &str)], records: &[(&str, f64)]) -> Observations {
         Observations {
-            tallies: tallies.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            records: records.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            tallies: tallies.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect(),
+            records: records.iter().map(|(k, v)| ((*k).into(), *v)).collect(),
         }
     }
 

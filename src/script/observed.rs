@@ -82,14 +82,14 @@ impl ExactObservations {
         self.runs += 1;
         let mut tallied: BTreeMap<&str, u32> = BTreeMap::new();
         for (key, value) in &observations.tallies {
-            self.tallies.entry(key.clone()).or_default().values.add_fraction(value.clone(), num, den);
+            self.tallies.entry(key.to_string()).or_default().values.add_fraction(value.to_string(), num, den);
             *tallied.entry(key).or_default() += 1;
         }
         let mut recorded: BTreeMap<&str, u32> = BTreeMap::new();
         for (key, value) in &observations.records {
             // `record` refuses numbers that are not finite, so every one is a fraction.
             let value = BigRational::from_float(*value).unwrap_or_default();
-            self.records.entry(key.clone()).or_default().values.add_fraction(value, num, den);
+            self.records.entry(key.to_string()).or_default().values.add_fraction(value, num, den);
             *recorded.entry(key).or_default() += 1;
         }
         for (key, _) in tallied.into_iter().filter(|(_, n)| *n == 1) {

@@ -167,10 +167,11 @@ impl CompiledList {
 /// What one trial of a study counted, in the order it was counted.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Observations {
-    /// `tally("result", r.result)`: one outcome of a key.
-    pub tallies: Vec<(String, String)>,
+    /// `tally("result", r.result)`: one outcome of a key. (Rhai's shared strings: a key or a
+    /// word the script wrote is counted without being copied.)
+    pub tallies: Vec<(rhai::ImmutableString, rhai::ImmutableString)>,
     /// `record("stands_lost", n)`: one number of a key.
-    pub records: Vec<(String, f64)>,
+    pub records: Vec<(rhai::ImmutableString, f64)>,
 }
 
 /// The state as the bindings hold it.

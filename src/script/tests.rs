@@ -819,8 +819,8 @@ fn a_run_counting_a_key_twice_weighs_each_value_by_its_share() {
     // Two runs of chance 1/4 and 3/4: the first tallies `a` twice (x, y), the second once (x).
     let mut observed = ExactObservations::default();
     let run = |tallies: &[(&str, &str)]| Observations {
-        tallies: tallies.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        records: vec![("n".to_string(), 0.5)],
+        tallies: tallies.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect(),
+        records: vec![("n".into(), 0.5)],
     };
     let four = BigUint::from(4u32);
     observed.add_run(&run(&[("a", "x"), ("a", "y")]), &BigUint::from(1u32), &four);

@@ -28,7 +28,7 @@ fn within(observations: &Observations, call: &str, key: &str) -> Result<(), Box<
 
 pub fn register(engine: &mut Engine, state: &Shared) {
     let st = state.clone();
-    let tally = move |key: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+    let tally = move |key: ImmutableString, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
         if key.is_empty() {
             return fail("tally needs a key: tally(\"result\", r.result)");
         }
@@ -36,29 +36,38 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             // Counted by the name of a card drawn by kind: the walk must tell the cards apart.
             st.borrow_mut().cards.told_apart = true;
         }
-        let value = if value.is_unit() { "(nothing)".to_string() } else { value.to_string() };
+        let value: ImmutableString = if value.is_unit() {
+            "(nothing)".into()
+        } else if value.is_string() {
+            value.cast()
+        } else {
+            value.to_string().into()
+        };
         if value.chars().count() > MAX_VALUE {
             return fail(format!("tally(\"{key}\", ...): a value is at most {MAX_VALUE} characters as text"));
         }
         let mut st = st.borrow_mut();
-        within(&st.observations, "tally", key)?;
-        st.observations_mut().tallies.push((key.to_string(), value));
+        within(&st.observations, "tally", &key)?;
+        st.observations_mut().tallies.push((key, value));
         Ok(())
     };
     let registration = || FuncRegistration::new("tally").with_volatility(true);
     // A value of any type; and the same for words, numbers and flags, which Rhai then finds at
     // its first look rather than after trying `Dynamic` for the value.
     let any = tally.clone();
-    registration().register_into_engine(engine, move |key: &str, value: Dynamic| any(key, value));
+    registration().register_into_engine(engine, move |key: ImmutableString, value: Dynamic| any(key, value));
     let word = tally.clone();
-    registration()
-        .register_into_engine(engine, move |key: &str, value: ImmutableString| word(key, Dynamic::from(value)));
+    registration().register_into_engine(engine, move |key: ImmutableString, value: ImmutableString| {
+        word(key, Dynamic::from(value))
+    });
     let number = tally.clone();
-    registration().register_into_engine(engine, move |key: &str, value: i64| number(key, Dynamic::from(value)));
-    registration().register_into_engine(engine, move |key: &str, value: bool| tally(key, Dynamic::from(value)));
+    registration()
+        .register_into_engine(engine, move |key: ImmutableString, value: i64| number(key, Dynamic::from(value)));
+    registration()
+        .register_into_engine(engine, move |key: ImmutableString, value: bool| tally(key, Dynamic::from(value)));
     for integer in [false, true] {
         let st = state.clone();
-        let record = move |key: &str, value: f64| -> Result<(), Box<EvalAltResult>> {
+        let record = move |key: ImmutableString, value: f64| -> Result<(), Box<EvalAltResult>> {
             if key.is_empty() {
                 return fail("record needs a key: record(\"stands_lost\", n)");
             }
@@ -66,15 +75,16 @@ pub fn register(engine: &mut Engine, state: &Shared) {
                 return fail(format!("record(\"{key}\", ...) needs a number, not {value}"));
             }
             let mut st = st.borrow_mut();
-            within(&st.observations, "record", key)?;
-            st.observations_mut().records.push((key.to_string(), value));
+            within(&st.observations, "record", &key)?;
+            st.observations_mut().records.push((key, value));
             Ok(())
         };
         let registration = FuncRegistration::new("record").with_volatility(true);
         if integer {
-            registration.register_into_engine(engine, move |key: &str, value: i64| record(key, value as f64));
+            registration
+                .register_into_engine(engine, move |key: ImmutableString, value: i64| record(key, value as f64));
         } else {
-            registration.register_into_engine(engine, move |key: &str, value: f64| record(key, value));
+            registration.register_into_engine(engine, move |key: ImmutableString, value: f64| record(key, value));
         }
     }
 }

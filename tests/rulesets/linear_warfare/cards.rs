@@ -353,7 +353,7 @@ fn each_phase_calls_the_scenario_with_the_sequence_of_play() {
     );
     host.eval(&mut Scope::new(), &code).unwrap();
     let tallies = host.take_observations().tallies;
-    let values: Vec<String> = tallies.iter().map(|(_, v)| v.clone()).collect();
+    let values: Vec<String> = tallies.iter().map(|(_, v)| v.to_string()).collect();
     assert_eq!(
         values,
         [
@@ -432,7 +432,7 @@ fn the_army_withdrawal_check_runs_at_the_end_of_each_turn() {
         day("trumps: 0", "trumps: 0", 1)
     );
     host.eval(&mut Scope::new(), &code).unwrap();
-    assert_eq!(host.take_observations().tallies, [("check".to_string(), "holds".to_string())]);
+    assert_eq!(host.take_observations().tallies, [("check".into(), "holds".into())]);
 }
 
 #[test]
