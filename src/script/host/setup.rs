@@ -67,11 +67,12 @@ impl Host {
         self.restore(&setup.made);
         let mut scope = setup.working.borrow_mut();
         // The trial before left its own variables after the setup's, and may have given those
-        // other values: the setup's scope is copied again only then. (A unit a variable still
-        // holds is the same handle, put back as made by `restore`.)
+        // other values: the setup's scope is copied again unless each still holds the unit or
+        // leader it was given (the same handle, put back as made by `restore`). A setup's
+        // order of battle, a map, is copied every time: a trial may have changed it anywhere.
         scope.rewind(setup.scope.len());
         let held = scope.iter_raw().zip(setup.scope.iter_raw()).all(|((name, _, now), (_, _, made))| {
-            name == "trial" || crate::script::plain::same(now, made, &same_handle)
+            name == "trial" || (now.tag() == made.tag() && same_handle(now, made))
         });
         if !held {
             *scope = setup.scope.clone();
@@ -83,7 +84,7 @@ impl Host {
     }
 }
 
-/// Whether `a` and `b` are the same unit or leader (the values `plain::same` leaves to its caller).
+/// Whether `a` and `b` are the same unit, or the same leader.
 fn same_handle(a: &Dynamic, b: &Dynamic) -> bool {
     match (a.read_lock::<UnitRef>(), b.read_lock::<UnitRef>()) {
         (Some(a), Some(b)) => Rc::ptr_eq(&a.0, &b.0),
@@ -172,12 +173,13 @@ mod tests {
 
     #[test]
     fn a_trial_finds_the_setup_variables_as_made_whatever_the_trial_before_did_with_them() {
-        // Even trials give `a` another value, and capture `b` in a closure (which shares it).
+        // Even trials give `a` another value, and capture `b` in a closure (which shares it);
+        // odd ones tag `b`.
         let script = r#"
             let a = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"});
             let b = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"});
-            let found = `${type_of(a)} ${type_of(b)} ${b.stands}`;
-            if trial % 2 == 0 { a = trial; let f = || b.stands; b.stands -= f.call() / 3; }
+            let found = `${type_of(a)} ${type_of(b)} ${b.stands} ${b.tag}`;
+            if trial % 2 == 0 { a = trial; let f = || b.stands; b.stands -= f.call() / 3; } else { b.tag = 7; }
             let extra = [found, a];
             `${found} then ${extra[1]} ${b.stands}`
         "#;
@@ -190,7 +192,7 @@ mod tests {
             let whole = plain.run(&mut scope(trial), &ast, script).unwrap().value.to_string();
             let after_setup = set.run_set_up(&setup, trial, script).unwrap().value.to_string();
             assert_eq!(after_setup, whole, "trial {trial}");
-            assert!(whole.starts_with("Unit Unit 6 then"), "{whole}");
+            assert!(whole.starts_with("Unit Unit 6 0 then"), "{whole}");
         }
     }
 
