@@ -54,10 +54,10 @@ pub fn hash_map(map: &Map, hasher: &mut AHasher, other: OtherHash) -> bool {
     })
 }
 
-/// Whether two values hold the same, of the same kinds; floats by their bits. A shared value
-/// is the same as nothing.
+/// Whether two values hold the same, of the same kinds, with the same tags (a script reads a
+/// value's `tag`); floats by their bits. A shared value is the same as nothing.
 pub fn same(a: &Dynamic, b: &Dynamic, other: OtherSame) -> bool {
-    if a.is_shared() || b.is_shared() || a.type_id() != b.type_id() {
+    if a.is_shared() || b.is_shared() || a.tag() != b.tag() || a.type_id() != b.type_id() {
         return false;
     }
     // Of one type, asked by its tag (see `hash`).

@@ -324,3 +324,20 @@ fn modifiers_asked_again_after_the_same_faces_give_what_they_gave_and_a_tallying
         }
     }
 }
+
+#[test]
+fn a_study_keeps_the_calls_of_values_alike_but_for_their_tags_apart() {
+    // A study keeps a compiled procedure's calls by their arguments (`script::dice_paths`):
+    // a value tagged otherwise is another argument, whose call is not the one kept.
+    let host = kept_calls();
+    assert!(host.compiled_procedures().iter().any(|n| n == "tag_of"));
+    host.set_studying(true);
+    host.set_tracing(false);
+    for tag in [1, 2, 1, 3, 3] {
+        let code = format!("let v = 5; v.tag = {tag}; tag_of(v)");
+        let value = host.eval(&mut Scope::new(), &code).unwrap().value;
+        assert_eq!(value.as_int(), Ok(tag), "tagged {tag}");
+    }
+    let (looked_up, found) = host.kept_calls().unwrap();
+    assert_eq!((looked_up, found), (5, 2), "the second call tagged 1, and the second tagged 3");
+}

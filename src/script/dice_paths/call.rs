@@ -32,9 +32,9 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     // trial before made, on the units standing as they stood then.
     let again = standing.and_then(|name| {
         let kept = paths.borrow();
-        let calls = kept.procedures.get(&procedure)?;
-        let (hash, at) = calls.last?;
-        let call = calls.calls.get(&hash)?.get(at)?;
+        let kept_calls = kept.procedures.get(&procedure)?;
+        let (hash, at) = kept_calls.last?;
+        let call = kept_calls.calls.get(&hash)?.get(at)?;
         (call.names.contains(&name) && same_args(&call.args, args)).then_some((hash, at))
     });
     let (hash, again) = match again {
@@ -56,8 +56,8 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
                     && (standing.is_some_and(|name| c.names.contains(&name)) || c.world.is_standing(runner.state))
             })
         });
-        if at.is_some() {
-            entry.last = at.map(|at| (hash, at));
+        if let Some(at) = at {
+            entry.last = Some((hash, at));
         }
         let call = at.and_then(|at| {
             let call = entry.calls.get_mut(&hash)?.get_mut(at)?;
