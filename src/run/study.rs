@@ -9,7 +9,6 @@ use rhai::Scope;
 
 use super::accumulator::{Accumulator, BLOCK};
 use super::target_error::Stop;
-use crate::dice::Seeded;
 use crate::error::Error;
 use crate::rules::{Problems, Ruleset};
 use crate::script::{Host, Limits, SCRIPT_STACK};
@@ -296,7 +295,7 @@ fn work(
             if trial >= dispatch.failed.load(Ordering::Relaxed) || index >= dispatch.end.load(Ordering::Relaxed) {
                 break;
             }
-            host.set_dice(Box::new(Seeded::for_trial(study.seed, trial)));
+            host.set_trial_dice(study.seed, trial);
             let ran = match &setup {
                 Some(setup) => host.run_set_up(setup, trial as i64, study.script),
                 None => {

@@ -38,6 +38,12 @@ pub trait RollSource {
     /// Goes back (or on) to `position`, as `position` gave it.
     fn set_position(&mut self, _position: u128) {}
 
+    /// Becomes the generator of trial `index` of a study seeded with `seed` (`Seeded::for_trial`),
+    /// in place; false for a source that is not a generator, and is left as it was.
+    fn become_trial(&mut self, _seed: u64, _index: u64) -> bool {
+        false
+    }
+
     /// The faces of dice rolled together (a pool), one for each of `what`, passed to
     /// `take` in order: a player at the table may give them all on one line.
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
@@ -156,6 +162,11 @@ impl RollSource for Seeded {
 
     fn set_position(&mut self, position: u128) {
         self.rng.set_word_pos(position);
+    }
+
+    fn become_trial(&mut self, seed: u64, index: u64) -> bool {
+        *self = Seeded::for_trial(seed, index);
+        true
     }
 }
 

@@ -156,6 +156,16 @@ fn trials_get_their_own_streams() {
     assert_eq!(faces(Seeded::for_trial(5, 3)), faces(Seeded::for_trial(5, 3)));
     assert_ne!(faces(Seeded::for_trial(5, 3)), faces(Seeded::for_trial(5, 4)));
     assert_ne!(faces(Seeded::for_trial(5, 0)), faces(Seeded::new(5)));
+    // A generator made anew in place for the next trial (as a study's worker does) is that
+    // trial's, wherever in its stream it stood.
+    let mut reused = Seeded::for_trial(5, 3);
+    reused.face(Die::standard(6)).unwrap();
+    assert!(reused.become_trial(5, 4));
+    assert_eq!(faces(reused), faces(Seeded::for_trial(5, 4)));
+    // Faces given in advance are not a generator, and stay as they were.
+    let mut given = Supplied::new(vec![3]);
+    assert!(!given.become_trial(5, 4));
+    assert_eq!(given.face(Die::standard(6)).unwrap(), 3);
 }
 
 #[test]

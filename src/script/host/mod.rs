@@ -152,6 +152,18 @@ impl Host {
         self.state.borrow_mut().dice = DiceMode::Source(source);
     }
 
+    /// Dice from now on as trial `index` of a study seeded with `seed` rolls them
+    /// (`Seeded::for_trial`): the generator the trial before used is made anew in place.
+    pub fn set_trial_dice(&self, seed: u64, index: u64) {
+        let mut st = self.state.borrow_mut();
+        if let DiceMode::Source(source) = &mut st.dice
+            && source.become_trial(seed, index)
+        {
+            return;
+        }
+        st.dice = DiceMode::Source(Box::new(crate::dice::Seeded::for_trial(seed, index)));
+    }
+
     /// Faces given in advance (`--dice`) that no roll took, as an error.
     pub fn unused_faces(&self) -> Result<(), DiceError> {
         self.state.borrow().dice.unused_faces()

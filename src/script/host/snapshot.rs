@@ -102,15 +102,14 @@ impl Host {
             return;
         }
         // Standing in a state met before, in the very units kept: what differed then differs now.
-        let known = (same_registries && snapshot.all_registered)
-            .then(|| standing.and_then(|name| snapshot.differs.borrow().get(&name).cloned()))
-            .flatten();
-        if let Some((units, leaders)) = known {
-            for i in units {
+        if let (Some(name), true) = (standing, same_registries && snapshot.all_registered)
+            && let Some((units, leaders)) = snapshot.differs.borrow().get(&name)
+        {
+            for &i in units {
                 let (handle, unit) = &snapshot.units[i];
                 handle.edit().clone_from(&**unit);
             }
-            for i in leaders {
+            for &i in leaders {
                 let (handle, leader) = &snapshot.leaders[i];
                 handle.edit().clone_from(&**leader);
             }
