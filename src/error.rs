@@ -114,6 +114,10 @@ pub enum InputError {
     #[diagnostic(code(cli::unreadable))]
     UnreadableRules { folder: String, why: String },
 
+    #[error("--{which} `{text}`: {why}")]
+    #[diagnostic(code(cli::version))]
+    Version { which: &'static str, text: String, why: String },
+
     #[error("--dice: {0}")]
     #[diagnostic(code(cli::dice_list))]
     DiceList(String),

@@ -1,6 +1,7 @@
 //! The command line: clap definitions and dispatch. Each subcommand lives in its own file.
 
 pub mod check;
+mod compare;
 mod eval;
 pub mod limit_flags;
 mod observed;
@@ -55,6 +56,9 @@ pub enum Command {
     /// Exact odds of a dice expression, or of a procedure's results with --rules.
     #[command(after_help = odds::EXAMPLES)]
     Odds(OddsArgs),
+    /// The odds of one procedure call under two rule versions, outcome by outcome.
+    #[command(after_help = compare::EXAMPLES)]
+    Compare(compare::CompareArgs),
     /// Check rulesets and report every problem, each pointing into its file.
     #[command(after_help = check::EXAMPLES)]
     Check(CheckArgs),
@@ -124,6 +128,7 @@ pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
     match command {
         Command::Roll(args) => roll::run(&args, io.out, io.err),
         Command::Odds(args) => odds::run(&args, io.out),
+        Command::Compare(args) => compare::run(&args, io.out),
         Command::Check(args) => check::run(&args, io.out, io.err, io.look),
         Command::Eval(args) => eval::run(&args, io.out, io.err),
         Command::Show(args) => show::run(&args, io.out),

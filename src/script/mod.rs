@@ -11,6 +11,7 @@ mod base_calls;
 mod bindings;
 mod budget;
 mod check;
+mod comparison;
 mod compiled;
 mod condition;
 mod condition_reason;
@@ -38,6 +39,7 @@ mod words;
 
 pub use budget::Stop;
 pub use check::check;
+pub use comparison::{Change, Comparison};
 pub use condition::CONDITION_NAMES;
 pub use error::ScriptError;
 pub use fields::FieldOdds;
