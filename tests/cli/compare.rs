@@ -20,17 +20,17 @@ fn odds(rules: &str, switches: &[&str]) -> BTreeMap<String, String> {
     rows.iter().map(|r| (r["result"].as_str().unwrap().to_string(), r["probability"].to_string())).collect()
 }
 
+/// `compare` of `CALL` without and with the house example's veteran volleys, and `extra`.
+fn veteran_volleys(extra: &[&str]) -> std::process::Output {
+    let mut args =
+        vec!["compare", "--a", "ff-house-example --without veteran_volleys", "--b", "ff-house-example", CALL];
+    args.extend_from_slice(extra);
+    grognard(&args)
+}
+
 #[test]
 fn compare_gives_the_odds_two_odds_runs_give_and_ranks_the_changes() {
-    let out = grognard(&[
-        "compare",
-        "--a",
-        "ff-house-example --without veteran_volleys",
-        "--b",
-        "ff-house-example",
-        CALL,
-        "--json",
-    ]);
+    let out = veteran_volleys(&["--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json["exact"], Value::Bool(true));
@@ -47,14 +47,7 @@ fn compare_gives_the_odds_two_odds_runs_give_and_ranks_the_changes() {
         assert!((change["points"].as_f64().unwrap() - points).abs() < 1e-9, "{outcome}");
     }
     // The veteran's volley at 2" moves a tenth from desultory to deadly, and nothing else.
-    let text = stdout(&grognard(&[
-        "compare",
-        "--a",
-        "ff-house-example --without veteran_volleys",
-        "--b",
-        "ff-house-example",
-        CALL,
-    ]));
+    let text = stdout(&veteran_volleys(&[]));
     let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("result")).skip(1).collect();
     assert!(rows[0].starts_with("desultory") && rows[0].ends_with("-10.0pt"), "{text}");
     assert!(rows[1].starts_with("deadly") && rows[1].ends_with("+10.0pt"), "{text}");
