@@ -35,36 +35,29 @@ pub struct CompareArgs {
     pub json: bool,
 }
 
-/// A version as written after `--a` or `--b`: rulesets, then switches.
+/// A version as written after `--a` or `--b`: rulesets, then the switches every command that
+/// loads rules takes (checked as they check them).
 #[derive(Debug, Parser)]
 #[command(no_binary_name = true, disable_help_flag = true)]
 struct VersionWords {
-    /// The rulesets, stacked in order.
-    #[arg(required = true, value_name = "RULESET")]
-    rules: Vec<String>,
-    #[arg(long = "with", value_name = "OPTION")]
-    with: Vec<String>,
-    #[arg(long = "without", value_name = "OPTION")]
-    without: Vec<String>,
-    #[arg(long = "set", value_name = "NAME=CHOICE")]
-    set: Vec<String>,
+    /// The rulesets, stacked in order (before any `--rules`).
+    #[arg(value_name = "RULESET")]
+    rulesets: Vec<String>,
+    #[command(flatten)]
+    flags: RulesFlags,
 }
 
 /// The rules flags a version stands for; a word that is not one is refused, naming the version.
 fn version(which: &'static str, text: &str) -> Result<RulesFlags, Error> {
-    let refused = |why: String| InputError::Version { which, text: text.to_string(), why };
-    let words = shlex::split(text).ok_or_else(|| refused("an unclosed quote".to_string()))?;
-    let parsed = VersionWords::try_parse_from(&words).map_err(|e| refused(clap_reason(&e)))?;
-    let mut set = Vec::new();
-    for choice in &parsed.set {
-        match choice.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
-                set.push((name.trim().to_string(), value.trim().to_string()));
-            }
-            _ => return Err(refused(format!("`--set {choice}` is not NAME=CHOICE")).into()),
-        }
+    let refused = |why: &str| InputError::Version { which, text: text.to_string(), why: why.to_string() };
+    let words = shlex::split(text).ok_or_else(|| refused("an unclosed quote"))?;
+    let VersionWords { rulesets, mut flags } =
+        VersionWords::try_parse_from(&words).map_err(|e| refused(&clap_reason(&e)))?;
+    flags.rules.splice(0..0, rulesets);
+    if !flags.given() {
+        return Err(refused("no ruleset: start with a ruleset id or folder, such as `ff-napoleonic`").into());
     }
-    Ok(RulesFlags { rules: parsed.rules, with: parsed.with, without: parsed.without, set })
+    Ok(flags)
 }
 
 /// What clap found wrong with a version's words, on one line (its suggestion kept).

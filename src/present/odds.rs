@@ -245,20 +245,13 @@ pub fn render_rows(
 
 /// Whether every outcome is a number (then at-least and at-most, and the mean, are shown).
 fn all_numbers(rows: &[(Outcome, BigRational)]) -> bool {
-    !rows.is_empty() && rows.iter().all(|(o, _)| matches!(o, Outcome::Number(_) | Outcome::Decimal(_)))
+    !rows.is_empty() && rows.iter().all(|(o, _)| o.number().is_some())
 }
 
 /// The mean and standard deviation of numeric outcomes over the chance that reached one,
 /// worked out exactly and then rounded (a mean of 11/2 reads 5.5, not 5.500000000000002).
 fn mean_and_spread(rows: &[(Outcome, BigRational)]) -> (f64, f64) {
-    let values: Vec<(BigRational, &BigRational)> = rows
-        .iter()
-        .filter_map(|(o, p)| match o {
-            Outcome::Number(n) => Some((BigRational::from_integer((*n).into()), p)),
-            Outcome::Decimal(x) => Some((x.clone(), p)),
-            _ => None,
-        })
-        .collect();
+    let values: Vec<(BigRational, &BigRational)> = rows.iter().filter_map(|(o, p)| Some((o.number()?, p))).collect();
     let total: BigRational = values.iter().map(|(_, p)| *p).sum();
     if total.is_zero() {
         return (0.0, 0.0);

@@ -25,7 +25,7 @@ impl Change {
 pub struct Comparison {
     /// Every outcome either version gives, in A's order, then those only B gives in B's.
     pub changes: Vec<Change>,
-    /// The mean of each, when every outcome of both is a number.
+    /// The mean of each, when every outcome of both is a number (whole or not).
     pub means: Option<(BigRational, BigRational)>,
     /// Whether both were worked out exactly (otherwise, sampled with the same seed).
     pub exact: bool,
@@ -47,10 +47,7 @@ impl Comparison {
                 outcome,
             })
             .collect();
-        let numeric = |odds: &ProcedureOdds| odds.distribution.iter().all(|(o, _)| matches!(o, Outcome::Number(_)));
-        let means =
-            (numeric(a) && numeric(b) && !a.distribution.total().is_zero() && !b.distribution.total().is_zero())
-                .then(|| (number_mean(a), number_mean(b)));
+        let means = number_mean(a).zip(number_mean(b));
         Comparison { changes, means, exact: a.sampled.is_none() && b.sampled.is_none() }
     }
 
@@ -65,12 +62,13 @@ impl Comparison {
     }
 }
 
-/// The mean of a distribution of whole numbers, over the chance it holds.
-fn number_mean(odds: &ProcedureOdds) -> BigRational {
-    let total = odds.distribution.total();
-    let sum = odds.distribution.iter().fold(BigRational::zero(), |sum, (o, p)| match o {
-        Outcome::Number(n) => sum + p * BigRational::from_integer((*n).into()),
-        _ => sum,
-    });
-    sum / total
+/// The mean of a call's results over the chance that reached one, as the odds table works it
+/// out; none when a result is not a number (whole or not), or none was reached.
+fn number_mean(odds: &ProcedureOdds) -> Option<BigRational> {
+    let (mut sum, mut reached) = (BigRational::zero(), BigRational::zero());
+    for (outcome, p) in odds.rows() {
+        sum += outcome.number()? * &p;
+        reached += p;
+    }
+    (!reached.is_zero()).then(|| sum / reached)
 }

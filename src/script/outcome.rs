@@ -78,6 +78,16 @@ impl Outcome {
         Outcome::Word(value.to_string())
     }
 
+    /// The number this outcome is, exactly (a whole number, or a fraction a float was), when
+    /// it is one.
+    pub fn number(&self) -> Option<BigRational> {
+        match self {
+            Outcome::Number(n) => Some(BigRational::from_integer((*n).into())),
+            Outcome::Decimal(x) => Some(x.clone()),
+            _ => None,
+        }
+    }
+
     /// A value `tally` counted, as its text reads: `3` a number, `true` a flag, `(nothing)`
     /// nothing (as `tally` writes it), any other text a word. Only for ordering and showing:
     /// a number tallied and the same digits tallied as text are one value to a study.

@@ -67,5 +67,9 @@ fn a_mistake_in_a_version_is_refused_naming_the_version() {
     assert!(err.contains("no option `veteran_voleys`") && err.contains("did you mean"), "{err}");
     let out = grognard(&["compare", "--a", "ff-napoleonic", "--b", "--with veteran_volleys", CALL]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("--b `--with veteran_volleys`"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--b `--with veteran_volleys`: no ruleset"), "{}", stderr(&out));
+    let out = grognard(&["compare", "--a", "'ff-napoleonic", "--b", "ff-napoleonic", CALL]);
+    assert!(stderr(&out).contains("an unclosed quote"), "{}", stderr(&out));
+    let out = grognard(&["compare", "--a", "ff-napoleonic --set musketry_below_zero", "--b", "ff-napoleonic", CALL]);
+    assert!(stderr(&out).contains("not NAME=CHOICE"), "{}", stderr(&out));
 }

@@ -8,8 +8,7 @@
 //! study's host keeps Rhai's own cache (`Caches`, through the `internals` API of the pinned
 //! Rhai) from trial to trial instead, as Rhai keeps it from one pass of a loop to the next.
 
-use rhai::Caches;
-use rhai::{AST, Dynamic, Engine, EvalAltResult, Scope, Shared};
+use rhai::{AST, Caches, Dynamic, Engine, EvalAltResult, Scope, Shared};
 
 /// Rhai's function resolutions, kept for the trials of one script.
 #[derive(Default)]

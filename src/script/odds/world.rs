@@ -281,16 +281,19 @@ impl World {
         holds_handles: bool,
     ) -> Dynamic {
         let st = state.borrow();
-        let units: Vec<(&String, &Unit)> = self.units.keys().zip(&self.unit_values).collect();
-        for &i in &changed.0 {
-            if let Some(handle) = units.get(i).and_then(|(id, _)| st.units.get(*id)) {
-                handle.edit().clone_from(units[i].1);
+        // Walked in place (a kept call ends so in every trial): nothing gathered.
+        for (i, (id, unit)) in self.units.keys().zip(&self.unit_values).enumerate() {
+            if changed.0.contains(&i)
+                && let Some(handle) = st.units.get(id)
+            {
+                handle.edit().clone_from(unit);
             }
         }
-        let leaders: Vec<(&String, &Leader)> = self.leaders.keys().zip(&self.leader_values).collect();
-        for &i in &changed.1 {
-            if let Some(handle) = leaders.get(i).and_then(|(id, _)| st.leaders.get(*id)) {
-                handle.edit().clone_from(leaders[i].1);
+        for (i, (id, leader)) in self.leaders.keys().zip(&self.leader_values).enumerate() {
+            if changed.1.contains(&i)
+                && let Some(handle) = st.leaders.get(id)
+            {
+                handle.edit().clone_from(leader);
             }
         }
         crate::script::handles::units_written();
