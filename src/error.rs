@@ -128,6 +128,22 @@ pub enum InputError {
     #[diagnostic(code(cli::field_of_dice))]
     FieldOfDice { field: String, expr: String },
 
+    #[error(
+        "--why names the modifiers behind a procedure call's odds, and `{expr}` is dice: a roll has no modifiers (give a procedure call, such as `fire(a, b, #{{range: 2}})`)"
+    )]
+    #[diagnostic(code(cli::why_of_dice))]
+    WhyOfDice { expr: String },
+
+    #[error(
+        "--why names the modifiers behind a procedure call's odds, and modifiers come from rules: give --rules (such as `--rules ff-napoleonic`) with a call, not `{expr}` alone"
+    )]
+    #[diagnostic(code(cli::why_without_rules))]
+    WhyWithoutRules { expr: String },
+
+    #[error("cannot write {}: {why}", path.display())]
+    #[diagnostic(code(cli::write_file))]
+    Write { path: std::path::PathBuf, why: String },
+
     #[error("the REPL needs a terminal; for scripts use `grognard eval` (or `grognard --help`)")]
     #[diagnostic(code(cli::no_terminal))]
     NoTerminal,

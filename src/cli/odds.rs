@@ -12,12 +12,14 @@ use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
 use crate::dice::{DiceLimits, EnumLimits, exact_odds, parse_with};
 use crate::error::{Error, InputError};
+use crate::present::attribution::{attribution_csv, attribution_json, render_attribution};
 use crate::present::odds::{odds_json, procedure_json, render_odds, render_procedure};
 use crate::script::Host;
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard odds --rules linear-warfare 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
   grognard odds --rules linear-warfare --field natural 'fallen_leader(leader(#{name: \"Kleist\"}), #{})'
+  grognard odds --rules ff-house-example --why 'fire(unit(#{name: \"A\", nation: \"britain\", arm: \"infantry\", grade: \"veteran\", stands: 6, formation: \"line\"}), unit(#{name: \"B\", arm: \"infantry\", stands: 6, formation: \"column\"}), #{range: 2})'
   grognard odds 2d6
   grognard odds '4d6kh3'
   grognard odds '2d6 >= 8'
@@ -55,9 +57,19 @@ pub struct OddsArgs {
     /// attacker.stands`). Repeat it for more fields.
     #[arg(long = "field", value_name = "NAME")]
     pub fields: Vec<String>,
+    /// With a procedure call, what each modifier that applied does to the odds: worked out
+    /// again with each one left out in turn, ranked by the furthest move, with bars.
+    #[arg(long, conflicts_with = "fields")]
+    pub why: bool,
     /// Probabilities as `"num/den"` strings and floats, in one JSON object.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     pub json: bool,
+    /// With `--why`, a row per modifier and outcome, as CSV.
+    #[arg(long, requires = "why")]
+    pub csv: bool,
+    /// With `--why`, also write a page viewable offline, the moves as a tornado chart, to this file.
+    #[arg(long, value_name = "FILE", requires = "why")]
+    pub html: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub flags: DiceFlags,
 }
@@ -68,10 +80,14 @@ pub(super) fn run(args: &OddsArgs, out: &mut dyn Write) -> Result<(), Error> {
         // With rules, dice read as the ruleset reads them; anything else is a procedure call.
         let (ruleset, _warnings) = args.rules.load()?;
         match parse_with(&args.expr, &args.flags.conventions_over(ruleset.dice.clone()), &limits) {
+            Ok(_) if args.why => return Err(InputError::WhyOfDice { expr: args.expr.clone() }.into()),
             Ok(expr) => (expr, Provenance::new(Some(&ruleset), args.rules.switches(), None, None)),
             Err(_) => return run_procedure(args, ruleset, out),
         }
     } else {
+        if args.why {
+            return Err(InputError::WhyWithoutRules { expr: args.expr.clone() }.into());
+        }
         let expr = parse_with(&args.expr, &args.flags.conventions_over(Default::default()), &limits)?;
         (expr, Provenance::new(None, Default::default(), None, None))
     };
@@ -117,6 +133,9 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
     let walk = args.limits.over(host.walk_limits());
     host.set_walk_limits(walk.max_operations, walk.time_limit);
     let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
+    if args.why {
+        return run_why(args, &host, limits, out);
+    }
     let odds =
         host.odds_with_fields(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed), &args.fields)?;
     if args.json {
@@ -127,6 +146,29 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
         writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("json"))?;
     } else {
         out.write_all(render_procedure(&args.expr, &odds).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `odds --why`: the call's odds, and what each modifier that applied does to them.
+fn run_why(args: &OddsArgs, host: &Host, limits: EnumLimits, out: &mut dyn Write) -> Result<(), Error> {
+    let attribution = host.attribution(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed))?;
+    let seed = (!attribution.exact()).then_some(args.seed);
+    let header = Provenance::new(Some(&host.ruleset()), args.rules.switches(), seed, None);
+    if let Some(path) = &args.html {
+        let page = crate::present::html::attribution_page(&args.expr, &attribution, &header.csv_comments());
+        crate::present::file::write_atomically(path, &page)
+            .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
+    }
+    if args.json {
+        let mut json = attribution_json(&args.expr, &attribution);
+        json["header"] = header.json();
+        writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("json"))?;
+    } else if args.csv {
+        out.write_all(header.csv_comments().as_bytes())?;
+        out.write_all(attribution_csv(&attribution).as_bytes())?;
+    } else {
+        out.write_all(render_attribution(&args.expr, &attribution).as_bytes())?;
     }
     Ok(())
 }

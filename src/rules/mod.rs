@@ -7,6 +7,7 @@ pub mod band;
 mod content_hash;
 pub mod contract;
 mod dice_section;
+mod difference;
 mod effects;
 pub mod files;
 mod load;
@@ -23,6 +24,7 @@ pub mod unit_template;
 mod yaml;
 
 pub use content_hash::content_hash;
+pub use difference::{Difference, Part, differences};
 pub use effects::Effects;
 pub use load::{
     Loaded, RulesOrigin, base_of, default_rules_dir, load, load_partial, resolve, rules_dir_and_origin, search_path,

@@ -221,7 +221,13 @@ pub enum WhyNot<'a> {
     OptionOff(&'a str),
     Interpretation(&'a str, &'a [String]),
     CountsZero,
-    Group { word: &'static str, group: &'a str, kept: &'a str },
+    /// Left out to see what the odds are without it (attribution).
+    LeftOut,
+    Group {
+        word: &'static str,
+        group: &'a str,
+        kept: &'a str,
+    },
 }
 
 impl std::fmt::Display for WhyNot<'_> {
@@ -230,6 +236,7 @@ impl std::fmt::Display for WhyNot<'_> {
             WhyNot::OptionOff(option) => write!(f, "option {option} is off"),
             WhyNot::Interpretation(name, choices) => write!(f, "{name} is not {}", choices.join(" or ")),
             WhyNot::CountsZero => f.write_str("counts 0 times"),
+            WhyNot::LeftOut => f.write_str("left out to see the odds without it"),
             WhyNot::Group { word, group, kept } => write!(f, "only the {word} of group {group} counts: {kept}"),
         }
     }

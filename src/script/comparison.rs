@@ -51,6 +51,11 @@ impl Comparison {
         Comparison { changes, means, exact: a.sampled.is_none() && b.sampled.is_none() }
     }
 
+    /// How far the outcome that moved furthest moved, as a chance (what cells are ranked by).
+    pub fn size(&self) -> BigRational {
+        self.changes.iter().map(|c| (&c.b - &c.a).abs()).max().unwrap_or_else(BigRational::zero)
+    }
+
     /// The changes, largest move first (outcomes that moved alike keep their order).
     pub fn by_size(&self) -> Vec<&Change> {
         let mut sorted: Vec<&Change> = self.changes.iter().collect();

@@ -7,6 +7,7 @@
 //! `Trace` of every resolution, and can walk every dice outcome of a call
 //! for its exact distribution.
 
+mod attribution;
 mod base_calls;
 mod bindings;
 mod budget;
@@ -33,10 +34,13 @@ mod properties;
 mod replayed;
 mod roll_readings;
 mod sandbox;
+mod seen;
 mod state;
+mod sweep;
 mod trace;
 mod words;
 
+pub use attribution::{Attribution, Removal};
 pub use budget::Stop;
 pub use check::check;
 pub use comparison::{Change, Comparison};
@@ -50,7 +54,9 @@ pub use observed::{ExactObservations, KeyOdds, ObservedOdds};
 pub use outcome::{Outcome, display_order};
 pub use procedure_odds::ProcedureOdds;
 pub use sandbox::{Limits, SCRIPT_STACK, fix_hashing};
+pub use seen::Seen;
 pub use state::Observations;
+pub use sweep::{Axis, CellFailed, Sweep, SweepCell};
 pub use trace::{Step, Trace};
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ pub(crate) fn modifiers_of(
     }
     let key = replay_key(st);
     if let Some(kept) = key.as_ref().and_then(|key| st.borrow().replayed.as_ref()?.get(key).cloned()) {
+        seen(st, &kept);
         return Ok(kept);
     }
     st.borrow_mut().modifier_depth += 1;
@@ -55,7 +56,15 @@ pub(crate) fn modifiers_of(
     {
         replayed.keep(key, mods.clone());
     }
+    seen(st, &mods);
     Ok(mods)
+}
+
+/// Notes the modifiers that applied, when an `odds` command asks which did on any path.
+fn seen(st: &Shared, mods: &Modifiers) {
+    if let Some(seen) = &mut st.borrow_mut().seen {
+        seen.modifiers.extend(mods.applied.iter().map(|id| (mods.list.clone(), id.clone())));
+    }
 }
 
 /// In a walk replayed face by face (and not traced), the key of this call among the runs'
@@ -91,7 +100,16 @@ fn evaluate_list(
     // `per:` count (0 times is not applying); then each group keeps what its
     // rule allows, comparing what each would add.
     let mut verdicts: smallvec::SmallVec<[Verdict; 32]> = smallvec::SmallVec::with_capacity(modifiers.modifiers.len());
+    // Attribution's odds without one modifier: it never applies, as if the list had none such.
+    let left_out = match &st.borrow().left_out {
+        Some((of, id)) if **of == *compiled.name => Some(id.clone()),
+        _ => None,
+    };
     for (i, m) in modifiers.modifiers.iter().enumerate() {
+        if left_out.as_deref() == Some(m.id.as_str()) {
+            verdicts.push(Verdict { applies: false, why_not: Some(WhyNot::LeftOut), times: None, value: 0 });
+            continue;
+        }
         let mut why_not = gate(&st.borrow().ruleset.settings, m);
         let mut applies = match (&why_not, &m.when) {
             (Some(_), _) => false,

@@ -121,6 +121,10 @@ pub struct State {
     pub dice_paths: Option<Rc<RefCell<super::dice_paths::DicePaths>>>,
     /// How many runs began (a study's trial is one): what tells one trial's units from another's.
     pub trial: u64,
+    /// While an `odds` command asks (attribution, `compare`), what its paths touched.
+    pub seen: Option<super::seen::Seen>,
+    /// A modifier (list, id) left out as if the rules had none such: attribution's odds without it.
+    pub left_out: Option<(Rc<str>, Rc<str>)>,
     /// The state this session's units stand in, named when it was put in place (see
     /// `stand_as`), with the count of unit writes then (`handles::unit_writes`).
     standing: (u64, u64),
@@ -199,6 +203,8 @@ impl State {
             units_made: None,
             dice_paths: None,
             trial: 0,
+            seen: None,
+            left_out: None,
             standing: (0, u64::MAX),
             cards: CardWalk::default(),
             replayed: None,

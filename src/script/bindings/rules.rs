@@ -184,6 +184,9 @@ pub(crate) fn lookup_read(
         let luck = crate::script::luck::of_reading(&st.trace, &st.ruleset.dice, t, row.as_ref(), &reading);
         st.record(|| Step::Table { title, source, reading: Box::new(reading.clone()), near, luck });
     }
+    if let Some(seen) = &mut st.seen {
+        seen.rows.insert((reading.table.clone(), reading.row.clone()));
+    }
     Ok(reading)
 }
 

@@ -12,6 +12,7 @@ use crate::script::fields::FieldOdds;
 use crate::script::observed::{ExactObservations, ObservedOdds};
 use crate::script::outcome::{Outcome, display_order};
 use crate::script::procedure_odds::ProcedureOdds;
+use crate::script::seen::Seen;
 use crate::script::state::{CardWalk, DiceMode, Observations};
 
 /// Most outcomes `odds` replays face by face before the exact engine works a call out
@@ -48,6 +49,37 @@ impl Host {
         sample: (u64, u64),
     ) -> Result<ProcedureOdds, ScriptError> {
         self.odds_with_fields(scope, code, limits, sample, &[])
+    }
+
+    /// `odds_with_fields`, and what its paths touched: every modifier that applied and every
+    /// table row read, on any path walked or sampled (what attribution and `compare` name).
+    pub fn odds_seeing(
+        &self,
+        scope: &Scope,
+        code: &str,
+        limits: EnumLimits,
+        sample: (u64, u64),
+        fields: &[String],
+    ) -> Result<(ProcedureOdds, Seen), ScriptError> {
+        self.state.borrow_mut().seen = Some(Seen::default());
+        let odds = self.odds_with_fields(scope, code, limits, sample, fields);
+        let seen = self.state.borrow_mut().seen.take().unwrap_or_default();
+        Ok((odds?, seen))
+    }
+
+    /// `odds` with one modifier (list, id) left out, as if its list had none such.
+    pub fn odds_without(
+        &self,
+        (list, id): (&str, &str),
+        scope: &Scope,
+        code: &str,
+        limits: EnumLimits,
+        sample: (u64, u64),
+    ) -> Result<ProcedureOdds, ScriptError> {
+        self.state.borrow_mut().left_out = Some((Rc::from(list), Rc::from(id)));
+        let odds = self.odds_with_fields(scope, code, limits, sample, &[]);
+        self.state.borrow_mut().left_out = None;
+        odds
     }
 
     /// `odds`, with the distribution of each of `fields` of the map `code` returns besides
