@@ -36,6 +36,10 @@ pub enum Error {
     #[diagnostic(transparent)]
     Trial(#[from] TrialFailed),
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Compare(#[from] CompareFailed),
+
     /// Trials of a study run with `--keep-going` that failed, each with its replay command
     /// (the output, already written, counts the others).
     #[error("{0}")]
@@ -94,6 +98,39 @@ impl Diagnostic for TrialFailed {
     }
 }
 
+/// A cell of `compare`'s grid that could not be worked out under one version; the cell's own
+/// error follows it when rendered.
+#[derive(Debug)]
+pub struct CompareFailed {
+    /// `range=2 formation=line`, or `the call`.
+    pub at: String,
+    /// `A` or `B`.
+    pub version: &'static str,
+    pub error: Box<Error>,
+}
+
+impl std::fmt::Display for CompareFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} could not be worked out under version {}", self.at, self.version)
+    }
+}
+
+impl std::error::Error for CompareFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.error)
+    }
+}
+
+impl Diagnostic for CompareFailed {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new("compare::failed"))
+    }
+
+    fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {
+        Some(&*self.error)
+    }
+}
+
 /// What a command was given that it cannot use: a missing flag, a bad value, a file it
 /// cannot read. Each says what to give instead.
 #[derive(Debug, Error, Diagnostic)]
@@ -139,6 +176,10 @@ pub enum InputError {
     )]
     #[diagnostic(code(cli::why_without_rules))]
     WhyWithoutRules { expr: String },
+
+    #[error("{text}: {why}")]
+    #[diagnostic(code(cli::grid))]
+    Grid { text: String, why: String },
 
     #[error("cannot write {}: {why}", path.display())]
     #[diagnostic(code(cli::write_file))]

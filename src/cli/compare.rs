@@ -2,16 +2,17 @@
 
 use std::io::Write;
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser};
-use num_traits::ToPrimitive;
-use serde_json::{Value, json};
+use serde_json::json;
 
+use super::limit_flags::LimitFlags;
 use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
-use crate::error::{Error, InputError};
-use crate::present::odds::percent;
-use crate::script::{Comparison, Host, ProcedureOdds};
+use crate::error::{CompareFailed, Error, InputError};
+use crate::present::sweep::{render_sweep, sweep_csv, sweep_json};
+use crate::script::{CellFailed, Host, Sweep};
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard compare --a ff-napoleonic --b 'ff-napoleonic --set musketry_below_zero=none' \\
@@ -20,19 +21,48 @@ pub(super) const EXAMPLES: &str = "Examples:
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The procedure call both versions resolve (`fire(a, b, #{...})`).
+    /// The procedure call both versions resolve (`fire(a, b, #{...})`); a variable of the grid
+    /// is written where its value goes (`#{range: range}`).
     #[arg(allow_hyphen_values = true)]
     pub expr: String,
     /// Version A: ruleset ids or folders, then switches, as `--rules`, `--with`, `--without`
-    /// and `--set` take them: `--a "ff-napoleonic --with veteran_volleys"`.
+    /// and `--set` take them: `--a "ff-napoleonic --with veteran_volleys"`. A folder may be
+    /// taken from a git revision: `--a "git:HEAD~1:rules/my-house"`.
     #[arg(long = "a", value_name = "VERSION")]
     pub a: String,
     /// Version B, written as version A.
     #[arg(long = "b", value_name = "VERSION")]
     pub b: String,
-    /// Both distributions, and the change of each outcome, as JSON.
-    #[arg(long)]
+    /// A variable of the call and the values to sweep it over: `--vary range=1,2,4`. Repeat it
+    /// for a grid (the first varies slowest); values are whole numbers, numbers, true/false or words.
+    #[arg(long, value_name = "NAME=V1,V2,...")]
+    pub vary: Vec<String>,
+    /// A YAML file of the variables to sweep, in order: `vary: {range: [1, 2, 4], formation: [line, column]}`.
+    #[arg(long, value_name = "FILE")]
+    pub grid: Option<std::path::PathBuf>,
+    /// Most dice outcomes to walk in a cell before sampling it instead.
+    #[arg(long, default_value_t = EnumLimits::STANDARD.max_outcomes, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_outcomes: u64,
+    /// Most dice in one outcome; a loop that rolls more is cut off and its chance shown as residual.
+    #[arg(long, default_value_t = EnumLimits::STANDARD.max_depth, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub max_depth: usize,
+    /// Trials to sample a cell that cannot be walked, on each side.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=super::run::MAX_TRIALS))]
+    pub samples: u64,
+    /// Seed for sampling: both versions draw the same dice, trial by trial.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    /// Both distributions of every cell, their changes, ranks and causes, as JSON.
+    #[arg(long, conflicts_with = "csv")]
     pub json: bool,
+    /// A row per cell and outcome, as CSV.
+    #[arg(long)]
+    pub csv: bool,
+    /// Also write a page viewable offline, each outcome's change as a heat map over the grid, to this file.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// A version as written after `--a` or `--b`: rulesets, then the switches every command that
@@ -71,63 +101,48 @@ fn clap_reason(err: &clap::Error) -> String {
     lines.join("; ").trim_start_matches("error: ").to_string()
 }
 
-/// The odds of `expr` under one version (worked out exactly, or sampled with a fixed seed).
-fn odds_under(flags: &RulesFlags, expr: &str) -> Result<(ProcedureOdds, Provenance), Error> {
+/// A version's host, within the walk limits the flags give.
+fn host_of(flags: &RulesFlags, limits: &LimitFlags) -> Result<(Host, Provenance), Error> {
     let (ruleset, _warnings) = flags.load()?;
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
-    let odds = host.odds_with_fields(&rhai::Scope::new(), expr, EnumLimits::STANDARD, (100_000, 1), &[])?;
-    let header = Provenance::new(Some(&host.ruleset()), flags.switches(), odds.sampled.is_some().then_some(1), None);
-    Ok((odds, header))
+    let walk = limits.over(host.walk_limits());
+    host.set_walk_limits(walk.max_operations, walk.time_limit);
+    let header = Provenance::new(Some(&host.ruleset()), flags.switches(), None, None);
+    Ok((host, header))
 }
 
 pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> {
     let (flags_a, flags_b) = (version("a", &args.a)?, version("b", &args.b)?);
-    let (a, header_a) = odds_under(&flags_a, &args.expr)?;
-    let (b, header_b) = odds_under(&flags_b, &args.expr)?;
-    let comparison = Comparison::of(&a, &b);
+    let axes = super::grid::axes(&args.expr, args.grid.as_deref(), &args.vary)?;
+    let (host_a, header_a) = host_of(&flags_a, &args.limits)?;
+    let (host_b, header_b) = host_of(&flags_b, &args.limits)?;
+    let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
+    let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, limits, (args.samples, args.seed))
+        .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new(error.into()) })?;
+    // A sampled cell's seed says how to draw the same samples again.
+    let seed = (!sweep.exact()).then_some(args.seed);
+    let (header_a, header_b) = (header_a.with_seed(seed), header_b.with_seed(seed));
+    let versions = (args.a.as_str(), args.b.as_str());
+    if let Some(path) = &args.html {
+        let provenance = format!("A:\n{}B:\n{}", header_a.csv_comments(), header_b.csv_comments());
+        let page = crate::present::html::sweep_page(&args.expr, versions, &sweep, &provenance);
+        crate::present::file::write_atomically(path, &page)
+            .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
+    }
     if args.json {
-        let changes: Vec<Value> = comparison
-            .changes
-            .iter()
-            .map(|c| {
-                json!({
-                    "outcome": c.outcome.to_string(),
-                    "a": format!("{}", c.a), "a_float": c.a.to_f64(),
-                    "b": format!("{}", c.b), "b_float": c.b.to_f64(),
-                    "points": c.points(),
-                })
-            })
-            .collect();
-        let mut value = json!({
-            "call": args.expr,
-            "exact": comparison.exact,
-            "a": { "version": args.a, "header": header_a.json() },
-            "b": { "version": args.b, "header": header_b.json() },
-            "changes": changes,
-        });
-        if let Some((mean_a, mean_b)) = &comparison.means {
-            value["mean"] = json!({ "a": mean_a.to_f64(), "b": mean_b.to_f64() });
-        }
+        let mut value = sweep_json(&args.expr, &sweep);
+        value["a"] = json!({ "version": args.a, "header": header_a.json() });
+        value["b"] = json!({ "version": args.b, "header": header_b.json() });
         writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
-        return Ok(());
-    }
-    let how = if comparison.exact { "exact odds" } else { "estimated odds (sampled, the same seed on both sides)" };
-    writeln!(out, "{}\n{how}\n  A: {}\n  B: {}\n", args.expr, args.a, args.b)?;
-    let width = comparison.changes.iter().map(|c| c.outcome.to_string().chars().count()).max().unwrap_or(6).max(6);
-    writeln!(out, "{:<width$}  {:>8}  {:>8}  {:>8}", "result", "A", "B", "change")?;
-    for change in comparison.by_size() {
-        writeln!(
-            out,
-            "{:<width$}  {:>8}  {:>8}  {:>+7.1}pt",
-            change.outcome.to_string(),
-            percent(&change.a),
-            percent(&change.b),
-            change.points()
-        )?;
-    }
-    if let Some((mean_a, mean_b)) = &comparison.means {
-        let (a, b) = (mean_a.to_f64().unwrap_or(f64::NAN), mean_b.to_f64().unwrap_or(f64::NAN));
-        writeln!(out, "\nmean  {a:.3} -> {b:.3} ({:+.3})", b - a)?;
+    } else if args.csv {
+        for (which, header) in [("A", &header_a), ("B", &header_b)] {
+            for line in header.csv_comments().lines() {
+                writeln!(out, "# {which} {}", line.trim_start_matches("# "))?;
+            }
+        }
+        out.write_all(sweep_csv(&sweep).as_bytes())?;
+    } else {
+        out.write_all(render_sweep(&args.expr, versions, &sweep).as_bytes())?;
     }
     Ok(())
 }

@@ -28,6 +28,11 @@ impl Provenance {
         }
     }
 
+    /// The same header, with the seed a sampled output was drawn with.
+    pub fn with_seed(self, seed: Option<u64>) -> Self {
+        Provenance { seed, ..self }
+    }
+
     /// The header as JSON: `{"grognard": "0.1.0", "command": [...], "rules": [...], ...}`.
     pub fn json(&self) -> Value {
         let set: serde_json::Map<String, Value> =

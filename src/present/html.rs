@@ -19,6 +19,7 @@ th, td { padding: .25em .6em; border: 1px solid #ccc; text-align: right; }
 th { background: #eee; }
 td.name, th.name { text-align: left; }
 table.heat td { min-width: 4.5em; font-variant-numeric: tabular-nums; }
+.heat-maps { display: flex; flex-wrap: wrap; column-gap: 2em; }
 .legend span { display: inline-block; padding: .1em .6em; margin-right: .3em; }
 svg text { font: 12px system-ui, sans-serif; fill: #222; }
 footer pre { color: #555; font-size: 12px; white-space: pre-wrap; }
@@ -91,9 +92,11 @@ pub fn sweep_page(call: &str, versions: (&str, &str), sweep: &Sweep, provenance:
     }
     let biggest =
         sweep.cells.iter().flat_map(|c| c.comparison.changes.iter().map(|c| c.points().abs())).fold(0.0, f64::max);
+    let _ = writeln!(body, "<div class=\"heat-maps\">");
     for outcome in &outcomes {
         heat_map(&mut body, sweep, outcome, biggest);
     }
+    let _ = writeln!(body, "</div>");
     ranked_cells(&mut body, sweep);
     differences(&mut body, sweep);
     page("grognard compare", &body, provenance)
@@ -128,9 +131,13 @@ fn heat_map(body: &mut String, sweep: &Sweep, outcome: &Outcome, biggest: f64) {
         let _ = writeln!(body, "<tr><th class=\"name\">{}</th>", escape(&label));
         for cell in row {
             let change = cell.comparison.changes.iter().find(|c| &c.outcome == outcome);
-            let (points, title) = match change {
-                Some(c) => (c.points(), format!("{}: {} under A, {} under B", outcome, percent(&c.a), percent(&c.b))),
-                None => (0.0, format!("{outcome}: under neither")),
+            let (points, title, text) = match change {
+                Some(c) => (
+                    c.points(),
+                    format!("{}: {} under A, {} under B", outcome, percent(&c.a), percent(&c.b)),
+                    points_text(c.points()),
+                ),
+                None => (0.0, format!("{outcome}: under neither version here"), "–".to_string()),
             };
             let _ = writeln!(
                 body,
@@ -138,7 +145,7 @@ fn heat_map(body: &mut String, sweep: &Sweep, outcome: &Outcome, biggest: f64) {
                 escape(&cell.label(&sweep.axes)),
                 shade(points, biggest),
                 escape(&title),
-                escape(&points_text(points))
+                escape(&text)
             );
         }
         let _ = writeln!(body, "</tr>");

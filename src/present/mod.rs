@@ -10,5 +10,6 @@ pub mod fit;
 pub mod html;
 pub mod odds;
 pub mod ruleset;
+pub mod sweep;
 pub mod trace;
 pub mod value;

@@ -114,6 +114,16 @@ fn reads(m: &Modifier) -> String {
     s
 }
 
+/// `-1 in A, -2 in B`, with the condition once when only the effect differs.
+fn changed(x: &Modifier, y: &Modifier) -> String {
+    let rest = |m: &Modifier| reads(m).strip_prefix(&m.effect.to_string()).unwrap_or_default().to_string();
+    if rest(x) == rest(y) {
+        format!("{} in A, {} in B{}", x.effect, y.effect, rest(x))
+    } else {
+        format!("{} in A, {} in B", reads(x), reads(y))
+    }
+}
+
 fn modifiers(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
     for list in union(&a.modifiers, &b.modifiers) {
         let (list_a, list_b) = (a.modifiers.get(list), b.modifiers.get(list));
@@ -134,9 +144,7 @@ fn modifiers(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
             let what = match (in_force(a, m_a), in_force(b, m_b), m_a, m_b) {
                 (true, false, Some(m), _) => format!("{} in A only ({})", reads(m), out(b, m_b, "B")),
                 (false, true, _, Some(m)) => format!("{} in B only ({})", reads(m), out(a, m_a, "A")),
-                (true, true, Some(x), Some(y)) if reads(x) != reads(y) => {
-                    format!("{} in A, {} in B", reads(x), reads(y))
-                }
+                (true, true, Some(x), Some(y)) if reads(x) != reads(y) => changed(x, y),
                 _ => continue,
             };
             let source = m_b.or(m_a).map(|m| m.source.to_string()).unwrap_or_default();
@@ -170,7 +178,7 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
         }
         match (&x.body, &y.body) {
             (TableBody::Bands(p), TableBody::Bands(q)) if p != q => {
-                found.push(whole(format!("bands {} in A, {} in B", bands(p), bands(q)), source.clone()));
+                found.push(whole(bands(p, q), source.clone()));
             }
             (
                 TableBody::Grid { row_key: k, columns: c, rows: p },
@@ -210,9 +218,26 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
     }
 }
 
-/// `2-3 lively, 4+ telling`.
-fn bands(bands: &[(super::band::Band, String)]) -> String {
-    bands.iter().map(|(band, result)| format!("{band} {result}")).collect::<Vec<_>>().join(", ")
+/// `lively 2-3 in A, 2-4 in B; telling 4+ in A, 5+ in B`: the results whose bands differ.
+fn bands(p: &[(super::band::Band, String)], q: &[(super::band::Band, String)]) -> String {
+    let of = |bands: &[(super::band::Band, String)], result: &str| {
+        let held: Vec<String> = bands.iter().filter(|(_, r)| r == result).map(|(b, _)| b.to_string()).collect();
+        if held.is_empty() { "none".to_string() } else { held.join(", ") }
+    };
+    let mut results: Vec<&str> = p.iter().map(|(_, r)| r.as_str()).collect();
+    results.extend(q.iter().map(|(_, r)| r.as_str()));
+    let mut seen = Vec::new();
+    for result in results {
+        if !seen.contains(&result) {
+            seen.push(result);
+        }
+    }
+    let differing: Vec<String> = seen
+        .into_iter()
+        .filter(|r| of(p, r) != of(q, r))
+        .map(|r| format!("{r} {} in A, {} in B", of(p, r), of(q, r)))
+        .collect();
+    if differing.is_empty() { "its bands are written otherwise".to_string() } else { differing.join("; ") }
 }
 
 /// The rows of two grids alike in shape that differ, by label, each cell that differs named.

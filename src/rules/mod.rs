@@ -43,4 +43,4 @@ pub use switched_table::{PatchGate, SwitchedTable};
 pub use table::{
     Cell, Edge, GridRow, LookupValue, ReadError, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };
-pub use yaml::{parse as parse_yaml, parse_with_budget as parse_yaml_with_budget};
+pub use yaml::{Entries, parse as parse_yaml, parse_with_budget as parse_yaml_with_budget, span_of};

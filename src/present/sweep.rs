@@ -1,0 +1,233 @@
+//! A comparison of two rule versions as text, JSON and CSV: one call's outcomes side by side,
+//! or a grid's cells ranked by the furthest move, each with what caused it, and every
+//! difference between the versions.
+
+use std::fmt::Write as _;
+
+use num_traits::ToPrimitive;
+use serde_json::{Value, json};
+
+use super::change_bar::{HALF, change_bar, points_text};
+use super::html::causes_text;
+use super::odds::{outcome_json, percent};
+use crate::script::{Change, Comparison, Outcome, Sweep, SweepCell};
+
+/// The text: for one call, each outcome under A and B with its change and a bar; for a grid,
+/// a row per cell (largest change first) with each outcome's change; then the causes.
+pub fn render_sweep(call: &str, versions: (&str, &str), sweep: &Sweep) -> String {
+    let how =
+        if sweep.exact() { "exact odds" } else { "estimated odds (sampled, the same seed and dice on both sides)" };
+    let cells = if sweep.axes.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = sweep.axes.iter().map(|a| a.name.as_str()).collect();
+        format!(" over {} cells ({})", sweep.cells.len(), names.join(" × "))
+    };
+    let mut s = format!("{call}\n{how}{cells}\n  A: {}\n  B: {}\n\n", versions.0, versions.1);
+    match sweep.cells.as_slice() {
+        [cell] if sweep.axes.is_empty() => one_call(&mut s, sweep, cell),
+        _ => grid(&mut s, sweep),
+    }
+    differences(&mut s, sweep);
+    s
+}
+
+/// One call: each outcome under A and B, the largest change first, with a bar.
+fn one_call(s: &mut String, sweep: &Sweep, cell: &SweepCell) {
+    let comparison = &cell.comparison;
+    let width = comparison.changes.iter().map(|c| c.outcome.to_string().chars().count()).max().unwrap_or(6).max(6);
+    let biggest = comparison.changes.iter().map(|c| c.points().abs()).fold(0.0, f64::max);
+    let _ = writeln!(s, "{:<width$}  {:>8}  {:>8}  {:>8}", "result", "A", "B", "change");
+    for change in comparison.by_size() {
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>8}  {:>8}  {:>8}  {}",
+            change.outcome.to_string(),
+            percent(&change.a),
+            percent(&change.b),
+            points_text(change.points()),
+            change_bar(change.points(), biggest, HALF).trim_end()
+        );
+    }
+    if let Some((a, b)) = means(comparison) {
+        let _ = writeln!(s, "\nmean  {a:.3} -> {b:.3} ({:+.3})", b - a);
+    }
+    let causes = causes_text(sweep, cell);
+    if !causes.is_empty() {
+        let _ = writeln!(s, "\ncaused by: {causes}");
+    }
+}
+
+/// The means of A and B as floats, when the outcomes are numbers.
+fn means(comparison: &Comparison) -> Option<(f64, f64)> {
+    let (a, b) = comparison.means.as_ref()?;
+    Some((a.to_f64().unwrap_or(f64::NAN), b.to_f64().unwrap_or(f64::NAN)))
+}
+
+/// Every outcome any cell gives, in the order the cells give them.
+fn outcomes(sweep: &Sweep) -> Vec<Outcome> {
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for change in sweep.cells.iter().flat_map(|c| &c.comparison.changes) {
+        if !outcomes.contains(&change.outcome) {
+            outcomes.push(change.outcome.clone());
+        }
+    }
+    outcomes
+}
+
+/// A grid: a row per cell, the largest change first, each outcome's change in points.
+fn grid(s: &mut String, sweep: &Sweep) {
+    let outcomes = outcomes(sweep);
+    let names: Vec<String> = outcomes.iter().map(Outcome::to_string).collect();
+    let axis_w: Vec<usize> = sweep
+        .axes
+        .iter()
+        .map(|a| a.values.iter().map(|(v, _)| v.chars().count()).chain([a.name.chars().count()]).max().unwrap_or(1))
+        .collect();
+    let ranked = sweep.ranked();
+    let column = |c: Option<&Change>| c.map(|c| points_text(c.points())).unwrap_or_else(|| "-".into());
+    let cell_w: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let widest = ranked
+                .iter()
+                .map(|cell| column(cell.comparison.changes.iter().find(|c| c.outcome == outcomes[i])).chars().count());
+            widest.chain([n.chars().count()]).max().unwrap_or(6)
+        })
+        .collect();
+    let _ = writeln!(s, "cells, largest change first (each outcome's change from A to B)\n");
+    let mut head = String::new();
+    for (axis, w) in sweep.axes.iter().zip(&axis_w) {
+        let _ = write!(head, "{:<w$}  ", axis.name);
+    }
+    for (name, w) in names.iter().zip(&cell_w) {
+        let _ = write!(head, "{name:>w$}  ");
+    }
+    head += "caused by";
+    let _ = writeln!(s, "{head}");
+    for cell in ranked {
+        let mut line = String::new();
+        for (value, w) in cell.at.iter().zip(&axis_w) {
+            let _ = write!(line, "{value:<w$}  ");
+        }
+        for (outcome, w) in outcomes.iter().zip(&cell_w) {
+            let text = column(cell.comparison.changes.iter().find(|c| &c.outcome == outcome));
+            let _ = write!(line, "{text:>w$}  ");
+        }
+        line += &causes_text(sweep, cell);
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
+}
+
+/// Every difference between the versions, with its kind, id, what and source.
+fn differences(s: &mut String, sweep: &Sweep) {
+    if sweep.differences.is_empty() {
+        let _ = writeln!(s, "\nthe two versions are the same rules, switched the same way");
+        return;
+    }
+    let _ = writeln!(s, "\nwhat differs between the versions:");
+    for (i, d) in sweep.differences.iter().enumerate() {
+        let traced = if sweep.untraced.contains(&i) { "; not traced cell by cell" } else { "" };
+        let _ = writeln!(s, "  {} {}: {} ({}{traced})", d.kind(), d.id(), d.what, d.source);
+    }
+}
+
+/// A change as JSON: the outcome, both chances exact and as floats, and the move in points.
+fn change_json(c: &Change) -> Value {
+    json!({
+        "outcome": c.outcome.to_string(),
+        "value": outcome_json(&c.outcome),
+        "a": format!("{}", c.a), "a_float": c.a.to_f64(),
+        "b": format!("{}", c.b), "b_float": c.b.to_f64(),
+        "points": c.points(),
+    })
+}
+
+/// The JSON: the axes, every cell in grid order with its rank, changes, means and causes (by
+/// id), and every difference. With no grid, the call's `changes` and `mean` at the top as well.
+pub fn sweep_json(call: &str, sweep: &Sweep) -> Value {
+    let ranked = sweep.ranked();
+    let cells: Vec<Value> = sweep
+        .cells
+        .iter()
+        .map(|cell| {
+            let at: serde_json::Map<String, Value> = sweep
+                .axes
+                .iter()
+                .zip(&cell.at)
+                .map(|(axis, value)| (axis.name.clone(), Value::String(value.clone())))
+                .collect();
+            let rank = ranked.iter().position(|c| std::ptr::eq(*c, cell)).map_or(0, |r| r + 1);
+            let mut value = json!({
+                "at": at,
+                "rank": rank,
+                "largest_points": cell.comparison.size().to_f64().map(|p| p * 100.0),
+                "exact": cell.comparison.exact,
+                "changes": cell.comparison.changes.iter().map(change_json).collect::<Vec<_>>(),
+                "causes": cell.causes.iter().map(|i| sweep.differences[*i].id()).collect::<Vec<_>>(),
+            });
+            if let Some((a, b)) = means(&cell.comparison) {
+                value["mean"] = json!({ "a": a, "b": b });
+            }
+            value
+        })
+        .collect();
+    let differences: Vec<Value> = sweep
+        .differences
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            json!({
+                "kind": d.kind(), "id": d.id(), "what": d.what, "source": d.source,
+                "traced": !sweep.untraced.contains(&i),
+            })
+        })
+        .collect();
+    let axes: Vec<Value> = sweep
+        .axes
+        .iter()
+        .map(|a| json!({ "name": a.name, "values": a.values.iter().map(|(v, _)| v.clone()).collect::<Vec<_>>() }))
+        .collect();
+    let mut value = json!({
+        "call": call,
+        "exact": sweep.exact(),
+        "axes": axes,
+        "cells": cells,
+        "differences": differences,
+    });
+    if let ([cell], true) = (sweep.cells.as_slice(), sweep.axes.is_empty()) {
+        value["changes"] = json!(cell.comparison.changes.iter().map(change_json).collect::<Vec<_>>());
+        if let Some((a, b)) = means(&cell.comparison) {
+            value["mean"] = json!({ "a": a, "b": b });
+        }
+    }
+    value
+}
+
+/// The CSV: a row per cell and outcome, in grid order: the axes' values, the outcome, both
+/// chances, the change in points, the cell's rank and its causes.
+pub fn sweep_csv(sweep: &Sweep) -> String {
+    let ranked = sweep.ranked();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut head: Vec<String> = sweep.axes.iter().map(|a| a.name.clone()).collect();
+    head.extend(["outcome", "a", "b", "points", "rank", "causes"].map(String::from));
+    let _ = writer.write_record(&head);
+    for cell in &sweep.cells {
+        let rank = ranked.iter().position(|c| std::ptr::eq(*c, cell)).map_or(0, |r| r + 1);
+        let causes: Vec<String> = cell.causes.iter().map(|i| sweep.differences[*i].id()).collect();
+        for c in &cell.comparison.changes {
+            let mut row = cell.at.clone();
+            row.extend([
+                c.outcome.to_string(),
+                c.a.to_f64().unwrap_or(f64::NAN).to_string(),
+                c.b.to_f64().unwrap_or(f64::NAN).to_string(),
+                format!("{:.6}", c.points()),
+                rank.to_string(),
+                causes.join(" "),
+            ]);
+            let _ = writer.write_record(&row);
+        }
+    }
+    String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
+}
