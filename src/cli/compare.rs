@@ -1,11 +1,13 @@
 //! `grognard compare`: the odds of one procedure call under two rule versions, outcome by outcome.
 
 use std::io::Write;
+use std::path::Path;
 
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser};
 use serde_json::json;
 
+use super::git_version;
 use super::limit_flags::LimitFlags;
 use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
@@ -77,8 +79,9 @@ struct VersionWords {
     flags: RulesFlags,
 }
 
-/// The rules flags a version stands for; a word that is not one is refused, naming the version.
-fn version(which: &'static str, text: &str) -> Result<RulesFlags, Error> {
+/// The rules flags a version stands for; a word that is not one is refused, naming the
+/// version. A folder at a git revision (`git:REV:PATH`) is written out under `checked_out`.
+fn version(which: &'static str, text: &str, checked_out: &Path) -> Result<RulesFlags, Error> {
     let refused = |why: &str| InputError::Version { which, text: text.to_string(), why: why.to_string() };
     let words = shlex::split(text).ok_or_else(|| refused("an unclosed quote"))?;
     let VersionWords { rulesets, mut flags } =
@@ -86,6 +89,13 @@ fn version(which: &'static str, text: &str) -> Result<RulesFlags, Error> {
     flags.rules.splice(0..0, rulesets);
     if !flags.given() {
         return Err(refused("no ruleset: start with a ruleset id or folder, such as `ff-napoleonic`").into());
+    }
+    for (i, word) in flags.rules.iter_mut().enumerate() {
+        if word.starts_with(git_version::PREFIX) {
+            let into = checked_out.join(format!("{which}{i}"));
+            let why = |why: String| if words.len() > 1 { refused(&format!("{word}: {why}")) } else { refused(&why) };
+            *word = git_version::check_out(word, &into).map_err(why)?.display().to_string();
+        }
     }
     Ok(flags)
 }
@@ -112,7 +122,9 @@ fn host_of(flags: &RulesFlags, limits: &LimitFlags) -> Result<(Host, Provenance)
 }
 
 pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> {
-    let (flags_a, flags_b) = (version("a", &args.a)?, version("b", &args.b)?);
+    // Folders taken from git revisions live here until the command ends (a script may import from them).
+    let checked_out = tempfile::tempdir()?;
+    let (flags_a, flags_b) = (version("a", &args.a, checked_out.path())?, version("b", &args.b, checked_out.path())?);
     let axes = super::grid::axes(&args.expr, args.grid.as_deref(), &args.vary)?;
     let (host_a, header_a) = host_of(&flags_a, &args.limits)?;
     let (host_b, header_b) = host_of(&flags_b, &args.limits)?;

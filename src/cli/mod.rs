@@ -3,6 +3,7 @@
 pub mod check;
 mod compare;
 mod eval;
+mod git_version;
 mod grid;
 pub mod limit_flags;
 mod observed;

@@ -4,6 +4,7 @@ use super::manual_dice::{Ask, Manual};
 use super::new_unit::Choose;
 use super::short_form::{self, Named};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
+use crate::present::attribution::render_attribution;
 use crate::present::diagnostic::{self, Look};
 use crate::present::odds::{render_odds, render_procedure_within};
 use crate::present::ruleset as show;
@@ -96,6 +97,8 @@ Commands:
   :odds EXPR                exact odds of a dice expression or a procedure call
   :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
                             (`--field attacker_lost`, a path `--field attacker.stands`; repeat it)
+  :odds why [CALL]          what each modifier that applied does to the odds of the last
+                            resolution (on the units as they stood before it), or of CALL
   :reload                   read the rule files again, keeping units (errors keep the old rules)
   :new VAR                  make a unit, asked field by field (Tab lists the words), into VAR
   :units                    the units and leaders in the session
@@ -489,6 +492,9 @@ impl Session {
     }
 
     fn odds(&mut self, line: &str) -> Reply {
+        if let Some(rest) = line.strip_prefix("why").filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
+            return self.odds_why(rest.trim());
+        }
         let (fields, expr) = match odds_fields(line) {
             Ok(parsed) => parsed,
             Err(message) => return Reply::Error(message),
@@ -516,6 +522,53 @@ impl Session {
         };
         match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
             Ok(odds) => Reply::Output(render_procedure_within(&call, &odds, self.width).trim_end().to_string()),
+            Err(err) => Reply::Error(render(&err, self.look)),
+        }
+    }
+
+    /// `:odds why [CALL]`: what each modifier that applied does to the odds of CALL, or of the
+    /// last line kept for `:undo` (a resolution) on the units as they stood before it.
+    fn odds_why(&mut self, call: &str) -> Reply {
+        let (line, before) = if call.is_empty() {
+            match self.undo.last() {
+                Some((line, kept)) => (line.clone(), Some(kept)),
+                None => {
+                    return Reply::Error(
+                        "`:odds why` weighs the modifiers of the last resolution, and none has been made: resolve one (`fire(a, b, #{range: 2})`), or give the call, `:odds why fire(a, b, #{range: 2})`".into(),
+                    );
+                }
+            }
+        } else {
+            (call.to_string(), None)
+        };
+        let conventions = self.host.ruleset().dice.clone();
+        if parse_with(&line, &conventions, &DiceLimits::default()).is_ok() {
+            return Reply::Error(format!(
+                "`:odds why` weighs the modifiers behind a procedure call's odds, and `{line}` is dice: a roll has no modifiers"
+            ));
+        }
+        let code = match self.short_call(&line) {
+            Some(Ok(code)) => code,
+            Some(Err(message)) => return Reply::Error(message),
+            None => line.clone(),
+        };
+        // The last resolution is weighed on the units as they stood before it, then they are
+        // put back as they stand now, whatever the walk did.
+        let now = self.host.keep(&self.scope);
+        if let Some(before) = before {
+            self.host.put_back(before);
+        }
+        let result = self.host.attribution(&self.scope, &code, EnumLimits::STANDARD, (20_000, self.seed));
+        self.host.put_back(&now);
+        match result {
+            Ok(attribution) => {
+                let heading = if call.is_empty() { format!("{line}  (as the units stood before it)") } else { code };
+                Reply::Output(render_attribution(&heading, &attribution).trim_end().to_string())
+            }
+            Err(err) if call.is_empty() => Reply::Error(format!(
+                "`:odds why` weighs the last resolution, `{line}`, and its odds cannot be worked out: {}",
+                render(&err, self.look)
+            )),
             Err(err) => Reply::Error(render(&err, self.look)),
         }
     }

@@ -250,6 +250,29 @@ fn odds_of_dice_and_of_a_procedure() {
 }
 
 #[test]
+fn odds_why_weighs_the_last_resolution_as_the_units_stood_before_it() {
+    let mut s = session(&["ff-house-example"]);
+    assert!(error(s.handle(":odds why")).contains("none has been made"));
+    let veterans =
+        UNITS.replace(r#"stands: 6, formation: "line""#, r#"grade: "veteran", stands: 6, formation: "line""#);
+    output(s.handle(&veterans));
+    let call = r#"fire(a, b, #{range: 2})"#;
+    let asked = output(s.handle(&format!(":odds why {call}")));
+    output(s.handle(call));
+    let units_after = output(s.handle(":units"));
+    let last = output(s.handle(":odds why"));
+    assert!(last.starts_with(&format!("{call}  (as the units stood before it)")), "{last}");
+    // Weighed on the units before the fire: the same as asking before it was resolved.
+    assert_eq!(last.lines().skip(1).collect::<Vec<_>>(), asked.lines().skip(1).collect::<Vec<_>>());
+    assert!(last.contains("fire_modifiers.veteran_volleys (+1): Veteran infantry volley"), "{last}");
+    assert!(last.contains("desultory -10.0pt") || last.contains("deadly +10.0pt"), "{last}");
+    // And the units are as the fire left them.
+    assert_eq!(output(s.handle(":units")), units_after);
+    let err = error(s.handle(":odds why 2d6"));
+    assert!(err.contains("`2d6` is dice: a roll has no modifiers"), "{err}");
+}
+
+#[test]
 fn odds_of_a_field_of_what_a_procedure_returns() {
     let mut s = session(&["linear-warfare"]);
     // `fallen_leader` returns `#{ result, natural }`: the natural d10 is 1 to 10, each 1/10.
