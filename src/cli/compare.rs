@@ -130,7 +130,7 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
     let (host_b, header_b) = host_of(&flags_b, &args.limits)?;
     let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
     let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, limits, (args.samples, args.seed))
-        .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new(error.into()) })?;
+        .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new((*error).into()) })?;
     // A sampled cell's seed says how to draw the same samples again.
     let seed = (!sweep.exact()).then_some(args.seed);
     let (header_a, header_b) = (header_a.with_seed(seed), header_b.with_seed(seed));

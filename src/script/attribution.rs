@@ -34,7 +34,7 @@ impl Attribution {
     /// The modifiers, the one that moves some outcome furthest first (alike ones keep their order).
     pub fn by_size(&self) -> Vec<&Removal> {
         let mut sorted: Vec<&Removal> = self.removals.iter().collect();
-        sorted.sort_by(|x, y| y.change.size().cmp(&x.change.size()));
+        sorted.sort_by_cached_key(|r| std::cmp::Reverse(r.change.size()));
         sorted
     }
 

@@ -58,7 +58,7 @@ pub struct Sweep {
 pub struct CellFailed {
     pub at: String,
     pub version: &'static str,
-    pub error: ScriptError,
+    pub error: Box<ScriptError>,
 }
 
 impl Sweep {
@@ -82,7 +82,7 @@ impl Sweep {
                 scope.push_dynamic(axis.name.clone(), axis.values[*i].1.clone());
             }
             let at: Vec<String> = axes.iter().zip(&at).map(|(axis, i)| axis.values[*i].0.clone()).collect();
-            let failed = |version, error| CellFailed { at: label(&axes, &at), version, error };
+            let failed = |version, error| CellFailed { at: label(&axes, &at), version, error: Box::new(error) };
             let (odds_a, seen_a) =
                 a.odds_seeing(&scope, call, limits, sample, &[]).map_err(|error| failed("A", error))?;
             let (odds_b, seen_b) =

@@ -6,6 +6,11 @@ use serde_json::Value;
 
 use crate::{grognard, stderr, stdout};
 
+/// A rendered error on one line: its words, without the box drawing it wraps with.
+fn flat(err: &str) -> String {
+    err.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
+}
+
 const CALL: &str = r#"fire(unit(#{name: "A", nation: "britain", arm: "infantry", grade: "veteran", stands: 6, formation: "line"}), unit(#{name: "B", nation: "france", arm: "infantry", stands: 6, formation: "column"}), #{range: 2})"#;
 
 /// Each result's exact chance, as `odds --json` gives it under `rules` and `switches`.
@@ -48,10 +53,15 @@ fn compare_gives_the_odds_two_odds_runs_give_and_ranks_the_changes() {
     }
     // The veteran's volley at 2" moves a tenth from desultory to deadly, and nothing else.
     let text = stdout(&veteran_volleys(&[]));
-    let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("result")).skip(1).collect();
-    assert!(rows[0].starts_with("desultory") && rows[0].ends_with("-10.0pt"), "{text}");
-    assert!(rows[1].starts_with("deadly") && rows[1].ends_with("+10.0pt"), "{text}");
-    assert!(rows[2..].iter().all(|r| r.ends_with("+0.0pt")), "{text}");
+    let rows: Vec<&str> =
+        text.lines().skip_while(|l| !l.starts_with("result")).skip(1).take_while(|l| !l.is_empty()).collect();
+    assert!(rows[0].starts_with("desultory") && rows[0].contains(" -10.0pt  ") && rows[0].ends_with("█│"), "{text}");
+    assert!(rows[1].starts_with("deadly") && rows[1].contains(" +10.0pt  ") && rows[1].ends_with("│████████████"));
+    assert!(rows[2..].iter().all(|r| r.contains(" +0.0pt  ")), "{text}");
+    // What caused it: the one modifier that differs, by id and source.
+    assert!(text.contains("\ncaused by: fire_modifiers.veteran_volleys (house)\n"), "{text}");
+    assert!(text.contains("modifier fire_modifiers.veteran_volleys: +1 when firer.arm"), "{text}");
+    assert!(text.contains("in B only (option veteran_volleys is off in A) (house)"), "{text}");
 }
 
 #[test]
@@ -72,4 +82,249 @@ fn a_mistake_in_a_version_is_refused_naming_the_version() {
     assert!(stderr(&out).contains("an unclosed quote"), "{}", stderr(&out));
     let out = grognard(&["compare", "--a", "ff-napoleonic --set musketry_below_zero", "--b", "ff-napoleonic", CALL]);
     assert!(stderr(&out).contains("not NAME=CHOICE"), "{}", stderr(&out));
+}
+
+/// The call with the grid's variables in it.
+const GRID_CALL: &str = r#"fire(unit(#{name: "A", nation: "britain", arm: "infantry", grade: "veteran", stands: 6, formation: formation}), unit(#{name: "B", nation: "france", arm: "infantry", stands: 6, formation: "column"}), #{range: range})"#;
+
+/// `odds --json` of `call` under `rules` and `switches`: each result's exact chance.
+fn odds_of(call: &str, rules: &str, switches: &[&str]) -> BTreeMap<String, String> {
+    let mut args = vec!["odds", "--rules", rules];
+    args.extend_from_slice(switches);
+    args.extend_from_slice(&[call, "--json"]);
+    let out = grognard(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows = json["distribution"].as_array().unwrap();
+    rows.iter().map(|r| (r["result"].as_str().unwrap().to_string(), r["probability"].to_string())).collect()
+}
+
+fn grid(extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "compare",
+        "--a",
+        "ff-house-example --without veteran_volleys",
+        "--b",
+        "ff-house-example",
+        "--vary",
+        "range=1,2,3",
+        "--vary",
+        "formation=line,column",
+        GRID_CALL,
+    ];
+    args.extend_from_slice(extra);
+    grognard(&args)
+}
+
+#[test]
+fn every_cell_of_a_grid_gives_what_two_odds_runs_of_its_own_give() {
+    let out = grid(&["--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let cells = json["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6);
+    let mut at = Vec::new();
+    for cell in cells {
+        let (range, formation) = (cell["at"]["range"].as_str().unwrap(), cell["at"]["formation"].as_str().unwrap());
+        at.push(format!("{range} {formation}"));
+        let call = GRID_CALL
+            .replace("formation: formation", &format!("formation: \"{formation}\""))
+            .replace("#{range: range}", &format!("#{{range: {range}}}"));
+        let a = odds_of(&call, "ff-house-example", &["--without", "veteran_volleys"]);
+        let b = odds_of(&call, "ff-house-example", &[]);
+        let zero = "\"0\"".to_string();
+        for change in cell["changes"].as_array().unwrap() {
+            let outcome = change["outcome"].as_str().unwrap();
+            assert_eq!(change["a"].to_string(), *a.get(outcome).unwrap_or(&zero), "{range} {formation}: {outcome} A");
+            assert_eq!(change["b"].to_string(), *b.get(outcome).unwrap_or(&zero), "{range} {formation}: {outcome} B");
+        }
+        assert_eq!(cell["changes"].as_array().unwrap().len(), a.len().max(b.len()).max(1), "{range} {formation}");
+        // The veteran's volley counts at 2" or less: only those cells moved, and for it alone.
+        let causes: Vec<&str> = cell["causes"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        let moved = cell["largest_points"].as_f64().unwrap() > 0.0;
+        assert_eq!(moved, range != "3", "{range} {formation}");
+        assert_eq!(causes, if moved { vec!["fire_modifiers.veteran_volleys"] } else { vec![] }, "{range} {formation}");
+    }
+    // The first variable varies slowest.
+    assert_eq!(at, ["1 line", "1 column", "2 line", "2 column", "3 line", "3 column"]);
+}
+
+#[test]
+fn the_cells_are_ranked_by_the_furthest_move_of_any_outcome() {
+    let out = grid(&["--json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let cells = json["cells"].as_array().unwrap();
+    let mut by_rank: Vec<(u64, f64, usize)> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c["rank"].as_u64().unwrap(), c["largest_points"].as_f64().unwrap(), i))
+        .collect();
+    by_rank.sort_by_key(|(rank, _, _)| *rank);
+    assert_eq!(by_rank.iter().map(|(r, _, _)| *r).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+    for pair in by_rank.windows(2) {
+        let ((_, x, i), (_, y, j)) = (pair[0], pair[1]);
+        // Larger moves first; alike moves in the grid's order.
+        assert!(x > y || (x == y && i < j), "{by_rank:?}");
+    }
+    // Each cell's largest move is its largest change of any outcome, in points.
+    for cell in cells {
+        let largest =
+            cell["changes"].as_array().unwrap().iter().map(|c| c["points"].as_f64().unwrap().abs()).fold(0.0, f64::max);
+        assert!((cell["largest_points"].as_f64().unwrap() - largest).abs() < 1e-9);
+    }
+    // The text lists the cells in rank order.
+    let text = stdout(&grid(&[]));
+    let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("range")).skip(1).take(6).collect();
+    assert!(rows[0].starts_with("1      line") && rows[5].starts_with("3      column"), "{text}");
+    assert!(rows[0].ends_with("fire_modifiers.veteran_volleys (house)"), "{text}");
+}
+
+#[test]
+fn a_sampled_cell_draws_the_same_dice_on_both_sides() {
+    // Three dice before the fire: more outcomes than twenty, so the call is sampled instead.
+    let call = format!(r#"let x = roll("1d6").total; let y = roll("1d6").total; let z = roll("1d6").total; {CALL}"#);
+    let sampled = ["--max-outcomes", "20", "--samples", "2000", "--seed", "7", "--json"];
+    let same = |a: &str, b: &str| {
+        let mut args = vec!["compare", "--a", a, "--b", b, &call];
+        args.extend_from_slice(&sampled);
+        let out = grognard(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str::<Value>(&stdout(&out)).unwrap()
+    };
+    // Two versions alike in all this fire reads: sampled with the same dice, trial by trial,
+    // they tell no difference at all (independent samples would differ by chance).
+    let json = same("ff-house-example", "ff-house-example --with wider_struggle");
+    assert_eq!(json["exact"], Value::Bool(false));
+    assert_eq!(json["a"]["header"]["seed"], 7);
+    for change in json["changes"].as_array().unwrap() {
+        assert_eq!(change["a"], change["b"], "{change}");
+        assert_eq!(change["points"].as_f64(), Some(0.0));
+    }
+    // Each side's samples are those `odds` draws alone with that seed.
+    let json = same("ff-house-example --without veteran_volleys", "ff-house-example");
+    for (side, switches) in [("a", &["--without", "veteran_volleys"][..]), ("b", &[][..])] {
+        let mut args = vec!["odds", "--rules", "ff-house-example"];
+        args.extend_from_slice(switches);
+        args.extend_from_slice(&[&call, "--max-outcomes", "20", "--samples", "2000", "--seed", "7", "--json"]);
+        let alone: Value = serde_json::from_str(&stdout(&grognard(&args))).unwrap();
+        for row in alone["distribution"].as_array().unwrap() {
+            let outcome = row["result"].as_str().unwrap();
+            let change = json["changes"].as_array().unwrap().iter().find(|c| c["outcome"] == outcome).unwrap();
+            assert_eq!(change[format!("{side}_float")].as_f64(), row["p"].as_f64(), "{side}: {outcome}");
+        }
+    }
+}
+
+#[test]
+fn a_grid_variable_the_call_does_not_read_is_refused() {
+    let out =
+        grognard(&["compare", "--a", "ff-napoleonic", "--b", "ff-house-example", "--vary", "rnage=1,2", GRID_CALL]);
+    assert!(!out.status.success());
+    let err = flat(&stderr(&out));
+    assert!(err.contains("--vary rnage=1,2: the call reads no variable `rnage` (did you mean `range`?)"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("grid.yaml");
+    std::fs::write(&file, "vary:\n  range: [1, 2]\n  formaton: [line, column]\n").unwrap();
+    let path = file.to_str().unwrap();
+    let out = grognard(&["compare", "--a", "ff-napoleonic", "--b", "ff-house-example", "--grid", path, GRID_CALL]);
+    assert!(!out.status.success());
+    let err = flat(&stderr(&out));
+    assert!(err.contains("compare::grid") && err.contains("did you mean `formation`"), "{err}");
+    assert!(err.contains("grid.yaml:3:3"), "{err}");
+    // The same file, spelt right, sweeps the grid.
+    std::fs::write(&file, "vary:\n  range: [1, 2]\n  formation: [line, column]\n").unwrap();
+    let out = grognard(&["compare", "--a", "ff-napoleonic", "--b", "ff-house-example", "--grid", path, GRID_CALL]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("exact odds over 4 cells (range × formation)"), "{}", stdout(&out));
+}
+
+#[test]
+fn a_cell_that_fails_is_named_with_its_version() {
+    let call = CALL.replace("#{range: 2}", "#{range: range, cover: cover}");
+    let out = grognard(&[
+        "compare",
+        "--a",
+        "ff-napoleonic",
+        "--b",
+        "ff-house-example",
+        "--vary",
+        "range=2",
+        "--vary",
+        "cover=woods,wodos",
+        &call,
+    ]);
+    assert!(!out.status.success());
+    let err = flat(&stderr(&out));
+    assert!(err.contains("range=2 cover=wodos could not be worked out under version A"), "{err}");
+}
+
+#[test]
+fn the_grid_as_csv_has_a_row_per_cell_and_outcome() {
+    let out = grid(&["--csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("# A grognard: "), "{text}");
+    let body: String = text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    let mut reader = csv::Reader::from_reader(body.as_bytes());
+    assert_eq!(reader.headers().unwrap(), vec!["range", "formation", "outcome", "a", "b", "points", "rank", "causes"]);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let json: Value = serde_json::from_str(&stdout(&grid(&["--json"]))).unwrap();
+    let expected: usize =
+        json["cells"].as_array().unwrap().iter().map(|c| c["changes"].as_array().unwrap().len()).sum();
+    assert_eq!(rows.len(), expected);
+    let deadly = rows.iter().find(|r| &r[0] == "2" && &r[1] == "line" && &r[2] == "deadly").unwrap();
+    assert_eq!(
+        (&deadly[3], &deadly[4], &deadly[5], &deadly[7]),
+        ("0.1", "0.2", "10.000000", "fire_modifiers.veteran_volleys")
+    );
+}
+
+#[test]
+fn a_rules_folder_at_a_git_revision_is_a_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"])
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let house = root.join("house");
+    std::fs::create_dir_all(house.join("modifiers")).unwrap();
+    std::fs::write(house.join("ruleset.yaml"), "id: my-house\nextends: ff-napoleonic\ntitle: Mine\nsource: house\n")
+        .unwrap();
+    let volleys = |value: &str| {
+        format!(
+            "modifiers:\n  - id: veteran_volleys\n    value: {value}\n    text: Veterans\n    when: firer.grade == \"veteran\" && situation.range <= 2\n    source: house\n"
+        )
+    };
+    std::fs::write(house.join("modifiers/fire_modifiers.yaml"), volleys("+1")).unwrap();
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "one"]);
+    // The folder now says +2; the revision still says +1.
+    std::fs::write(house.join("modifiers/fire_modifiers.yaml"), volleys("+2")).unwrap();
+    let run = |a: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .args(["compare", "--a", a, "--b", "house", CALL, "--json"])
+            .env("NO_COLOR", "1")
+            .current_dir(root)
+            .output()
+            .unwrap()
+    };
+    let out = run("git:HEAD:house");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let differences = json["differences"].as_array().unwrap();
+    assert_eq!(differences.len(), 1, "{differences:?}");
+    assert_eq!(differences[0]["id"], "fire_modifiers.veteran_volleys");
+    assert!(differences[0]["what"].as_str().unwrap().starts_with("+1 in A, +2 in B when"), "{differences:?}");
+    assert_eq!(json["cells"][0]["causes"][0], "fire_modifiers.veteran_volleys");
+    let out = run("git:HEAD~3:house");
+    assert!(flat(&stderr(&out)).contains("has no revision `HEAD~3`"), "{}", stderr(&out));
+    let out = run("git:HEAD:hose");
+    assert!(flat(&stderr(&out)).contains("revision `HEAD` has no folder `hose`"), "{}", stderr(&out));
 }

@@ -1,5 +1,6 @@
 //! The command line, run as a process: output, JSON shape, exit statuses and rendered errors.
 
+mod attribution;
 mod compare;
 mod conventions;
 mod files;
