@@ -8,7 +8,8 @@ use num_traits::ToPrimitive;
 
 use super::change_bar::points_text;
 use super::odds::percent;
-use crate::script::{Attribution, Change, Outcome, Sweep, SweepCell};
+use super::sweep::causes_text;
+use crate::script::{Attribution, Change, Outcome, Sweep};
 
 const STYLE: &str = "
 body { font: 15px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; padding: 0 1em; }
@@ -178,25 +179,6 @@ fn ranked_cells(body: &mut String, sweep: &Sweep) {
     let _ = writeln!(body, "</table>\n</section>");
 }
 
-/// `fire_modifiers.veteran_volleys (house)`, each cause of a cell's change; what no cell can
-/// be told apart by is said once, under the differences.
-pub fn causes_text(sweep: &Sweep, cell: &SweepCell) -> String {
-    let mut causes: Vec<String> = cell
-        .causes
-        .iter()
-        .map(|i| format!("{} ({})", sweep.differences[*i].id(), sweep.differences[*i].source))
-        .collect();
-    let moved = cell.comparison.changes.iter().any(|c| c.a != c.b);
-    if moved && causes.is_empty() {
-        causes.push(if sweep.untraced.is_empty() {
-            "nothing traced".to_string()
-        } else {
-            "no modifier or table row: see the procedures and switches that differ".to_string()
-        });
-    }
-    causes.join(", ")
-}
-
 /// Every difference between the versions, with its kind, id and source.
 fn differences(body: &mut String, sweep: &Sweep) {
     let _ = writeln!(body, "<section id=\"differences\">\n<h2>What differs between the versions</h2>");
@@ -208,7 +190,7 @@ fn differences(body: &mut String, sweep: &Sweep) {
             "<table class=\"differences\">\n<tr><th class=\"name\">kind</th><th class=\"name\">part</th><th class=\"name\">what</th><th class=\"name\">source</th></tr>"
         );
         for (i, d) in sweep.differences.iter().enumerate() {
-            let traced = if sweep.untraced.contains(&i) { " (not traced cell by cell)" } else { "" };
+            let traced = if sweep.read_from_code.contains(&i) { " (found in the code the call reaches)" } else { "" };
             let _ = writeln!(
                 body,
                 "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}{traced}</td><td class=\"name\">{}</td></tr>",

@@ -8,7 +8,6 @@ use num_traits::ToPrimitive;
 use serde_json::{Value, json};
 
 use super::change_bar::{HALF, change_bar, points_text};
-use super::html::causes_text;
 use super::odds::{outcome_json, percent};
 use crate::script::{Change, Comparison, Outcome, Sweep, SweepCell};
 
@@ -128,7 +127,7 @@ fn differences(s: &mut String, sweep: &Sweep) {
     }
     let _ = writeln!(s, "\nwhat differs between the versions:");
     for (i, d) in sweep.differences.iter().enumerate() {
-        let traced = if sweep.untraced.contains(&i) { "; not traced cell by cell" } else { "" };
+        let traced = if sweep.read_from_code.contains(&i) { "; found in the code the call reaches" } else { "" };
         let _ = writeln!(s, "  {} {}: {} ({}{traced})", d.kind(), d.id(), d.what, d.source);
     }
 }
@@ -180,7 +179,7 @@ pub fn sweep_json(call: &str, sweep: &Sweep) -> Value {
         .map(|(i, d)| {
             json!({
                 "kind": d.kind(), "id": d.id(), "what": d.what, "source": d.source,
-                "traced": !sweep.untraced.contains(&i),
+                "found_in": if sweep.read_from_code.contains(&i) { "code" } else { "paths" },
             })
         })
         .collect();
@@ -230,4 +229,25 @@ pub fn sweep_csv(sweep: &Sweep) -> String {
         }
     }
     String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// What caused a cell's change: the differences its paths touched (`fire_modifiers.veteran_volleys
+/// (house)`), then those found in the code it can reach; empty when it did not move.
+pub fn causes_text(sweep: &Sweep, cell: &SweepCell) -> String {
+    let named = |i: &&usize| format!("{} ({})", sweep.differences[**i].id(), sweep.differences[**i].source);
+    let (in_code, on_paths): (Vec<&usize>, Vec<&usize>) =
+        cell.causes.iter().partition(|i| sweep.read_from_code.contains(i));
+    let mut text = on_paths.iter().map(named).collect::<Vec<_>>().join(", ");
+    if !in_code.is_empty() {
+        if !text.is_empty() {
+            text += "; ";
+        }
+        text += "in the code it reaches: ";
+        text += &in_code.iter().map(named).collect::<Vec<_>>().join(", ");
+    }
+    let moved = cell.comparison.changes.iter().any(|c| c.a != c.b);
+    if moved && text.is_empty() {
+        text = "nothing that differs was found on its paths or in the code it reaches".to_string();
+    }
+    text
 }

@@ -33,8 +33,9 @@ pub enum Part {
     Constant {
         name: String,
     },
-    /// An option or interpretation switched differently.
+    /// An option or interpretation (`kind`) switched differently.
     Setting {
+        kind: &'static str,
         name: String,
     },
 }
@@ -60,7 +61,7 @@ impl Difference {
             Part::TableResult { table, result } => format!("{table} result {result}"),
             Part::Procedure { layer, name } => format!("{layer}/procedures/{name}.rhai"),
             Part::Constant { name } => format!("constant {name}"),
-            Part::Setting { name } => name.clone(),
+            Part::Setting { kind, name } => format!("{kind} {name}"),
         }
     }
 
@@ -329,7 +330,7 @@ fn settings(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
         if x != y {
             let source = b.options.get(name).or(a.options.get(name)).map(|o| o.source.to_string()).unwrap_or_default();
             let what = format!("{} in A, {} in B", on(x), on(y));
-            found.push(Difference { part: Part::Setting { name: format!("option {name}") }, source, what });
+            found.push(Difference { part: Part::Setting { kind: "option", name: name.clone() }, source, what });
         }
     }
     for name in union(&a.settings.interpretations, &b.settings.interpretations) {
@@ -343,7 +344,7 @@ fn settings(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
                 .unwrap_or_default();
             let word = |v: Option<&String>| v.cloned().unwrap_or_else(|| "unset".into());
             let what = format!("{} in A, {} in B", word(x), word(y));
-            found.push(Difference { part: Part::Setting { name: format!("interpretation {name}") }, source, what });
+            found.push(Difference { part: Part::Setting { kind: "interpretation", name: name.clone() }, source, what });
         }
     }
 }

@@ -48,7 +48,7 @@ pub use condition::CONDITION_NAMES;
 pub use error::ScriptError;
 pub use fields::FieldOdds;
 pub use handles::{LeaderRef, UnitRef};
-pub use host::{Evaluation, Host, Kept, Setup};
+pub use host::{Evaluation, Host, Kept, Reach, Setup};
 pub use modifiers::Modifiers;
 pub use observed::{ExactObservations, KeyOdds, ObservedOdds};
 pub use outcome::{Outcome, display_order};

@@ -4,7 +4,7 @@
 
 use rhai::{Dynamic, Scope};
 
-use super::{Comparison, Host, ScriptError, Seen};
+use super::{Comparison, Host, Reach, ScriptError, Seen};
 use crate::dice::EnumLimits;
 use crate::rules::{Difference, Part, differences};
 
@@ -48,9 +48,10 @@ pub struct Sweep {
     pub cells: Vec<SweepCell>,
     /// Every difference between the two versions.
     pub differences: Vec<Difference>,
-    /// The differences no cell can be told to touch or not (procedure files, constants,
-    /// switches a script may read): indexes into `differences`.
-    pub untraced: Vec<usize>,
+    /// The differences found by reading the code the call can reach, not by following its
+    /// paths (procedure files, constants, switches a script reads by name): indexes into
+    /// `differences`.
+    pub read_from_code: Vec<usize>,
 }
 
 /// A cell that could not be worked out: where, under which version, and why.
@@ -74,13 +75,16 @@ impl Sweep {
         sample: (u64, u64),
     ) -> Result<Sweep, CellFailed> {
         let differences = differences(&a.ruleset(), &b.ruleset());
-        let untraced = (0..differences.len()).filter(|i| !traced(&differences[*i])).collect();
+        let read_from_code = (0..differences.len()).filter(|i| !followed(&differences[*i])).collect();
         let mut cells = Vec::new();
+        let mut reach = None;
         for at in grid(&axes) {
             let mut scope = Scope::new();
             for (axis, i) in axes.iter().zip(&at) {
                 scope.push_dynamic(axis.name.clone(), axis.values[*i].1.clone());
             }
+            // What the call can reach is read from its code once: every cell runs the same code.
+            let reach = reach.get_or_insert_with(|| (a.reach(&scope, call), b.reach(&scope, call)));
             let at: Vec<String> = axes.iter().zip(&at).map(|(axis, i)| axis.values[*i].0.clone()).collect();
             let failed = |version, error| CellFailed { at: label(&axes, &at), version, error: Box::new(error) };
             let (odds_a, seen_a) =
@@ -90,13 +94,13 @@ impl Sweep {
             let comparison = Comparison::of(&odds_a, &odds_b);
             let moved = comparison.changes.iter().any(|c| c.a != c.b);
             let causes = if moved {
-                (0..differences.len()).filter(|i| touched(&differences[*i], &seen_a, &seen_b)).collect()
+                (0..differences.len()).filter(|i| touched(&differences[*i], (&seen_a, &seen_b), reach)).collect()
             } else {
                 Vec::new()
             };
             cells.push(SweepCell { at, comparison, causes });
         }
-        Ok(Sweep { axes, cells, differences, untraced })
+        Ok(Sweep { axes, cells, differences, read_from_code })
     }
 
     /// The cells, the one whose furthest-moved outcome moved most first (alike ones keep the grid's order).
@@ -131,19 +135,26 @@ fn grid(axes: &[Axis]) -> Vec<Vec<usize>> {
     cells
 }
 
-/// Whether a cell's paths can be seen to touch a difference of this kind.
-fn traced(difference: &Difference) -> bool {
+/// Whether a cell's paths show if they touch a difference of this kind (a modifier that
+/// applied, a table row read); the others are read from the code the call can reach.
+fn followed(difference: &Difference) -> bool {
     matches!(difference.part, Part::Modifier { .. } | Part::TableRow { .. } | Part::TableResult { .. })
 }
 
-/// Whether the paths under either version touched the difference: a modifier that applied, a
-/// row (or table) read.
-fn touched(difference: &Difference, a: &Seen, b: &Seen) -> bool {
+/// Whether the call touched the difference under either version: a modifier that applied or a
+/// row (or table) read, on the cell's paths; a procedure file it can reach, or a constant or
+/// switch named in the code it can reach.
+fn touched(difference: &Difference, (a, b): (&Seen, &Seen), reach: &(Reach, Reach)) -> bool {
+    let words = |word: &str| reach.0.words.contains(word) || reach.1.words.contains(word);
     match &difference.part {
         Part::Modifier { list, id } => a.applied(list, id) || b.applied(list, id),
         Part::TableRow { table, row } => a.read(table, row.as_deref()) || b.read(table, row.as_deref()),
         Part::TableResult { table, .. } => a.read(table, None) || b.read(table, None),
-        _ => false,
+        Part::Procedure { layer, name } => {
+            let file = (layer.clone(), name.clone());
+            reach.0.files.contains(&file) || reach.1.files.contains(&file)
+        }
+        Part::Constant { name } | Part::Setting { name, .. } => words(name),
     }
 }
 

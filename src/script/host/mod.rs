@@ -24,10 +24,12 @@ mod build;
 mod check;
 mod eval;
 mod odds;
+mod reach;
 mod resolutions;
 mod setup;
 mod snapshot;
 
+pub use reach::Reach;
 pub use setup::Setup;
 pub use snapshot::Kept;
 
