@@ -54,6 +54,10 @@ pub struct CompareArgs {
     /// Seed for sampling: both versions draw the same dice, trial by trial.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A field of the map the call returns to compare too (`--field attacker_lost`); a path
+    /// reads into maps (`--field attacker.stands`). Repeat it for more fields.
+    #[arg(long = "field", value_name = "NAME")]
+    pub fields: Vec<String>,
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Both distributions of every cell, their changes, ranks and causes, as JSON.
@@ -129,7 +133,7 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
     let (host_a, header_a) = host_of(&flags_a, &args.limits)?;
     let (host_b, header_b) = host_of(&flags_b, &args.limits)?;
     let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
-    let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, limits, (args.samples, args.seed))
+    let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, limits, (args.samples, args.seed), &args.fields)
         .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new((*error).into()) })?;
     // A sampled cell's seed says how to draw the same samples again.
     let seed = (!sweep.exact()).then_some(args.seed);

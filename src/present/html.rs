@@ -9,7 +9,7 @@ use num_traits::ToPrimitive;
 use super::change_bar::points_text;
 use super::odds::percent;
 use super::sweep::causes_text;
-use crate::script::{Attribution, Change, Outcome, Sweep};
+use crate::script::{Attribution, Change, Comparison, Outcome, Sweep, SweepCell};
 
 const STYLE: &str = "
 body { font: 15px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; padding: 0 1em; }
@@ -83,30 +83,30 @@ pub fn sweep_page(call: &str, versions: (&str, &str), sweep: &Sweep, provenance:
         shade(1.0, 1.0),
         shade(-1.0, 1.0)
     );
-    let mut outcomes: Vec<Outcome> = Vec::new();
-    for cell in &sweep.cells {
-        for change in &cell.comparison.changes {
-            if !outcomes.contains(&change.outcome) {
-                outcomes.push(change.outcome.clone());
-            }
-        }
-    }
+    let outcomes = outcomes_of(sweep.cells.iter().map(|c| &c.comparison));
     let biggest =
         sweep.cells.iter().flat_map(|c| c.comparison.changes.iter().map(|c| c.points().abs())).fold(0.0, f64::max);
     let _ = writeln!(body, "<div class=\"heat-maps\">");
     for outcome in &outcomes {
-        heat_map(&mut body, sweep, outcome, biggest);
+        let shown = |cell: &SweepCell| outcome_shown(&cell.comparison, outcome);
+        heat_map(&mut body, sweep, &outcome.to_string(), &shown, biggest);
     }
+    field_maps(&mut body, sweep);
     let _ = writeln!(body, "</div>");
     ranked_cells(&mut body, sweep);
     differences(&mut body, sweep);
     page("grognard compare", &body, provenance)
 }
 
-/// One outcome's change over the grid: rows are the values of every axis but the last, columns
-/// the last axis's values (one column when there is one axis or none).
-fn heat_map(body: &mut String, sweep: &Sweep, outcome: &Outcome, biggest: f64) {
-    let name = escape(&outcome.to_string());
+/// What a heat map shows in a cell: how far it moved (on the map's own scale), the words to
+/// hover, and the text in the cell; none where the cell has nothing to show.
+type Shown<'a> = &'a dyn Fn(&SweepCell) -> Option<(f64, String, String)>;
+
+/// One quantity's change over the grid (an outcome's chance, a field's mean), named `key`:
+/// rows are the values of every axis but the last, columns the last axis's values (one column
+/// when there is one axis or none).
+fn heat_map(body: &mut String, sweep: &Sweep, key: &str, shown: Shown, biggest: f64) {
+    let name = escape(key);
     let columns: Vec<String> = match sweep.axes.last() {
         Some(axis) if sweep.axes.len() > 1 => axis.values.iter().map(|(v, _)| format!("{}={v}", axis.name)).collect(),
         _ => vec!["change".to_string()],
@@ -131,15 +131,8 @@ fn heat_map(body: &mut String, sweep: &Sweep, outcome: &Outcome, biggest: f64) {
         };
         let _ = writeln!(body, "<tr><th class=\"name\">{}</th>", escape(&label));
         for cell in row {
-            let change = cell.comparison.changes.iter().find(|c| &c.outcome == outcome);
-            let (points, title, text) = match change {
-                Some(c) => (
-                    c.points(),
-                    format!("{}: {} under A, {} under B", outcome, percent(&c.a), percent(&c.b)),
-                    points_text(c.points()),
-                ),
-                None => (0.0, format!("{outcome}: under neither version here"), "–".to_string()),
-            };
+            let (points, title, text) =
+                shown(cell).unwrap_or_else(|| (0.0, format!("{key}: under neither version here"), "–".to_string()));
             let _ = writeln!(
                 body,
                 "<td class=\"cell\" data-cell=\"{}\" data-points=\"{points:.6}\" style=\"background: {}\" title=\"{}\">{}</td>",
@@ -152,6 +145,52 @@ fn heat_map(body: &mut String, sweep: &Sweep, outcome: &Outcome, biggest: f64) {
         let _ = writeln!(body, "</tr>");
     }
     let _ = writeln!(body, "</table>\n</section>");
+}
+
+/// An outcome's change in a comparison, as a heat map shows it.
+fn outcome_shown(comparison: &Comparison, outcome: &Outcome) -> Option<(f64, String, String)> {
+    let c = comparison.changes.iter().find(|c| &c.outcome == outcome)?;
+    let title = format!("{}: {} under A, {} under B", outcome, percent(&c.a), percent(&c.b));
+    Some((c.points(), title, points_text(c.points())))
+}
+
+/// Every outcome the comparisons give, in the order they give them.
+fn outcomes_of<'c>(comparisons: impl Iterator<Item = &'c Comparison>) -> Vec<Outcome> {
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for change in comparisons.flat_map(|c| &c.changes) {
+        if !outcomes.contains(&change.outcome) {
+            outcomes.push(change.outcome.clone());
+        }
+    }
+    outcomes
+}
+
+/// Each field's heat maps: its mean's change when every cell's values are numbers, else each
+/// of its outcomes' chances, named `field: outcome`.
+fn field_maps(body: &mut String, sweep: &Sweep) {
+    let names: Vec<&String> =
+        sweep.cells.first().map(|c| c.fields.iter().map(|(n, _)| n).collect()).unwrap_or_default();
+    for (i, name) in names.into_iter().enumerate() {
+        let field = |cell: &SweepCell| cell.fields.get(i).map(|(_, c)| c.clone());
+        let means: Option<Vec<f64>> =
+            sweep.cells.iter().map(|cell| field(cell)?.means.map(|(a, b)| float(&b) - float(&a))).collect();
+        if let Some(means) = means {
+            let biggest = means.iter().map(|m| m.abs()).fold(0.0, f64::max);
+            let shown = |cell: &SweepCell| {
+                let (a, b) = field(cell)?.means?;
+                let (a, b) = (float(&a), float(&b));
+                Some((b - a, format!("{name} mean: {a:.3} under A, {b:.3} under B"), format!("{:+.3}", b - a)))
+            };
+            heat_map(body, sweep, &format!("{name} mean"), &shown, biggest);
+            continue;
+        }
+        let comparisons: Vec<Comparison> = sweep.cells.iter().filter_map(field).collect();
+        let biggest = comparisons.iter().flat_map(|c| c.changes.iter().map(|c| c.points().abs())).fold(0.0, f64::max);
+        for outcome in outcomes_of(comparisons.iter()) {
+            let shown = |cell: &SweepCell| outcome_shown(&field(cell)?, &outcome);
+            heat_map(body, sweep, &format!("{name}: {outcome}"), &shown, biggest);
+        }
+    }
 }
 
 /// The cells, the largest move first, each with its largest move and what caused it.

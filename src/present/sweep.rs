@@ -33,10 +33,29 @@ pub fn render_sweep(call: &str, versions: (&str, &str), sweep: &Sweep) -> String
 
 /// One call: each outcome under A and B, the largest change first, with a bar.
 fn one_call(s: &mut String, sweep: &Sweep, cell: &SweepCell) {
-    let comparison = &cell.comparison;
-    let width = comparison.changes.iter().map(|c| c.outcome.to_string().chars().count()).max().unwrap_or(6).max(6);
+    side_by_side(s, "result", &cell.comparison);
+    for (name, comparison) in &cell.fields {
+        s.push('\n');
+        side_by_side(s, name, comparison);
+    }
+    let causes = causes_text(sweep, cell);
+    if !causes.is_empty() {
+        let _ = writeln!(s, "\ncaused by: {causes}");
+    }
+}
+
+/// One distribution under A and B, the largest change first, with a bar; and the means.
+fn side_by_side(s: &mut String, heading: &str, comparison: &Comparison) {
+    let width = comparison
+        .changes
+        .iter()
+        .map(|c| c.outcome.to_string().chars().count())
+        .chain([heading.chars().count()])
+        .max()
+        .unwrap_or(6)
+        .max(6);
     let biggest = comparison.changes.iter().map(|c| c.points().abs()).fold(0.0, f64::max);
-    let _ = writeln!(s, "{:<width$}  {:>8}  {:>8}  {:>8}", "result", "A", "B", "change");
+    let _ = writeln!(s, "{heading:<width$}  {:>8}  {:>8}  {:>8}", "A", "B", "change");
     for change in comparison.by_size() {
         let _ = writeln!(
             s,
@@ -49,11 +68,7 @@ fn one_call(s: &mut String, sweep: &Sweep, cell: &SweepCell) {
         );
     }
     if let Some((a, b)) = means(comparison) {
-        let _ = writeln!(s, "\nmean  {a:.3} -> {b:.3} ({:+.3})", b - a);
-    }
-    let causes = causes_text(sweep, cell);
-    if !causes.is_empty() {
-        let _ = writeln!(s, "\ncaused by: {causes}");
+        let _ = writeln!(s, "mean  {a:.3} -> {b:.3} ({:+.3})", b - a);
     }
 }
 
@@ -95,12 +110,48 @@ fn grid(s: &mut String, sweep: &Sweep) {
             widest.chain([n.chars().count()]).max().unwrap_or(6)
         })
         .collect();
+    // A field shows its mean's change, or (not a number) its furthest-moved outcome.
+    let field_text = |cell: &SweepCell, i: usize| -> String {
+        let Some((_, c)) = cell.fields.get(i) else { return "-".into() };
+        match (means(c), c.by_size().first()) {
+            (Some((a, b)), _) => format!("{:+.3}", b - a),
+            (None, Some(most)) => format!("{} {}", most.outcome, points_text(most.points())),
+            (None, None) => "-".into(),
+        }
+    };
+    let field_names: Vec<String> = sweep
+        .cells
+        .first()
+        .map(|c| {
+            c.fields
+                .iter()
+                .enumerate()
+                .map(|(i, (n, _))| {
+                    if sweep.cells.iter().all(|c| c.fields.get(i).and_then(|(_, c)| means(c)).is_some()) {
+                        format!("{n} mean")
+                    } else {
+                        n.clone()
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let field_w: Vec<usize> = field_names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            ranked.iter().map(|c| field_text(c, i).chars().count()).chain([n.chars().count()]).max().unwrap_or(4)
+        })
+        .collect();
     let _ = writeln!(s, "cells, largest change first (each outcome's change from A to B)\n");
     let mut head = String::new();
     for (axis, w) in sweep.axes.iter().zip(&axis_w) {
         let _ = write!(head, "{:<w$}  ", axis.name);
     }
     for (name, w) in names.iter().zip(&cell_w) {
+        let _ = write!(head, "{name:>w$}  ");
+    }
+    for (name, w) in field_names.iter().zip(&field_w) {
         let _ = write!(head, "{name:>w$}  ");
     }
     head += "caused by";
@@ -113,6 +164,9 @@ fn grid(s: &mut String, sweep: &Sweep) {
         for (outcome, w) in outcomes.iter().zip(&cell_w) {
             let text = column(cell.comparison.changes.iter().find(|c| &c.outcome == outcome));
             let _ = write!(line, "{text:>w$}  ");
+        }
+        for (i, w) in field_w.iter().enumerate() {
+            let _ = write!(line, "{:>w$}  ", field_text(cell, i));
         }
         line += &causes_text(sweep, cell);
         let _ = writeln!(s, "{}", line.trim_end());
@@ -143,6 +197,15 @@ fn change_json(c: &Change) -> Value {
     })
 }
 
+/// A field's comparison as JSON: its changes and, for numbers, its means.
+fn field_json(name: &str, comparison: &Comparison) -> Value {
+    let mut value = json!({ "field": name, "changes": comparison.changes.iter().map(change_json).collect::<Vec<_>>() });
+    if let Some((a, b)) = means(comparison) {
+        value["mean"] = json!({ "a": a, "b": b });
+    }
+    value
+}
+
 /// The JSON: the axes, every cell in grid order with its rank, changes, means and causes (by
 /// id), and every difference. With no grid, the call's `changes` and `mean` at the top as well.
 pub fn sweep_json(call: &str, sweep: &Sweep) -> Value {
@@ -161,13 +224,16 @@ pub fn sweep_json(call: &str, sweep: &Sweep) -> Value {
             let mut value = json!({
                 "at": at,
                 "rank": rank,
-                "largest_points": cell.comparison.size().to_f64().map(|p| p * 100.0),
+                "largest_points": cell.size().to_f64().map(|p| p * 100.0),
                 "exact": cell.comparison.exact,
                 "changes": cell.comparison.changes.iter().map(change_json).collect::<Vec<_>>(),
                 "causes": cell.causes.iter().map(|i| sweep.differences[*i].id()).collect::<Vec<_>>(),
             });
             if let Some((a, b)) = means(&cell.comparison) {
                 value["mean"] = json!({ "a": a, "b": b });
+            }
+            if !cell.fields.is_empty() {
+                value["fields"] = json!(cell.fields.iter().map(|(name, c)| field_json(name, c)).collect::<Vec<_>>());
             }
             value
         })
@@ -210,14 +276,17 @@ pub fn sweep_csv(sweep: &Sweep) -> String {
     let ranked = sweep.ranked();
     let mut writer = csv::Writer::from_writer(Vec::new());
     let mut head: Vec<String> = sweep.axes.iter().map(|a| a.name.clone()).collect();
-    head.extend(["outcome", "a", "b", "points", "rank", "causes"].map(String::from));
+    head.extend(["of", "outcome", "a", "b", "points", "rank", "causes"].map(String::from));
     let _ = writer.write_record(&head);
     for cell in &sweep.cells {
         let rank = ranked.iter().position(|c| std::ptr::eq(*c, cell)).map_or(0, |r| r + 1);
         let causes: Vec<String> = cell.causes.iter().map(|i| sweep.differences[*i].id()).collect();
-        for c in &cell.comparison.changes {
+        let fields = cell.fields.iter().map(|(name, c)| (name.as_str(), c));
+        let rows = std::iter::once(("result", &cell.comparison)).chain(fields);
+        for (of, c) in rows.flat_map(|(of, comparison)| comparison.changes.iter().map(move |c| (of, c))) {
             let mut row = cell.at.clone();
             row.extend([
+                of.to_string(),
                 c.outcome.to_string(),
                 c.a.to_f64().unwrap_or(f64::NAN).to_string(),
                 c.b.to_f64().unwrap_or(f64::NAN).to_string(),

@@ -179,7 +179,11 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
         }
         match (&x.body, &y.body) {
             (TableBody::Bands(p), TableBody::Bands(q)) if p != q => {
-                found.push(whole(bands(p, q), source.clone()));
+                // A patch's bands carry its source (a house rule over a seed's table).
+                let mut patched: Vec<String> = y.band_sources.values().map(|s| s.to_string()).collect();
+                patched.dedup();
+                let source = if patched.is_empty() { source.clone() } else { patched.join(", ") };
+                found.push(whole(bands(p, q), source));
             }
             (
                 TableBody::Grid { row_key: k, columns: c, rows: p },

@@ -3,7 +3,8 @@
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::{Outcome, ProcedureOdds};
+use super::{FieldOdds, Outcome, ProcedureOdds};
+use crate::dice::Distribution;
 
 /// One outcome's chance under each version.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,22 +34,29 @@ pub struct Comparison {
 
 impl Comparison {
     pub fn of(a: &ProcedureOdds, b: &ProcedureOdds) -> Comparison {
+        let exact = a.sampled.is_none() && b.sampled.is_none();
+        Comparison::between((&a.rows(), &a.distribution), (&b.rows(), &b.distribution), exact)
+    }
+
+    /// The same for one field of the results (`--field attacker_lost`), asked of both.
+    pub fn of_field(a: &FieldOdds, b: &FieldOdds, exact: bool) -> Comparison {
+        Comparison::between((&a.rows(), &a.distribution), (&b.rows(), &b.distribution), exact)
+    }
+
+    /// Two distributions, each with its rows in display order.
+    fn between(a: (&Rows, &Distribution<Outcome>), b: (&Rows, &Distribution<Outcome>), exact: bool) -> Comparison {
         let mut outcomes: Vec<Outcome> = Vec::new();
-        for (outcome, _) in a.rows().into_iter().chain(b.rows()) {
-            if !outcomes.contains(&outcome) {
-                outcomes.push(outcome);
+        for (outcome, _) in a.0.iter().chain(b.0) {
+            if !outcomes.contains(outcome) {
+                outcomes.push(outcome.clone());
             }
         }
         let changes = outcomes
             .into_iter()
-            .map(|outcome| Change {
-                a: a.distribution.probability(&outcome),
-                b: b.distribution.probability(&outcome),
-                outcome,
-            })
+            .map(|outcome| Change { a: a.1.probability(&outcome), b: b.1.probability(&outcome), outcome })
             .collect();
-        let means = number_mean(a).zip(number_mean(b));
-        Comparison { changes, means, exact: a.sampled.is_none() && b.sampled.is_none() }
+        let means = number_mean(a.0).zip(number_mean(b.0));
+        Comparison { changes, means, exact }
     }
 
     /// How far the outcome that moved furthest moved, as a chance (what cells are ranked by).
@@ -67,12 +75,15 @@ impl Comparison {
     }
 }
 
+/// Outcomes with their chances, in display order.
+type Rows = Vec<(Outcome, BigRational)>;
+
 /// The mean of a call's results over the chance that reached one, as the odds table works it
 /// out; none when a result is not a number (whole or not), or none was reached.
-fn number_mean(odds: &ProcedureOdds) -> Option<BigRational> {
+fn number_mean(rows: &Rows) -> Option<BigRational> {
     let (mut sum, mut reached) = (BigRational::zero(), BigRational::zero());
-    for (outcome, p) in odds.rows() {
-        sum += outcome.number()? * &p;
+    for (outcome, p) in rows {
+        sum += outcome.number()? * p;
         reached += p;
     }
     (!reached.is_zero()).then(|| sum / reached)

@@ -21,6 +21,8 @@ pub struct SweepCell {
     /// Each axis's value here, as written, in the axes' order.
     pub at: Vec<String>,
     pub comparison: Comparison,
+    /// Each field asked for (`--field attacker_lost`), compared as the result is.
+    pub fields: Vec<(String, Comparison)>,
     /// The differences between the versions (indexes into `Sweep::differences`) that this
     /// cell's paths touched under either version: a modifier that applied, a table row read.
     pub causes: Vec<usize>,
@@ -30,6 +32,12 @@ impl SweepCell {
     /// `range=2 formation=line`, or `the call` for a grid of one cell.
     pub fn label(&self, axes: &[Axis]) -> String {
         label(axes, &self.at)
+    }
+
+    /// How far the outcome that moved furthest moved, of the result or of any field, as a chance.
+    pub fn size(&self) -> num_rational::BigRational {
+        let fields = self.fields.iter().map(|(_, c)| c.size());
+        std::iter::once(self.comparison.size()).chain(fields).max().unwrap_or_default()
     }
 }
 
@@ -73,6 +81,7 @@ impl Sweep {
         b: &Host,
         limits: EnumLimits,
         sample: (u64, u64),
+        fields: &[String],
     ) -> Result<Sweep, CellFailed> {
         let differences = differences(&a.ruleset(), &b.ruleset());
         let read_from_code = (0..differences.len()).filter(|i| !followed(&differences[*i])).collect();
@@ -88,25 +97,34 @@ impl Sweep {
             let at: Vec<String> = axes.iter().zip(&at).map(|(axis, i)| axis.values[*i].0.clone()).collect();
             let failed = |version, error| CellFailed { at: label(&axes, &at), version, error: Box::new(error) };
             let (odds_a, seen_a) =
-                a.odds_seeing(&scope, call, limits, sample, &[]).map_err(|error| failed("A", error))?;
+                a.odds_seeing(&scope, call, limits, sample, fields).map_err(|error| failed("A", error))?;
             let (odds_b, seen_b) =
-                b.odds_seeing(&scope, call, limits, sample, &[]).map_err(|error| failed("B", error))?;
+                b.odds_seeing(&scope, call, limits, sample, fields).map_err(|error| failed("B", error))?;
             let comparison = Comparison::of(&odds_a, &odds_b);
-            let moved = comparison.changes.iter().any(|c| c.a != c.b);
+            let fields: Vec<(String, Comparison)> = odds_a
+                .fields
+                .iter()
+                .zip(&odds_b.fields)
+                .map(|(x, y)| (x.name.clone(), Comparison::of_field(x, y, comparison.exact)))
+                .collect();
+            let moved = std::iter::once(&comparison)
+                .chain(fields.iter().map(|(_, c)| c))
+                .any(|c| c.changes.iter().any(|c| c.a != c.b));
             let causes = if moved {
                 (0..differences.len()).filter(|i| touched(&differences[*i], (&seen_a, &seen_b), reach)).collect()
             } else {
                 Vec::new()
             };
-            cells.push(SweepCell { at, comparison, causes });
+            cells.push(SweepCell { at, comparison, fields, causes });
         }
         Ok(Sweep { axes, cells, differences, read_from_code })
     }
 
-    /// The cells, the one whose furthest-moved outcome moved most first (alike ones keep the grid's order).
+    /// The cells, the one whose furthest-moved outcome (of the result or a field) moved most
+    /// first (alike ones keep the grid's order).
     pub fn ranked(&self) -> Vec<&SweepCell> {
         let mut sorted: Vec<&SweepCell> = self.cells.iter().collect();
-        sorted.sort_by_cached_key(|c| std::cmp::Reverse(c.comparison.size()));
+        sorted.sort_by_cached_key(|c| std::cmp::Reverse(c.size()));
         sorted
     }
 

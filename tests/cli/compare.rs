@@ -266,16 +266,19 @@ fn the_grid_as_csv_has_a_row_per_cell_and_outcome() {
     assert!(text.starts_with("# A grognard: "), "{text}");
     let body: String = text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
     let mut reader = csv::Reader::from_reader(body.as_bytes());
-    assert_eq!(reader.headers().unwrap(), vec!["range", "formation", "outcome", "a", "b", "points", "rank", "causes"]);
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec!["range", "formation", "of", "outcome", "a", "b", "points", "rank", "causes"]
+    );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let json: Value = serde_json::from_str(&stdout(&grid(&["--json"]))).unwrap();
     let expected: usize =
         json["cells"].as_array().unwrap().iter().map(|c| c["changes"].as_array().unwrap().len()).sum();
     assert_eq!(rows.len(), expected);
-    let deadly = rows.iter().find(|r| &r[0] == "2" && &r[1] == "line" && &r[2] == "deadly").unwrap();
+    let deadly = rows.iter().find(|r| &r[0] == "2" && &r[1] == "line" && &r[3] == "deadly").unwrap();
     assert_eq!(
-        (&deadly[3], &deadly[4], &deadly[5], &deadly[7]),
-        ("0.1", "0.2", "10.000000", "fire_modifiers.veteran_volleys")
+        (&deadly[2], &deadly[4], &deadly[5], &deadly[6], &deadly[8]),
+        ("result", "0.1", "0.2", "10.000000", "fire_modifiers.veteran_volleys")
     );
 }
 
@@ -327,4 +330,42 @@ fn a_rules_folder_at_a_git_revision_is_a_version() {
     assert!(flat(&stderr(&out)).contains("has no revision `HEAD~3`"), "{}", stderr(&out));
     let out = run("git:HEAD:hose");
     assert!(flat(&stderr(&out)).contains("revision `HEAD` has no folder `hose`"), "{}", stderr(&out));
+}
+
+/// A fresh French column charges an Austrian line; the house example's wider Desperate Struggle.
+const MELEE: &str = r#"melee(unit(#{ name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column", markers: #{ fresh: true } }), unit(#{ name: "IR 4", nation: "austria", arm: "infantry", stands: 5, formation: "line" }), #{ year: 1809 })"#;
+
+#[test]
+fn a_field_of_the_result_is_compared_as_the_result_is() {
+    let args = ["compare", "--a", "ff-house-example", "--b", "ff-house-example --with wider_struggle"];
+    let out = grognard(&[&args[..], &["--field", "attacker_lost", MELEE, "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let field = &json["cells"][0]["fields"][0];
+    assert_eq!(field["field"], "attacker_lost");
+    for (side, switches) in [("a", &[][..]), ("b", &["--with", "wider_struggle"][..])] {
+        let mut odds = vec!["odds", "--rules", "ff-house-example"];
+        odds.extend_from_slice(switches);
+        odds.extend_from_slice(&["--field", "attacker_lost", MELEE, "--json"]);
+        let alone: Value = serde_json::from_str(&stdout(&grognard(&odds))).unwrap();
+        let rows = alone["fields"][0]["distribution"].as_array().unwrap();
+        for row in rows {
+            let outcome = row["result"].to_string();
+            let change = field["changes"].as_array().unwrap().iter().find(|c| c["outcome"] == outcome).unwrap();
+            assert_eq!(change[side].to_string(), row["probability"].to_string(), "{side}: {outcome} stands");
+        }
+        let mean = alone["fields"][0]["mean"].as_f64().unwrap();
+        assert!((field["mean"][side].as_f64().unwrap() - mean).abs() < 1e-12, "{side}");
+    }
+    // The French lose more with the wider struggle: 0.096 stands on average, then 0.184.
+    let text = stdout(&grognard(&[&args[..], &["--field", "attacker_lost", MELEE]].concat()));
+    assert!(text.contains("\nattacker_lost         A         B    change\n"), "{text}");
+    assert!(text.contains("\nmean  0.096 -> 0.184 (+0.088)\n"), "{text}");
+    assert!(text.contains("caused by: melee (house)"), "{text}");
+    assert!(text.contains("table melee: hard_pressed 1-3 in A, 2,3 in B; desperate_struggle 0 in A, 0,1 in B (house)"));
+    // Over a grid, the field's mean change is a column of its own.
+    let call = MELEE.replace("stands: 5", "stands: stands");
+    let grid = stdout(&grognard(&[&args[..], &["--vary", "stands=4,5", "--field", "attacker_lost", &call]].concat()));
+    assert!(grid.contains("attacker_lost mean"), "{grid}");
+    assert!(grid.contains("+0.088"), "{grid}");
 }
