@@ -154,7 +154,7 @@ fn grid(s: &mut String, sweep: &Sweep) {
     for (name, w) in field_names.iter().zip(&field_w) {
         let _ = write!(head, "{name:>w$}  ");
     }
-    head += "caused by";
+    head += "caused by (the differences numbered below)";
     let _ = writeln!(s, "{head}");
     for cell in ranked {
         let mut line = String::new();
@@ -168,7 +168,7 @@ fn grid(s: &mut String, sweep: &Sweep) {
         for (i, w) in field_w.iter().enumerate() {
             let _ = write!(line, "{:>w$}  ", field_text(cell, i));
         }
-        line += &causes_text(sweep, cell);
+        line += &cause_numbers(sweep, cell);
         let _ = writeln!(s, "{}", line.trim_end());
     }
 }
@@ -179,11 +179,38 @@ fn differences(s: &mut String, sweep: &Sweep) {
         let _ = writeln!(s, "\nthe two versions are the same rules, switched the same way");
         return;
     }
+    let grid = !sweep.axes.is_empty();
     let _ = writeln!(s, "\nwhat differs between the versions:");
     for (i, d) in sweep.differences.iter().enumerate() {
-        let traced = if sweep.read_from_code.contains(&i) { "; found in the code the call reaches" } else { "" };
-        let _ = writeln!(s, "  {} {}: {} ({}{traced})", d.kind(), d.id(), d.what, d.source);
+        // Over a grid, how many cells each difference moved, by the numbers the rows cite.
+        let cells = sweep.cells.iter().filter(|c| c.causes.contains(&i)).count();
+        let (number, cells) = match grid {
+            true => (format!("{:>2}. ", i + 1), format!("; in {cells} of {} cells", sweep.cells.len())),
+            false => (String::new(), String::new()),
+        };
+        let _ = writeln!(s, "  {number}{} {}: {} ({}{cells})", d.kind(), d.id(), d.what, d.source);
     }
+    if grid && !sweep.read_from_code.is_empty() {
+        let _ = writeln!(
+            s,
+            "a cell cites a modifier it applied or a table row it read; a procedure file, constant or switch\n(marked *) it cites when the code the call can reach names it"
+        );
+    }
+}
+
+/// `1, 3, 6, 7*`: the numbers of the differences that caused a cell's change (* found in the
+/// code the call reaches); empty when it did not move.
+fn cause_numbers(sweep: &Sweep, cell: &SweepCell) -> String {
+    let moved = cell.size() > num_rational::BigRational::default();
+    if moved && cell.causes.is_empty() {
+        return "none found".to_string();
+    }
+    let numbers: Vec<String> = cell
+        .causes
+        .iter()
+        .map(|i| format!("{}{}", i + 1, if sweep.read_from_code.contains(i) { "*" } else { "" }))
+        .collect();
+    numbers.join(", ")
 }
 
 /// A change as JSON: the outcome, both chances exact and as floats, and the move in points.

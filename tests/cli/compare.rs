@@ -176,7 +176,14 @@ fn the_cells_are_ranked_by_the_furthest_move_of_any_outcome() {
     let text = stdout(&grid(&[]));
     let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("range")).skip(1).take(6).collect();
     assert!(rows[0].starts_with("1      line") && rows[5].starts_with("3      column"), "{text}");
-    assert!(rows[0].ends_with("fire_modifiers.veteran_volleys (house)"), "{text}");
+    // Each row cites the differences that moved it by their numbers in the list below.
+    assert!(rows[0].ends_with("+10.0pt        -  1"), "{text}");
+    assert!(rows[5].ends_with("+0.0pt"), "{text}");
+    assert!(text.contains("\n   1. modifier fire_modifiers.veteran_volleys: +1 when"), "{text}");
+    assert!(
+        text.contains("(house; in 4 of 6 cells)\n   2. switch option veteran_volleys: off in A, on in B"),
+        "{text}"
+    );
 }
 
 #[test]
