@@ -54,6 +54,10 @@ fn page(title: &str, body: &str, provenance: &str) -> String {
 /// A change as a background: orange for more, blue for less, as strong as the change is
 /// against the largest on the page.
 fn shade(points: f64, biggest: f64) -> String {
+    // No move at all stays untinted, so a faint change still shows against it.
+    if points == 0.0 {
+        return "transparent".to_string();
+    }
     let strength = if biggest > 0.0 { (points.abs() / biggest).min(1.0) } else { 0.0 };
     let (r, g, b) = if points >= 0.0 { (230, 120, 30) } else { (40, 100, 200) };
     format!("rgba({r}, {g}, {b}, {:.3})", 0.08 + 0.72 * strength)

@@ -347,6 +347,19 @@ fn a_turn_at_the_table_at_80x24() {
     assert!(whole.ends_with(&format!("[this or higher: {deadly}%; 2 less: telling]")), "{whole}");
     assert!(rows.iter().all(|r| r.chars().count() <= 80));
 
+    // What each modifier did to that fire's odds, weighed on the units as they stood before
+    // it; no die is asked for, as odds are worked out, not rolled.
+    t.keys(":odds why\r");
+    t.expect("(as the units stood before it)");
+    t.expect("exact odds; then each modifier that applied, left out in turn");
+    t.expect("fire_modifiers.target_enfiladed (+1)");
+    t.expect(PROMPT);
+    // The enfilade's bars on the screen, either side of the axis: less desultory, more deadly.
+    let rows = t.rows();
+    let bars: Vec<&String> = rows.iter().filter(|r| r.contains('│') && r.ends_with(" with")).collect();
+    assert!(bars.iter().any(|r| r.trim_start().starts_with("deadly") && r.contains("│█")), "{}", t.shown());
+    assert!(bars.iter().all(|r| r.chars().count() <= 80), "{}", t.shown());
+
     // A melee in short form: names by a piece, the hedge a word of the defender's cover.
     t.keys("melee 2/4e 52nd hedge\r");
     t.expect("roll a d10 (1-10: a 0 is 10) for 2/4e Ligne (attacker): ");
