@@ -123,7 +123,7 @@ impl std::error::Error for CompareFailed {
 
 impl Diagnostic for CompareFailed {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        Some(Box::new("compare::failed"))
+        Some(Box::new("cli::compare_cell"))
     }
 
     fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {

@@ -17,9 +17,12 @@ use crate::present::sweep::{render_sweep, sweep_csv, sweep_json};
 use crate::script::{CellFailed, Host, Sweep};
 
 pub(super) const EXAMPLES: &str = "Examples:
-  grognard compare --a ff-napoleonic --b 'ff-napoleonic --set musketry_below_zero=none' \\
-      'fire(unit(#{name: \"A\", arm: \"infantry\", stands: 6, formation: \"line\"}), unit(#{name: \"B\", arm: \"infantry\", stands: 6, formation: \"column\"}), #{fire_points: 1, cover: \"woods\"})'
-  grognard compare --a ff-napoleonic --b 'ff-napoleonic rules/examples/ff-house' '...' --json";
+  grognard compare --a ff-napoleonic --b ff-house-example --vary range=1,2,3 --vary formation=line,column,square \\
+      'fire(unit(#{name: \"A\", nation: \"britain\", arm: \"infantry\", stands: 6, formation: \"line\"}), unit(#{name: \"B\", arm: \"infantry\", stands: 6, formation: formation}), #{range: range})'
+  grognard compare --a ff-house-example --b 'ff-house-example --with wider_struggle' --field attacker_lost \\
+      'melee(unit(#{name: \"A\", nation: \"france\", arm: \"infantry\", stands: 6, formation: \"column\"}), unit(#{name: \"B\", nation: \"austria\", arm: \"infantry\", stands: 5, formation: \"line\"}), #{})'
+  grognard compare --a git:HEAD~1:rules/my-house --b rules/my-house --grid grid.yaml '...' --html compare.html
+  grognard compare --a ff-napoleonic --b 'ff-napoleonic --set musketry_below_zero=desultory' '...' --json";
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {

@@ -109,7 +109,7 @@ pub fn axes(call: &str, file: Option<&Path>, vary: &[String]) -> Result<Vec<Axis
 }
 
 fn file_problem(source: &SourceFile, span: SourceSpan, why: String) -> Error {
-    Problems(vec![Problem::error("compare::grid", why, source, span)]).into()
+    Problems(vec![Problem::error("cli::grid_file", why, source, span)]).into()
 }
 
 /// Why a variable's name cannot be swept, if it cannot: not a name, named twice, or not a

@@ -236,7 +236,7 @@ fn a_grid_variable_the_call_does_not_read_is_refused() {
     let out = grognard(&["compare", "--a", "ff-napoleonic", "--b", "ff-house-example", "--grid", path, GRID_CALL]);
     assert!(!out.status.success());
     let err = flat(&stderr(&out));
-    assert!(err.contains("compare::grid") && err.contains("did you mean `formation`"), "{err}");
+    assert!(err.contains("cli::grid_file") && err.contains("did you mean `formation`"), "{err}");
     assert!(err.contains("grid.yaml:3:3"), "{err}");
     // The same file, spelt right, sweeps the grid.
     std::fs::write(&file, "vary:\n  range: [1, 2]\n  formation: [line, column]\n").unwrap();

@@ -45,9 +45,12 @@ enum Path {
     /// (`Host::keep_resolutions`): the code is run as a trial twice, and the second run, which
     /// reads what the first kept, is the one compared.
     Study,
+    /// `odds --why`, `compare` and `:odds why`: the walk again, noting what its paths touch,
+    /// then once more with a modifier left out (the refusal must be the same both times).
+    Weighed,
 }
 
-const PATHS: [Path; 4] = [Path::Interpreted, Path::Compiled, Path::Walk, Path::Study];
+const PATHS: [Path; 5] = [Path::Interpreted, Path::Compiled, Path::Walk, Path::Study, Path::Weighed];
 
 fn host(path: Path) -> Host {
     let host = Host::built_as(hostile(), limits(), matches!(path, Path::Interpreted)).unwrap();
@@ -89,6 +92,13 @@ fn refused(path: Path, code: &str) -> (String, String) {
     let host = host(path);
     let err = match path {
         Path::Walk => host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).map(|_| ()).unwrap_err(),
+        Path::Weighed => {
+            let weighed =
+                host.attribution(&Scope::new(), code, EnumLimits::default(), (10, 1)).map(|_| ()).unwrap_err();
+            let without = host.odds_without(("fire", "any"), &Scope::new(), code, EnumLimits::default(), (10, 1));
+            assert_eq!(format!("{:?}", without.map(|_| ()).unwrap_err()), format!("{weighed:?}"), "{code}");
+            weighed
+        }
         _ => eval(&host, path, code).map(|_| ()).unwrap_err(),
     };
     match err {
