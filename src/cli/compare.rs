@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser};
 use serde_json::json;
 
@@ -11,7 +10,7 @@ use super::git_version;
 use super::limit_flags::LimitFlags;
 use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
-use crate::dice::EnumLimits;
+use super::walk_flags::WalkFlags;
 use crate::error::{CompareFailed, Error, InputError};
 use crate::present::sweep::{render_sweep, sweep_csv, sweep_json};
 use crate::script::{CellFailed, Host, Sweep};
@@ -45,18 +44,8 @@ pub struct CompareArgs {
     /// A YAML file of the variables to sweep, in order: `vary: {range: [1, 2, 4], formation: [line, column]}`.
     #[arg(long, value_name = "FILE")]
     pub grid: Option<std::path::PathBuf>,
-    /// Most dice outcomes to walk in a cell before sampling it instead.
-    #[arg(long, default_value_t = EnumLimits::STANDARD.max_outcomes, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub max_outcomes: u64,
-    /// Most dice in one outcome; a loop that rolls more is cut off and its chance shown as residual.
-    #[arg(long, default_value_t = EnumLimits::STANDARD.max_depth, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1000))]
-    pub max_depth: usize,
-    /// Trials to sample a cell that cannot be walked, on each side.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=super::run::MAX_TRIALS))]
-    pub samples: u64,
-    /// Seed for sampling: both versions draw the same dice, trial by trial.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub walk: WalkFlags,
     /// A field of the map the call returns to compare too (`--field attacker_lost`); a path
     /// reads into maps (`--field attacker.stands`). Repeat it for more fields.
     #[arg(long = "field", value_name = "NAME")]
@@ -135,11 +124,10 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
     let axes = super::grid::axes(&args.expr, args.grid.as_deref(), &args.vary)?;
     let (host_a, header_a) = host_of(&flags_a, &args.limits)?;
     let (host_b, header_b) = host_of(&flags_b, &args.limits)?;
-    let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
-    let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, limits, (args.samples, args.seed), &args.fields)
+    let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, args.walk.limits(), args.walk.sample(), &args.fields)
         .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new((*error).into()) })?;
     // A sampled cell's seed says how to draw the same samples again.
-    let seed = (!sweep.exact()).then_some(args.seed);
+    let seed = (!sweep.exact()).then_some(args.walk.seed);
     let (header_a, header_b) = (header_a.with_seed(seed), header_b.with_seed(seed));
     let versions = (args.a.as_str(), args.b.as_str());
     if let Some(path) = &args.html {

@@ -17,6 +17,7 @@ mod run;
 mod schema;
 mod shell;
 pub mod show;
+mod walk_flags;
 
 use std::io::Write;
 

@@ -3,13 +3,13 @@
 use std::io::Write;
 
 use clap::Args;
-use clap::builder::RangedU64ValueParser;
 use serde_json::Value;
 
 use super::DiceFlags;
 use super::limit_flags::LimitFlags;
 use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
+use super::walk_flags::WalkFlags;
 use crate::dice::{DiceLimits, EnumLimits, exact_odds, parse_with};
 use crate::error::{Error, InputError};
 use crate::present::attribution::{attribution_csv, attribution_json, render_attribution};
@@ -38,20 +38,8 @@ pub struct OddsArgs {
     pub rules: RulesFlags,
     #[command(flatten)]
     pub limits: LimitFlags,
-    /// Most dice outcomes to walk before sampling instead.
-    // Zero would walk nothing; past a hundred million the walk's memory runs out first.
-    #[arg(long, default_value_t = EnumLimits::STANDARD.max_outcomes, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub max_outcomes: u64,
-    /// Most dice in one outcome; a loop that rolls more is cut off and its chance shown as residual.
-    #[arg(long, default_value_t = EnumLimits::STANDARD.max_depth, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1000))]
-    pub max_depth: usize,
-    /// Trials to sample when there are too many outcomes to walk.
-    // As many as a study may run: an unbounded count would sample for ever.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=super::run::MAX_TRIALS))]
-    pub samples: u64,
-    /// Seed for sampling.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub walk: WalkFlags,
     /// With a procedure call, a field of the map it returns to show the odds of too, in a
     /// table of its own (`--field attacker_lost`); a path reads into maps (`--field
     /// attacker.stands`). Repeat it for more fields.
@@ -132,16 +120,15 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
     let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
     let walk = args.limits.over(host.walk_limits());
     host.set_walk_limits(walk.max_operations, walk.time_limit);
-    let limits = EnumLimits { max_outcomes: args.max_outcomes, max_depth: args.max_depth };
+    let limits = args.walk.limits();
     if args.why {
         return run_why(args, &host, limits, out);
     }
-    let odds =
-        host.odds_with_fields(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed), &args.fields)?;
+    let odds = host.odds_with_fields(&rhai::Scope::new(), &args.expr, limits, args.walk.sample(), &args.fields)?;
     if args.json {
         let mut json = procedure_json(&args.expr, &odds);
         // A sampled walk's seed says how to draw the same samples again.
-        let seed = odds.sampled.is_some().then_some(args.seed);
+        let seed = odds.sampled.is_some().then_some(args.walk.seed);
         json["header"] = Provenance::new(Some(&host.ruleset()), args.rules.switches(), seed, None).json();
         writeln!(out, "{}", serde_json::to_string_pretty(&json).expect("json"))?;
     } else {
@@ -152,8 +139,8 @@ fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn 
 
 /// `odds --why`: the call's odds, and what each modifier that applied does to them.
 fn run_why(args: &OddsArgs, host: &Host, limits: EnumLimits, out: &mut dyn Write) -> Result<(), Error> {
-    let attribution = host.attribution(&rhai::Scope::new(), &args.expr, limits, (args.samples, args.seed))?;
-    let seed = (!attribution.exact()).then_some(args.seed);
+    let attribution = host.attribution(&rhai::Scope::new(), &args.expr, limits, args.walk.sample())?;
+    let seed = (!attribution.exact()).then_some(args.walk.seed);
     let header = Provenance::new(Some(&host.ruleset()), args.rules.switches(), seed, None);
     if let Some(path) = &args.html {
         let page = crate::present::html::attribution_page(&args.expr, &attribution, &header.csv_comments());

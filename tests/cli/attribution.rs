@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::{grognard, stderr, stdout};
+use crate::{exact_odds, grognard, stderr, stdout};
 
 /// A rendered error on one line: its words, without the box drawing it wraps with.
 fn flat(err: &str) -> String {
@@ -16,18 +16,10 @@ fn flat(err: &str) -> String {
 /// A veteran British volley at 2" into French in woods: veteran volleys and cover apply.
 const CALL: &str = r#"fire(unit(#{name: "A", nation: "britain", arm: "infantry", grade: "veteran", stands: 6, formation: "line"}), unit(#{name: "B", nation: "france", arm: "infantry", stands: 6, formation: "column"}), #{range: 2, cover: "woods"})"#;
 
-/// Each result's exact chance, as `odds --json` gives it under `rules`.
+/// Each result's exact chance, as `odds --json` gives it under the stack of `rules`.
 fn odds(rules: &[&str]) -> BTreeMap<String, String> {
-    let mut args = vec!["odds"];
-    for r in rules {
-        args.extend_from_slice(&["--rules", r]);
-    }
-    args.extend_from_slice(&[CALL, "--json"]);
-    let out = grognard(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let rows = json["distribution"].as_array().unwrap();
-    rows.iter().map(|r| (r["result"].as_str().unwrap().to_string(), r["probability"].to_string())).collect()
+    let args: Vec<&str> = rules.iter().flat_map(|r| ["--rules", r]).chain([CALL]).collect();
+    exact_odds(&args)
 }
 
 fn why(extra: &[&str]) -> std::process::Output {
@@ -120,13 +112,19 @@ fn why_is_refused_for_dice_and_without_rules() {
     assert!(stderr(&out).contains("--why"), "{}", stderr(&out));
 }
 
-/// The page at `path`, read back as XML: every tag closed, nothing fetched, no script.
+/// The page at `path`: nothing fetched, no script.
 fn read_page(path: &std::path::Path) -> String {
     let page = std::fs::read_to_string(path).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"), "{page}");
     assert!(!page.contains("<script") && !page.contains("<link") && !page.contains(" src="), "{page}");
     assert!(!page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "").contains("http"), "{page}");
     page
+}
+
+/// The page read back as XML: every tag closed, every attribute quoted.
+fn as_xml(page: &str) -> roxmltree::Document<'_> {
+    let options = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    roxmltree::Document::parse_with_options(page, options).unwrap_or_else(|e| panic!("{e}\n{page}"))
 }
 
 #[test]
@@ -137,11 +135,7 @@ fn the_attribution_page_draws_a_bar_for_each_move_of_each_modifier() {
     assert!(out.status.success(), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let page = read_page(&path);
-    let doc = roxmltree::Document::parse_with_options(
-        &page,
-        roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() },
-    )
-    .unwrap();
+    let doc = as_xml(&page);
     let svg = doc.descendants().find(|n| n.has_tag_name("svg")).expect("a chart");
     let bars: Vec<roxmltree::Node> = svg.descendants().filter(|n| n.attribute("class") == Some("bar")).collect();
     let mut expected = Vec::new();
@@ -197,11 +191,7 @@ fn the_compare_page_has_a_heat_map_per_outcome_over_the_grid() {
     assert!(out.status.success(), "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let page = read_page(&path);
-    let doc = roxmltree::Document::parse_with_options(
-        &page,
-        roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() },
-    )
-    .unwrap();
+    let doc = as_xml(&page);
     let maps: Vec<roxmltree::Node> = doc.descendants().filter(|n| n.attribute("class") == Some("heat")).collect();
     let mut outcomes: Vec<String> = Vec::new();
     for cell in json["cells"].as_array().unwrap() {

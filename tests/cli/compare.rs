@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::{grognard, stderr, stdout};
+use crate::{exact_odds, grognard, stderr, stdout};
 
 /// A rendered error on one line: its words, without the box drawing it wraps with.
 fn flat(err: &str) -> String {
@@ -15,14 +15,7 @@ const CALL: &str = r#"fire(unit(#{name: "A", nation: "britain", arm: "infantry",
 
 /// Each result's exact chance, as `odds --json` gives it under `rules` and `switches`.
 fn odds(rules: &str, switches: &[&str]) -> BTreeMap<String, String> {
-    let mut args = vec!["odds", "--rules", rules];
-    args.extend_from_slice(switches);
-    args.extend_from_slice(&[CALL, "--json"]);
-    let out = grognard(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let rows = json["distribution"].as_array().unwrap();
-    rows.iter().map(|r| (r["result"].as_str().unwrap().to_string(), r["probability"].to_string())).collect()
+    odds_of(CALL, rules, switches)
 }
 
 /// `compare` of `CALL` without and with the house example's veteran volleys, and `extra`.
@@ -89,14 +82,7 @@ const GRID_CALL: &str = r#"fire(unit(#{name: "A", nation: "britain", arm: "infan
 
 /// `odds --json` of `call` under `rules` and `switches`: each result's exact chance.
 fn odds_of(call: &str, rules: &str, switches: &[&str]) -> BTreeMap<String, String> {
-    let mut args = vec!["odds", "--rules", rules];
-    args.extend_from_slice(switches);
-    args.extend_from_slice(&[call, "--json"]);
-    let out = grognard(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let rows = json["distribution"].as_array().unwrap();
-    rows.iter().map(|r| (r["result"].as_str().unwrap().to_string(), r["probability"].to_string())).collect()
+    exact_odds(&[&["--rules", rules][..], switches, &[call]].concat())
 }
 
 fn grid(extra: &[&str]) -> std::process::Output {

@@ -49,6 +49,15 @@ pub fn grognard_within(seconds: u64, rules_dir: Option<&Path>, args: &[&str]) ->
     child.wait_with_output().expect("grognard's output")
 }
 
+/// Each result's exact chance (`"num/den"`, as JSON writes it) from `grognard odds ARGS --json`.
+pub fn exact_odds(args: &[&str]) -> std::collections::BTreeMap<String, String> {
+    let out = grognard(&[&["odds"][..], args, &["--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rows = json["distribution"].as_array().unwrap();
+    rows.iter().map(|r| (r["result"].as_str().unwrap().to_string(), r["probability"].to_string())).collect()
+}
+
 pub fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
 }
