@@ -348,12 +348,15 @@ fn tornado(body: &mut String, attribution: &Attribution) {
                 y + 14.0,
                 escape(&points_text(points))
             );
+            // The axis is drawn beside the bars only: a modifier's name may run across it.
+            let _ = writeln!(
+                body,
+                "<line class=\"axis\" x1=\"{axis}\" y1=\"{y:.1}\" x2=\"{axis}\" y2=\"{:.1}\" stroke=\"#444\" stroke-width=\"1\"/>",
+                y + ROW
+            );
             y += ROW;
         }
     }
-    let _ = writeln!(
-        body,
-        "<line x1=\"{axis}\" y1=\"0\" x2=\"{axis}\" y2=\"{height}\" stroke=\"#444\" stroke-width=\"1\"/>\n</svg>"
-    );
+    let _ = writeln!(body, "</svg>");
     let _ = writeln!(body, "</section>");
 }
