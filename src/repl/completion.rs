@@ -102,8 +102,10 @@ impl Session {
 pub fn complete_at(candidates: &Candidates, line: &str, pos: usize) -> (usize, Vec<String>) {
     let before = &line[..pos.min(line.len())];
     if let Some(command) = before.trim_start().strip_prefix(':') {
-        // `:odds` takes a call, or a short resolution, completed as the line itself would be.
+        // `:odds` (and `:odds why`) takes a call, or a short resolution, completed as the line
+        // itself would be.
         if let Some(call) = command.strip_prefix("odds ") {
+            let call = call.strip_prefix("why ").unwrap_or(call);
             let at = before.len() - call.len();
             let (start, offered) = complete_at(candidates, call, call.len());
             return (at + start, offered);

@@ -493,6 +493,8 @@ fn completion_knows_where_the_cursor_is() {
     // `:odds` completes the call it takes as the line would.
     assert_eq!(at_end(":odds fire a b enf"), ["enfiladed"]);
     assert_eq!(s.completions_at(":odds fire a b enf", 18).0, 15);
+    assert_eq!(at_end(":odds why fire a b enf"), ["enfiladed"]);
+    assert_eq!(s.completions_at(":odds why fire a b enf", 22).0, 19);
 }
 
 #[test]
