@@ -177,6 +177,12 @@ pub enum InputError {
     #[diagnostic(code(cli::why_without_rules))]
     WhyWithoutRules { expr: String },
 
+    #[error(
+        "`{expr}` is dice, which read no rule: compare takes a procedure call (`fire(a, b, #{{range: range}})`); for dice, `grognard odds {expr}`"
+    )]
+    #[diagnostic(code(cli::compare_dice))]
+    CompareDice { expr: String },
+
     #[error("{text}: {why}")]
     #[diagnostic(code(cli::grid))]
     Grid { text: String, why: String },

@@ -124,18 +124,17 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
     let axes = super::grid::axes(&args.expr, args.grid.as_deref(), &args.vary)?;
     let (host_a, header_a) = host_of(&flags_a, &args.limits)?;
     let (host_b, header_b) = host_of(&flags_b, &args.limits)?;
+    // Dice alone read no rule: the same under any version (and not Rhai, so no call either).
+    let dice = host_a.ruleset().dice.clone();
+    if crate::dice::parse_with(&args.expr, &dice, &crate::dice::DiceLimits::default()).is_ok() {
+        return Err(InputError::CompareDice { expr: args.expr.clone() }.into());
+    }
     let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, args.walk.limits(), args.walk.sample(), &args.fields)
         .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new((*error).into()) })?;
     // A sampled cell's seed says how to draw the same samples again.
     let seed = (!sweep.exact()).then_some(args.walk.seed);
     let (header_a, header_b) = (header_a.with_seed(seed), header_b.with_seed(seed));
     let versions = (args.a.as_str(), args.b.as_str());
-    if let Some(path) = &args.html {
-        let provenance = format!("A:\n{}B:\n{}", header_a.csv_comments(), header_b.csv_comments());
-        let page = crate::present::html::sweep_page(&args.expr, versions, &sweep, &provenance);
-        crate::present::file::write_atomically(path, &page)
-            .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
-    }
     if args.json {
         let mut value = sweep_json(&args.expr, &sweep);
         value["a"] = json!({ "version": args.a, "header": header_a.json() });
@@ -150,6 +149,13 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
         out.write_all(sweep_csv(&sweep).as_bytes())?;
     } else {
         out.write_all(render_sweep(&args.expr, versions, &sweep).as_bytes())?;
+    }
+    // The page is written after the output, so a page that cannot be written loses nothing else.
+    if let Some(path) = &args.html {
+        let provenance = format!("A:\n{}B:\n{}", header_a.csv_comments(), header_b.csv_comments());
+        let page = crate::present::html::sweep_page(&args.expr, versions, &sweep, &provenance);
+        crate::present::file::write_atomically(path, &page)
+            .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
     }
     Ok(())
 }

@@ -142,11 +142,6 @@ fn run_why(args: &OddsArgs, host: &Host, limits: EnumLimits, out: &mut dyn Write
     let attribution = host.attribution(&rhai::Scope::new(), &args.expr, limits, args.walk.sample())?;
     let seed = (!attribution.exact()).then_some(args.walk.seed);
     let header = Provenance::new(Some(&host.ruleset()), args.rules.switches(), seed, None);
-    if let Some(path) = &args.html {
-        let page = crate::present::html::attribution_page(&args.expr, &attribution, &header.csv_comments());
-        crate::present::file::write_atomically(path, &page)
-            .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
-    }
     if args.json {
         let mut json = attribution_json(&args.expr, &attribution);
         json["header"] = header.json();
@@ -156,6 +151,12 @@ fn run_why(args: &OddsArgs, host: &Host, limits: EnumLimits, out: &mut dyn Write
         out.write_all(attribution_csv(&attribution).as_bytes())?;
     } else {
         out.write_all(render_attribution(&args.expr, &attribution).as_bytes())?;
+    }
+    // The page is written after the output, so a page that cannot be written loses nothing else.
+    if let Some(path) = &args.html {
+        let page = crate::present::html::attribution_page(&args.expr, &attribution, &header.csv_comments());
+        crate::present::file::write_atomically(path, &page)
+            .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
     }
     Ok(())
 }

@@ -73,6 +73,8 @@ fn a_mistake_in_a_version_is_refused_naming_the_version() {
     assert!(stderr(&out).contains("--b `--with veteran_volleys`: no ruleset"), "{}", stderr(&out));
     let out = grognard(&["compare", "--a", "'ff-napoleonic", "--b", "ff-napoleonic", CALL]);
     assert!(stderr(&out).contains("an unclosed quote"), "{}", stderr(&out));
+    let out = grognard(&["compare", "--a", "ff-napoleonic", "--b", "ff-house-example", "2d6"]);
+    assert!(flat(&stderr(&out)).contains("`2d6` is dice, which read no rule"), "{}", stderr(&out));
     let out = grognard(&["compare", "--a", "ff-napoleonic --set musketry_below_zero", "--b", "ff-napoleonic", CALL]);
     assert!(stderr(&out).contains("not NAME=CHOICE"), "{}", stderr(&out));
 }
@@ -319,6 +321,16 @@ fn a_rules_folder_at_a_git_revision_is_a_version() {
     assert_eq!(differences[0]["id"], "fire_modifiers.veteran_volleys");
     assert!(differences[0]["what"].as_str().unwrap().starts_with("+1 in A, +2 in B when"), "{differences:?}");
     assert_eq!(json["cells"][0]["causes"][0], "fire_modifiers.veteran_volleys");
+    // A page that cannot be written is said after the output, which is whole.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["compare", "--a", "git:HEAD:house", "--b", "house", CALL, "--html", "missing/page.html"])
+        .env("NO_COLOR", "1")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("\ncaused by: fire_modifiers.veteran_volleys (house)\n"), "{}", stdout(&out));
+    assert!(flat(&stderr(&out)).contains("cannot write missing/page.html"), "{}", stderr(&out));
     let out = run("git:HEAD~3:house");
     assert!(flat(&stderr(&out)).contains("has no revision `HEAD~3`"), "{}", stderr(&out));
     let out = run("git:HEAD:hose");
