@@ -38,7 +38,7 @@ pub(crate) fn written_name(name: &str) -> String {
 }
 
 /// The name after `base::`, when `name` is a mangled one.
-pub(crate) fn base_name(name: &str) -> Option<&str> {
+fn base_name(name: &str) -> Option<&str> {
     let rest = name.strip_prefix("__b")?;
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
     if digits == 0 || name.len() <= WIDTH || !name[3 + digits..WIDTH].chars().all(|c| c == '_') {

@@ -5,12 +5,13 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// The modifiers that applied, by list and id, and the tables read, by id and row (none for a
-/// table of bands alone).
+/// The modifiers that applied, by list and id; the tables read, by id and row (none for a
+/// table of bands, a lookup, or a result named by a rule); and the results they gave.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Seen {
     pub modifiers: BTreeSet<(Rc<str>, Rc<str>)>,
     pub rows: BTreeSet<(Arc<str>, Option<Arc<str>>)>,
+    pub results: BTreeSet<(Arc<str>, String)>,
 }
 
 impl Seen {
@@ -22,6 +23,11 @@ impl Seen {
     /// Whether `table` was read, in `row` when one is named.
     pub fn read(&self, table: &str, row: Option<&str>) -> bool {
         self.rows.iter().any(|(t, r)| **t == *table && (row.is_none() || r.as_deref() == row))
+    }
+
+    /// Whether `table` gave `result`.
+    pub fn gave(&self, table: &str, result: &str) -> bool {
+        self.results.iter().any(|(t, r)| **t == *table && r == result)
     }
 
     /// Whether modifier `id` of `list` applied.

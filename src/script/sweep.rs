@@ -159,15 +159,15 @@ fn followed(difference: &Difference) -> bool {
     matches!(difference.part, Part::Modifier { .. } | Part::TableRow { .. } | Part::TableResult { .. })
 }
 
-/// Whether the call touched the difference under either version: a modifier that applied or a
-/// row (or table) read, on the cell's paths; a procedure file it can reach, or a constant or
+/// Whether the call touched the difference under either version: a modifier that applied, a
+/// row (or table) read or a result given, on the cell's paths; a procedure file it can reach, or a constant or
 /// switch named in the code it can reach.
 fn touched(difference: &Difference, (a, b): (&Seen, &Seen), reach: &(Reach, Reach)) -> bool {
     let words = |word: &str| reach.0.words.contains(word) || reach.1.words.contains(word);
     match &difference.part {
         Part::Modifier { list, id } => a.applied(list, id) || b.applied(list, id),
         Part::TableRow { table, row } => a.read(table, row.as_deref()) || b.read(table, row.as_deref()),
-        Part::TableResult { table, .. } => a.read(table, None) || b.read(table, None),
+        Part::TableResult { table, result } => a.gave(table, result) || b.gave(table, result),
         Part::Procedure { layer, name } => {
             let file = (layer.clone(), name.clone());
             reach.0.files.contains(&file) || reach.1.files.contains(&file)

@@ -335,6 +335,30 @@ fn a_rules_folder_at_a_git_revision_is_a_version() {
     assert!(flat(&stderr(&out)).contains("has no revision `HEAD~3`"), "{}", stderr(&out));
     let out = run("git:HEAD:hose");
     assert!(flat(&stderr(&out)).contains("revision `HEAD` has no folder `hose`"), "{}", stderr(&out));
+
+    // An overlay over a base kept beside it: the revision's base comes with the revision's
+    // overlay, not today's. The base now says +2 where the revision's said +1.
+    let base = root.join("base");
+    std::fs::create_dir_all(base.join("modifiers")).unwrap();
+    std::fs::write(base.join("ruleset.yaml"), "id: my-base\nextends: ff-napoleonic\ntitle: Base\nsource: house\n")
+        .unwrap();
+    std::fs::write(base.join("modifiers/fire_modifiers.yaml"), volleys("+1")).unwrap();
+    let upper = root.join("upper");
+    std::fs::create_dir_all(&upper).unwrap();
+    std::fs::write(upper.join("ruleset.yaml"), "id: my-upper\nextends: base\ntitle: Upper\nsource: house\n").unwrap();
+    git(&["add", "."]);
+    git(&["commit", "-qm", "two"]);
+    std::fs::write(base.join("modifiers/fire_modifiers.yaml"), volleys("+2")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["compare", "--a", "git:HEAD:upper", "--b", "upper", CALL, "--json"])
+        .env("NO_COLOR", "1")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let what: Vec<&str> = json["differences"].as_array().unwrap().iter().map(|d| d["what"].as_str().unwrap()).collect();
+    assert!(what.iter().any(|w| w.starts_with("+1 in A, +2 in B when")), "{what:?}");
 }
 
 /// A fresh French column charges an Austrian line; the house example's wider Desperate Struggle.

@@ -159,9 +159,14 @@ fn register_lookup(engine: &mut Engine, state: &Shared) {
 
 /// `lookup(table, keys)` of a lookup table: the value at those keys.
 pub(crate) fn lookup_keys(st: &Shared, table: &str, keys: &[&str]) -> Result<Dynamic, Box<EvalAltResult>> {
-    let st = st.borrow();
+    let mut st = st.borrow_mut();
     let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
-    t.read_lookup_words(keys).map(to_dynamic).map_err(|e| e.to_string().into())
+    let value = t.read_lookup_words(keys).map(to_dynamic).map_err(|e| e.to_string())?;
+    let id = t.id.clone();
+    if let Some(seen) = &mut st.seen {
+        seen.rows.insert((id, None));
+    }
+    Ok(value)
 }
 
 /// `lookup(table, total)` of a bands table, or `lookup(table, row, total)` of a grid: the cell read, and traced.
@@ -186,6 +191,9 @@ pub(crate) fn lookup_read(
     }
     if let Some(seen) = &mut st.seen {
         seen.rows.insert((reading.table.clone(), reading.row.clone()));
+        if let Some(result) = &reading.result {
+            seen.results.insert((reading.table.clone(), result.id.clone()));
+        }
     }
     Ok(reading)
 }
@@ -201,13 +209,19 @@ fn register_table_result(engine: &mut Engine, state: &Shared) {
     FuncRegistration::new("table_result").with_volatility(true).register_into_engine(
         engine,
         move |table: &str, id: &str| -> Result<Cell, Box<EvalAltResult>> {
-            let st = st.borrow();
+            let mut st = st.borrow_mut();
             let t = st.ruleset.tables.get(table).ok_or_else(|| unknown_table(&st.ruleset, table))?;
             let Some(result) = t.results.get(id) else {
                 let hint = crate::rules::did_you_mean(id, t.results.keys().map(String::as_str));
                 return fail(format!("table `{table}` has no result `{id}`{hint}"));
             };
-            Ok(Cell { table: t.id.clone(), row: None, total: 0, read_as: 0, band: None, result: Some(result.clone()) })
+            let cell =
+                Cell { table: t.id.clone(), row: None, total: 0, read_as: 0, band: None, result: Some(result.clone()) };
+            if let Some(seen) = &mut st.seen {
+                seen.rows.insert((cell.table.clone(), None));
+                seen.results.insert((cell.table.clone(), id.to_string()));
+            }
+            Ok(cell)
         },
     );
 }

@@ -20,6 +20,19 @@ use crate::script::state::{CardWalk, DiceMode, Observations};
 const SMALL_WALK: u64 = 48;
 const SMALL_DEPTH: usize = 2;
 
+/// Clears what `odds_seeing` and `odds_without` set in the state however the walk ends, a
+/// panic the REPL survives included: a modifier left out must not stay out.
+struct Unset<'h>(&'h Host);
+
+impl Drop for Unset<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut st) = self.0.state.try_borrow_mut() {
+            st.seen = None;
+            st.left_out = None;
+        }
+    }
+}
+
 impl Host {
     /// `code` compiled alone for `odds`: the code asked last is not compiled again, unless
     /// the scope holds a constant (the optimizer may have folded its value in).
@@ -62,6 +75,7 @@ impl Host {
         fields: &[String],
     ) -> Result<(ProcedureOdds, Seen), ScriptError> {
         self.state.borrow_mut().seen = Some(Seen::default());
+        let _unset = Unset(self);
         let odds = self.odds_with_fields(scope, code, limits, sample, fields);
         let seen = self.state.borrow_mut().seen.take().unwrap_or_default();
         Ok((odds?, seen))
@@ -77,9 +91,8 @@ impl Host {
         sample: (u64, u64),
     ) -> Result<ProcedureOdds, ScriptError> {
         self.state.borrow_mut().left_out = Some((Rc::from(list), Rc::from(id)));
-        let odds = self.odds_with_fields(scope, code, limits, sample, &[]);
-        self.state.borrow_mut().left_out = None;
-        odds
+        let _unset = Unset(self);
+        self.odds_with_fields(scope, code, limits, sample, &[])
     }
 
     /// `odds`, with the distribution of each of `fields` of the map `code` returns besides

@@ -47,13 +47,14 @@ impl Host {
     }
 }
 
-/// The functions `ast` calls (a `base::` call by the name it stands for) and the strings it writes.
+/// The functions `ast` calls and the strings it writes.
 fn read(ast: &rhai::AST, calls: &mut Vec<String>, words: &mut BTreeSet<String>) {
     ast.walk(&mut |path: &[ASTNode]| {
         match path.last() {
+            // A `base::` call stands for the copy of the base's function the merge holds under
+            // the mangled name (its file kept under that name too).
             Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => {
-                let name = crate::script::base_calls::base_name(&call.name).unwrap_or(&call.name);
-                calls.push(name.to_string());
+                calls.push(call.name.to_string());
             }
             Some(ASTNode::Expr(Expr::MethodCall(call, _))) => calls.push(call.name.to_string()),
             Some(ASTNode::Expr(Expr::StringConstant(text, _))) => {
@@ -78,6 +79,20 @@ mod tests {
         scope.push("a", 1_i64).push("b", 2_i64);
         let reach = host.reach(&scope, "fire(a, b, #{range: 2})");
         assert!(reach.files.contains(&("ff-house-example".to_string(), "fire_row".to_string())), "{reach:?}");
+        assert!(reach.files.contains(&("ff-napoleonic".to_string(), "fire".to_string())), "{reach:?}");
+        assert!(reach.words.contains("musketry_below_zero"), "{reach:?}");
+    }
+
+    #[test]
+    fn a_base_call_reaches_the_base_s_own_function_and_file() {
+        // ff-skirmishers' `fire` calls `base::fire`, ff-napoleonic's, which reads the interpretation.
+        let rules = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let loaded = crate::rules::load(&["ff-skirmishers".to_string()], &rules).unwrap();
+        let host = Host::new(loaded.ruleset).unwrap();
+        let mut scope = Scope::new();
+        scope.push("a", 1_i64).push("b", 2_i64);
+        let reach = host.reach(&scope, "fire(a, b, #{range: 2})");
+        assert!(reach.files.contains(&("ff-skirmishers".to_string(), "fire".to_string())), "{reach:?}");
         assert!(reach.files.contains(&("ff-napoleonic".to_string(), "fire".to_string())), "{reach:?}");
         assert!(reach.words.contains("musketry_below_zero"), "{reach:?}");
     }
