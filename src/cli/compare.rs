@@ -1,6 +1,6 @@
 //! `grognard compare`: the odds of one procedure call under two rule versions, outcome by outcome.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use clap::{Args, Parser};
@@ -129,8 +129,23 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
     if crate::dice::parse_with(&args.expr, &dice, &crate::dice::DiceLimits::default()).is_ok() {
         return Err(InputError::CompareDice { expr: args.expr.clone() }.into());
     }
-    let sweep = Sweep::run(&args.expr, axes, &host_a, &host_b, args.walk.limits(), args.walk.sample(), &args.fields)
-        .map_err(|CellFailed { at, version, error }| CompareFailed { at, version, error: Box::new((*error).into()) })?;
+    // A grid of many cells shows how far it has got, on a terminal.
+    let count = axes.iter().map(|a| a.values.len() as u64).product::<u64>();
+    let bar = (count > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(count);
+        let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cells, eta {eta}");
+        bar.set_style(style.expect("a valid template"));
+        bar
+    });
+    let done = |cells: u64| bar.iter().for_each(|bar| bar.set_position(cells));
+    let (walk, sample) = (args.walk.limits(), args.walk.sample());
+    let sweep = Sweep::run(&args.expr, axes, (&host_a, &host_b), walk, sample, &args.fields, &done);
+    bar.iter().for_each(indicatif::ProgressBar::finish_and_clear);
+    let sweep = sweep.map_err(|CellFailed { at, version, error }| CompareFailed {
+        at,
+        version,
+        error: Box::new((*error).into()),
+    })?;
     // A sampled cell's seed says how to draw the same samples again.
     let seed = (!sweep.exact()).then_some(args.walk.seed);
     let (header_a, header_b) = (header_a.with_seed(seed), header_b.with_seed(seed));

@@ -20,8 +20,9 @@ pub const MAX_CELLS: usize = 10_000;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GridFile {
-    /// Each variable of the call, in order (the first varies slowest), with its values.
-    vary: Entries<Spanned<String>, Vec<Value>>,
+    /// Each variable of the call, in order (the first varies slowest), with its values; `~`
+    /// (null) is Rhai's `()`, as a key not given reads.
+    vary: Entries<Spanned<String>, Vec<Option<Value>>>,
 }
 
 /// A value of a variable: true or false, a whole number, a number, or a word.
@@ -35,12 +36,12 @@ enum Value {
 }
 
 impl Value {
-    /// The value as written and as Rhai holds it.
+    /// The value as Rhai holds it, and as it reads (a number with a point keeps it: `2.0`).
     fn written_and_held(self) -> (String, Dynamic) {
         match self {
             Value::Flag(b) => (b.to_string(), Dynamic::from(b)),
             Value::Int(n) => (n.to_string(), Dynamic::from(n)),
-            Value::Number(x) => (x.to_string(), Dynamic::from(x)),
+            Value::Number(x) => (format!("{x:?}"), Dynamic::from(x)),
             Value::Text(t) => (t.clone(), Dynamic::from(t)),
         }
     }
@@ -74,7 +75,12 @@ pub fn axes(call: &str, file: Option<&Path>, vary: &[String]) -> Result<Vec<Axis
             if values.is_empty() {
                 return Err(problem(format!("`{}` has no values: give a list, such as `[1, 2, 4]`", name.value)));
             }
-            axes.push(Axis { name: name.value, values: values.into_iter().map(Value::written_and_held).collect() });
+            let values: Vec<(String, Dynamic)> = values
+                .into_iter()
+                .map(|v| v.map_or_else(|| ("()".to_string(), Dynamic::UNIT), Value::written_and_held))
+                .collect();
+            once_each(&name.value, &values).map_err(problem)?;
+            axes.push(Axis { name: name.value, values });
         }
     }
     for flag in vary {
@@ -90,7 +96,10 @@ pub fn axes(call: &str, file: Option<&Path>, vary: &[String]) -> Result<Vec<Axis
                 refused("a value is empty: write the values between commas, such as `range=1,2,4`".into()).into()
             );
         }
-        let values = values.into_iter().map(|v| Value::from_flag(v).written_and_held()).collect();
+        // A value reads as it was written on the command line.
+        let values: Vec<(String, Dynamic)> =
+            values.into_iter().map(|v| (v.to_string(), Value::from_flag(v).written_and_held().1)).collect();
+        once_each(name, &values).map_err(refused)?;
         axes.push(Axis { name: name.to_string(), values });
     }
     let cells = axes.iter().try_fold(1usize, |n, axis| n.checked_mul(axis.values.len()));
@@ -106,6 +115,16 @@ pub fn axes(call: &str, file: Option<&Path>, vary: &[String]) -> Result<Vec<Axis
         }
         .into()),
     }
+}
+
+/// Why a variable's values cannot be swept, if one is given twice (two cells alike).
+fn once_each(name: &str, values: &[(String, Dynamic)]) -> Result<(), String> {
+    for (i, (value, _)) in values.iter().enumerate() {
+        if values[..i].iter().any(|(v, _)| v == value) {
+            return Err(format!("`{name}` is given `{value}` twice: give each value once"));
+        }
+    }
+    Ok(())
 }
 
 fn file_problem(source: &SourceFile, span: SourceSpan, why: String) -> Error {
@@ -154,8 +173,11 @@ fn names_in(call: &str) -> Vec<String> {
             }
             let word: String = chars[start..i].iter().collect();
             let before = chars[..start].iter().rev().find(|c| !c.is_whitespace());
-            let after = chars[i..].iter().find(|c| !c.is_whitespace());
-            let key_or_call = matches!(after, Some(':' | '(')) && chars.get(i + 1) != Some(&':');
+            // What follows, past any spaces: `(` for a call, `:` for a map's key (not `::`).
+            let next = (i..chars.len()).find(|j| !chars[*j].is_whitespace());
+            let after = next.map(|j| chars[j]);
+            let path = next.is_some_and(|j| chars.get(j + 1) == Some(&':'));
+            let key_or_call = after == Some('(') || (after == Some(':') && !path);
             if before != Some(&'.') && !key_or_call && !names.contains(&word) {
                 names.push(word);
             }
@@ -176,6 +198,9 @@ mod tests {
     fn the_names_a_call_reads_are_its_variables_not_its_keys_fields_calls_or_strings() {
         assert_eq!(names_in(CALL), vec!["formation", "b", "range"]);
         assert_eq!(names_in("f(x::y, 'c', `t`, z )"), vec!["x", "y", "z"]);
+        // A key spaced from its colon is still a key.
+        assert_eq!(names_in("f(#{range : 2, r: range})"), vec!["range"]);
+        assert_eq!(names_in("f(#{range : 2})"), Vec::<String>::new());
     }
 
     #[test]
@@ -201,6 +226,11 @@ mod tests {
         assert!(err.contains("a value is empty"), "{err}");
         let err = axes(CALL, None, &["2x=1".into()]).unwrap_err().to_string();
         assert!(err.contains("not a variable's name"), "{err}");
+        let err = axes(CALL, None, &["range=1,2,1".into()]).unwrap_err().to_string();
+        assert!(err.contains("`range` is given `1` twice"), "{err}");
+        // As written: `2.0` is not `2`.
+        let read = axes(CALL, None, &["range=2,2.0".into()]).unwrap();
+        assert_eq!(read[0].values.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(), ["2", "2.0"]);
     }
 
     #[test]
@@ -218,6 +248,11 @@ mod tests {
         std::fs::write(&path, "vray:\n  range: [1, 2]\n").unwrap();
         let err = axes(CALL, Some(&path), &[]).unwrap_err();
         assert!(format!("{err:?}").contains("unknown field `vray`"), "{err:?}");
+        // `~` is `()`, as a key not given reads; a number with a point keeps it.
+        std::fs::write(&path, "vary:\n  range: [~, 2.0]\n").unwrap();
+        let read = axes(CALL, Some(&path), &[]).unwrap();
+        assert!(read[0].values[0].1.is_unit());
+        assert_eq!(read[0].values.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(), ["()", "2.0"]);
         std::fs::write(&path, "vary:\n  range: []\n").unwrap();
         assert!(format!("{:?}", axes(CALL, Some(&path), &[]).unwrap_err()).contains("has no values"));
     }

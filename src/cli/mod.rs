@@ -60,6 +60,11 @@ pub enum Command {
     #[command(after_help = odds::EXAMPLES)]
     Odds(OddsArgs),
     /// The odds of one procedure call under two rule versions, outcome by outcome.
+    ///
+    /// The call is worked out in every cell of the grid under each version: one walk for each,
+    /// each walk within `--max-operations` and `--time-limit` of its own. Only the folder a
+    /// `git:REV:PATH` names, and the rulesets it extends that lie beside it, come from the
+    /// revision; a shipped ruleset it names by id is loaded as it is now.
     #[command(after_help = compare::EXAMPLES)]
     Compare(compare::CompareArgs),
     /// Check rulesets and report every problem, each pointing into its file.

@@ -46,7 +46,8 @@ pub struct OddsArgs {
     #[arg(long = "field", value_name = "NAME")]
     pub fields: Vec<String>,
     /// With a procedure call, what each modifier that applied does to the odds: worked out
-    /// again with each one left out in turn, ranked by the furthest move, with bars.
+    /// again with each one left out in turn (each walk within the limits of its own), ranked
+    /// by the furthest move, with bars.
     #[arg(long, conflicts_with = "fields")]
     pub why: bool,
     /// Probabilities as `"num/den"` strings and floats, in one JSON object.

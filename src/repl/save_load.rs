@@ -128,6 +128,7 @@ impl Session {
         host.adopt(units, leaders);
         self.host = host;
         self.undo.clear();
+        self.last_resolution = None;
         self.fit_host();
         self.scope = scope;
         self.specs = saved.rules;

@@ -58,6 +58,9 @@ pub struct Session {
     pub(super) width: Option<usize>,
     /// The lines run, latest last, each with the units and dice as they were before it (`:undo`).
     pub(super) undo: Vec<(String, Kept)>,
+    /// The last resolution (a line that was one call), as typed and as run, with the units and
+    /// dice as they were before it: what `:odds why` weighs.
+    pub(super) last_resolution: Option<(String, String, Kept)>,
     pub(super) look: Look,
     pub(super) last: Option<Evaluation>,
     pub(super) ask: Ask,
@@ -156,6 +159,7 @@ impl Session {
             trace_form: TraceForm::Brief,
             width: None,
             undo: Vec::new(),
+            last_resolution: None,
             look,
             last: None,
             ask: refused,
@@ -308,6 +312,8 @@ impl Session {
         };
         self.host.put_back(&kept);
         self.last = None;
+        // What `:odds why` would weigh was just taken back.
+        self.last_resolution = None;
         let dice = match self.dice {
             DiceSetting::Auto => "the dice are back where they were",
             DiceSetting::Manual => "roll the dice at the table again",
@@ -363,7 +369,13 @@ impl Session {
     /// Runs `code`, kept for `:undo` as the player wrote it (`line`).
     pub(super) fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
         let kept = self.host.keep(&self.scope);
+        // A resolution (one call) is kept apart for `:odds why`, with the units as they were.
+        let call = code.trim().trim_end_matches(';').trim_end();
+        let before = self.host.is_call(&self.scope, call).then(|| self.host.keep(&self.scope));
         let result = self.host.eval(&mut self.scope, code);
+        if let (Some(before), true) = (before, result.is_ok()) {
+            self.last_resolution = Some((line.to_string(), call.to_string(), before));
+        }
         // Only a line that changed units or rolled is kept to undo (looking at a unit is not);
         // a line that failed half way may have changed units too.
         if self.host.changed_since(&kept) {
@@ -433,6 +445,7 @@ impl Session {
     fn replace_host(&mut self, host: Host) {
         // What `:undo` kept belongs to the old rules.
         self.undo.clear();
+        self.last_resolution = None;
         let old = std::mem::replace(&mut self.host, host);
         let (units, leaders) = self.handles();
         self.host.adopt(
@@ -527,19 +540,16 @@ impl Session {
     }
 
     /// `:odds why [CALL]`: what each modifier that applied does to the odds of CALL, or of the
-    /// last line kept for `:undo` (a resolution) on the units as they stood before it.
+    /// last resolution on the units as they stood before it.
     fn odds_why(&mut self, call: &str) -> Reply {
-        let (line, before) = if call.is_empty() {
-            match self.undo.last() {
-                Some((line, kept)) => (line.clone(), Some(kept)),
-                None => {
-                    return Reply::Error(
-                        "`:odds why` weighs the modifiers of the last resolution, and none has been made: resolve one (`fire(a, b, #{range: 2})`), or give the call, `:odds why fire(a, b, #{range: 2})`".into(),
-                    );
-                }
+        let (line, code, before) = match (&self.last_resolution, call.is_empty()) {
+            (Some((line, code, kept)), true) => (line.clone(), code.clone(), Some(kept)),
+            (None, true) => {
+                return Reply::Error(
+                    "`:odds why` weighs the modifiers of the last resolution, and none has been made: resolve one (`fire(a, b, #{range: 2})`), or give the call, `:odds why fire(a, b, #{range: 2})`".into(),
+                );
             }
-        } else {
-            (call.to_string(), None)
+            (_, false) => (call.to_string(), call.to_string(), None),
         };
         let conventions = self.host.ruleset().dice.clone();
         if parse_with(&line, &conventions, &DiceLimits::default()).is_ok() {
@@ -547,10 +557,11 @@ impl Session {
                 "`:odds why` weighs the modifiers behind a procedure call's odds, and `{line}` is dice: a roll has no modifiers"
             ));
         }
-        let code = match self.short_call(&line) {
-            Some(Ok(code)) => code,
-            Some(Err(message)) => return Reply::Error(message),
-            None => line.clone(),
+        // A call given now may be a short form; the last resolution was kept as it ran.
+        let code = match (before.is_some(), self.short_call(&line)) {
+            (false, Some(Ok(code))) => code,
+            (false, Some(Err(message))) => return Reply::Error(message),
+            _ => code,
         };
         // The last resolution is weighed on the units as they stood before it, then they are
         // put back as they stand now, whatever the walk did.

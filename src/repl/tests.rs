@@ -270,6 +270,16 @@ fn odds_why_weighs_the_last_resolution_as_the_units_stood_before_it() {
     assert_eq!(output(s.handle(":units")), units_after);
     let err = error(s.handle(":odds why 2d6"));
     assert!(err.contains("`2d6` is dice: a roll has no modifiers"), "{err}");
+    // A line that is not one call is no resolution: `:odds why` still weighs the fire.
+    output(s.handle("a.stands = 3"));
+    output(s.handle(&format!("let r = {call};")));
+    assert_eq!(output(s.handle(":odds why")), last);
+    // A fire ended with `;` is one too (weighed without it).
+    output(s.handle(&format!("{call};")));
+    assert!(output(s.handle(":odds why")).starts_with(&format!("{call};  (as the units stood before it)")));
+    // Undone, it is not there to weigh.
+    output(s.handle(":undo"));
+    assert!(error(s.handle(":odds why")).contains("none has been made"));
 }
 
 #[test]

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::band::Band;
 use super::modifier::{ModifierList, gate};
-use super::table::{Table, TableBody};
+use super::table::{GridRow, Table, TableBody};
 use super::{Modifier, Ruleset};
 
 /// The part of the rules a difference lies in.
@@ -88,6 +89,15 @@ pub fn differences(a: &Ruleset, b: &Ruleset) -> Vec<Difference> {
     found
 }
 
+/// Where a part comes from: one source when the versions agree (or one has it), else each
+/// version's (`house in A, seed 004, MELEE TABLE in B`).
+fn sources(a: Option<String>, b: Option<String>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if a != b => format!("{a} in A, {b} in B"),
+        (a, b) => b.or(a).unwrap_or_default(),
+    }
+}
+
 /// The ids of `a`'s entries, then those only `b` has, in each map's order.
 fn union<'k, V, W>(a: &'k BTreeMap<String, V>, b: &'k BTreeMap<String, W>) -> Vec<&'k String> {
     let mut keys: Vec<&String> = a.keys().collect();
@@ -148,7 +158,7 @@ fn modifiers(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
                 (true, true, Some(x), Some(y)) if reads(x) != reads(y) => changed(x, y),
                 _ => continue,
             };
-            let source = m_b.or(m_a).map(|m| m.source.to_string()).unwrap_or_default();
+            let source = sources(m_a.map(|m| m.source.to_string()), m_b.map(|m| m.source.to_string()));
             found.push(Difference { part: Part::Modifier { list: list.clone(), id: id.clone() }, source, what });
         }
     }
@@ -173,17 +183,14 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
             }
             (None, None) => continue,
         };
-        let source = y.source.to_string();
+        let source = sources(Some(x.source.to_string()), Some(y.source.to_string()));
         if (x.below, x.above, &x.reach) != (y.below, y.above, &y.reach) {
             found.push(whole("its edges or reach differ".into(), source.clone()));
         }
         match (&x.body, &y.body) {
             (TableBody::Bands(p), TableBody::Bands(q)) if p != q => {
-                // A patch's bands carry its source (a house rule over a seed's table).
-                let mut patched: Vec<String> = y.band_sources.values().map(|s| s.to_string()).collect();
-                patched.dedup();
-                let source = if patched.is_empty() { source.clone() } else { patched.join(", ") };
-                found.push(whole(bands(p, q), source));
+                let (what, source) = bands((x, p), (y, q));
+                found.push(whole(what, source));
             }
             (
                 TableBody::Grid { row_key: k, columns: c, rows: p },
@@ -192,7 +199,7 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
                 if (k, c) != (l, d) {
                     found.push(whole("its row key or columns differ".into(), source.clone()));
                 } else {
-                    grid_rows(id, y, c, p, q, found);
+                    grid_rows(id, (x, p), (y, q), c, found);
                 }
             }
             (TableBody::Lookup { keys: k, values: p }, TableBody::Lookup { keys: l, values: q })
@@ -213,7 +220,7 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
                 (None, Some(_)) => "in B only".to_string(),
                 _ => continue,
             };
-            let source = q.or(p).map(|r| r.source.to_string()).unwrap_or_default();
+            let source = sources(p.map(|r| r.source.to_string()), q.map(|r| r.source.to_string()));
             found.push(Difference {
                 part: Part::TableResult { table: id.clone(), result: result.clone() },
                 source,
@@ -223,42 +230,49 @@ fn tables(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
     }
 }
 
-/// `lively 2-3 in A, 2-4 in B; telling 4+ in A, 5+ in B`: the results whose bands differ.
-fn bands(p: &[(super::band::Band, String)], q: &[(super::band::Band, String)]) -> String {
-    let of = |bands: &[(super::band::Band, String)], result: &str| {
+/// `lively 2-3 in A, 2-4 in B; telling 4+ in A, 5+ in B`: the results whose bands differ, and
+/// where those bands come from (a patch's bands carry its own source, a house rule over a seed's table).
+fn bands(a: (&Table, &[(Band, String)]), b: (&Table, &[(Band, String)])) -> (String, String) {
+    let (p, q) = (a.1, b.1);
+    let of = |bands: &[(Band, String)], result: &str| {
         let held: Vec<String> = bands.iter().filter(|(_, r)| r == result).map(|(b, _)| b.to_string()).collect();
         if held.is_empty() { "none".to_string() } else { held.join(", ") }
     };
-    let mut results: Vec<&str> = p.iter().map(|(_, r)| r.as_str()).collect();
-    results.extend(q.iter().map(|(_, r)| r.as_str()));
-    let mut seen = Vec::new();
-    for result in results {
-        if !seen.contains(&result) {
-            seen.push(result);
+    let mut results: Vec<&str> = Vec::new();
+    for (_, result) in p.iter().chain(q) {
+        if !results.contains(&result.as_str()) {
+            results.push(result);
         }
     }
-    let differing: Vec<String> = seen
-        .into_iter()
-        .filter(|r| of(p, r) != of(q, r))
-        .map(|r| format!("{r} {} in A, {} in B", of(p, r), of(q, r)))
-        .collect();
-    if differing.is_empty() { "its bands are written otherwise".to_string() } else { differing.join("; ") }
+    let differing: Vec<&str> = results.into_iter().filter(|r| of(p, r) != of(q, r)).collect();
+    // The source of each band that differs, on each side.
+    let side = |(table, bands): (&Table, &[(Band, String)])| {
+        let mut found: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        for (band, _) in bands.iter().filter(|(_, r)| differing.contains(&r.as_str())) {
+            let source = table.band_sources.get(band.to_string().as_str()).unwrap_or(&table.source);
+            found.insert(source.to_string());
+        }
+        if found.is_empty() { table.source.to_string() } else { found.into_iter().collect::<Vec<_>>().join(", ") }
+    };
+    let what: Vec<String> = differing.iter().map(|r| format!("{r} {} in A, {} in B", of(p, r), of(q, r))).collect();
+    let what = if what.is_empty() { "its bands are written otherwise".to_string() } else { what.join("; ") };
+    (what, sources(Some(side(a)), Some(side(b))))
 }
 
 /// The rows of two grids alike in shape that differ, by label, each cell that differs named.
 fn grid_rows(
     id: &str,
-    table: &Table,
+    a: (&Table, &[GridRow]),
+    b: (&Table, &[GridRow]),
     columns: &[String],
-    p: &[super::table::GridRow],
-    q: &[super::table::GridRow],
     found: &mut Vec<Difference>,
 ) {
+    let (p, q) = (a.1, b.1);
     let mut labels: Vec<&str> = p.iter().map(|r| &*r.label).collect();
     labels.extend(q.iter().map(|r| &*r.label).filter(|l| !p.iter().any(|r| &*r.label == *l)));
     for label in labels {
         let (x, y) = (p.iter().find(|r| &*r.label == label), q.iter().find(|r| &*r.label == label));
-        let cell = |band: &Option<super::band::Band>| band.as_ref().map_or("—".to_string(), |b| b.to_string());
+        let cell = |band: &Option<Band>| band.as_ref().map_or("—".to_string(), |b| b.to_string());
         let what = match (x, y) {
             (Some(x), Some(y)) if x.cells != y.cells => {
                 let cells: Vec<String> = columns
@@ -273,7 +287,10 @@ fn grid_rows(
             (None, Some(_)) => "in B only".to_string(),
             _ => continue,
         };
-        let source = y.or(x).and_then(|r| r.source.as_ref()).unwrap_or(&table.source).to_string();
+        // A row a patch wrote carries the patch's source; else the table's.
+        let source_of =
+            |table: &Table, row: Option<&GridRow>| row.map(|r| r.source.as_ref().unwrap_or(&table.source).to_string());
+        let source = sources(source_of(a.0, x), source_of(b.0, y));
         found.push(Difference {
             part: Part::TableRow { table: id.to_string(), row: Some(label.to_string()) },
             source,
@@ -318,7 +335,7 @@ fn constants(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
             (None, Some(y)) => format!("{} in B only", y.value),
             _ => continue,
         };
-        let source = y.or(x).map(|c| c.source.to_string()).unwrap_or_default();
+        let source = sources(x.map(|c| c.source.to_string()), y.map(|c| c.source.to_string()));
         found.push(Difference { part: Part::Constant { name: name.clone() }, source, what });
     }
 }
@@ -332,7 +349,10 @@ fn settings(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
     for name in union(&a.settings.options, &b.settings.options) {
         let (x, y) = (a.settings.options.get(name), b.settings.options.get(name));
         if x != y {
-            let source = b.options.get(name).or(a.options.get(name)).map(|o| o.source.to_string()).unwrap_or_default();
+            let source = sources(
+                a.options.get(name).map(|o| o.source.to_string()),
+                b.options.get(name).map(|o| o.source.to_string()),
+            );
             let what = format!("{} in A, {} in B", on(x), on(y));
             found.push(Difference { part: Part::Setting { kind: "option", name: name.clone() }, source, what });
         }
@@ -340,12 +360,10 @@ fn settings(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
     for name in union(&a.settings.interpretations, &b.settings.interpretations) {
         let (x, y) = (a.settings.interpretations.get(name), b.settings.interpretations.get(name));
         if x != y {
-            let source = b
-                .interpretations
-                .get(name)
-                .or(a.interpretations.get(name))
-                .map(|i| i.source.to_string())
-                .unwrap_or_default();
+            let source = sources(
+                a.interpretations.get(name).map(|i| i.source.to_string()),
+                b.interpretations.get(name).map(|i| i.source.to_string()),
+            );
             let word = |v: Option<&String>| v.cloned().unwrap_or_else(|| "unset".into());
             let what = format!("{} in A, {} in B", word(x), word(y));
             found.push(Difference { part: Part::Setting { kind: "interpretation", name: name.clone() }, source, what });

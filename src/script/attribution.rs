@@ -57,7 +57,14 @@ impl Host {
         let (odds, seen) = self.odds_seeing(scope, code, limits, sample, &[])?;
         let mut removals = Vec::new();
         for (list, id) in seen.modifier_ids() {
-            let without = self.odds_without((&list, &id), scope, code, limits, sample)?;
+            // The call may fail only without the modifier (a total off the table's edge): said so.
+            let without = self.odds_without((&list, &id), scope, code, limits, sample).map_err(|err| match err {
+                ScriptError::At(mut problem) => {
+                    problem.message = format!("with modifier {list}.{id} left out: {}", problem.message);
+                    ScriptError::At(problem)
+                }
+                other => other,
+            })?;
             let change = Comparison::of(&without, &odds);
             let (effect, text, source) = {
                 let ruleset = self.ruleset();

@@ -74,14 +74,15 @@ impl Sweep {
     /// Works out `call` in every cell of the grid under version `a`'s host and version `b`'s,
     /// in a scope holding each axis's value under its name. A call that must be sampled is
     /// sampled with the same seed on both sides: each trial draws the same dice under both.
+    /// `done` hears how many cells are worked out, after each.
     pub fn run(
         call: &str,
         axes: Vec<Axis>,
-        a: &Host,
-        b: &Host,
+        (a, b): (&Host, &Host),
         limits: EnumLimits,
         sample: (u64, u64),
         fields: &[String],
+        done: &dyn Fn(u64),
     ) -> Result<Sweep, CellFailed> {
         let differences = differences(&a.ruleset(), &b.ruleset());
         let read_from_code = (0..differences.len()).filter(|i| !followed(&differences[*i])).collect();
@@ -116,6 +117,7 @@ impl Sweep {
                 Vec::new()
             };
             cells.push(SweepCell { at, comparison, fields, causes });
+            done(cells.len() as u64);
         }
         Ok(Sweep { axes, cells, differences, read_from_code })
     }

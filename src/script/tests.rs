@@ -933,3 +933,17 @@ fn a_reading_says_how_near_it_came_to_other_results() {
     let reading = range.read_grid(&RowKey::Label("infantry".into()), 1).unwrap();
     assert!(range.near(&reading).is_empty());
 }
+
+#[test]
+fn attribution_says_which_modifier_it_left_out_when_the_call_fails_without_it() {
+    let host = host(&[&fixture("attribution-edge")]);
+    // With the modifier, a d6 + 1 - 1: each of 1 to 6.
+    let odds = host.odds(&Scope::new(), "volley()", EnumLimits::default(), (10, 1)).unwrap();
+    assert_eq!(odds.distribution.probability(&Outcome::Number(6)), BigRational::new(1.into(), 6.into()));
+    let err = host.attribution(&Scope::new(), "volley()", EnumLimits::default(), (10, 1)).unwrap_err().to_string();
+    assert!(err.starts_with("with modifier steadiness.steadied left out: "), "{err}");
+    assert!(err.contains("a total of 7 is off the chart"), "{err}");
+    // Nothing stays left out: the odds are whole again.
+    let again = host.odds(&Scope::new(), "volley()", EnumLimits::default(), (10, 1)).unwrap();
+    assert_eq!(again.distribution, odds.distribution);
+}

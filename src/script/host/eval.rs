@@ -25,6 +25,24 @@ impl Host {
         Ok(self.with_procedures(&self.compile_alone(scope, code)?))
     }
 
+    /// Whether `code` is one call (`fire(a, b, #{})`, `melee(a, b, #{}).result`): what a
+    /// resolution typed at the table is, and what `:odds why` can weigh afterwards.
+    pub fn is_call(&self, scope: &Scope, code: &str) -> bool {
+        fn called(expr: &rhai::Expr) -> bool {
+            match expr {
+                rhai::Expr::FnCall(..) => true,
+                rhai::Expr::Dot(x, ..) | rhai::Expr::Index(x, ..) => called(&x.lhs),
+                _ => false,
+            }
+        }
+        let Ok(ast) = self.engine.compile_expression_with_scope(scope, code) else { return false };
+        match ast.statements() {
+            [rhai::Stmt::Expr(expr)] => called(expr),
+            [rhai::Stmt::FnCall(..)] => true,
+            _ => false,
+        }
+    }
+
     /// `code` with the procedures it may call. Code that defines no function of its own
     /// shares the procedures' functions rather than copying them (a merge copies every
     /// function's entry: a tenth of one fire's exact odds).
