@@ -390,8 +390,9 @@ fn a_field_of_the_result_is_compared_as_the_result_is() {
     let text = stdout(&grognard(&[&args[..], &["--field", "attacker_lost", MELEE]].concat()));
     assert!(text.contains("\nattacker_lost         A         B    change\n"), "{text}");
     assert!(text.contains("\nmean  0.096 -> 0.184 (+0.088)\n"), "{text}");
-    assert!(text.contains("caused by: melee (house)"), "{text}");
-    assert!(text.contains("table melee: hard_pressed 1-3 in A, 2,3 in B; desperate_struggle 0 in A, 0,1 in B (house)"));
+    // The seed's bands under A, the house patch's under B.
+    assert!(text.contains("caused by: melee (seed 004, MELEE TABLE (FF-TAB-MELEE) in A, house in B)"), "{text}");
+    assert!(text.contains("table melee: hard_pressed 1-3 in A, 2,3 in B; desperate_struggle 0 in A, 0,1 in B (seed"));
     // Over a grid, the field's mean change is a column of its own.
     let call = MELEE.replace("stands: 5", "stands: stands");
     let grid = stdout(&grognard(&[&args[..], &["--vary", "stands=4,5", "--field", "attacker_lost", &call]].concat()));
