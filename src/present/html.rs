@@ -8,7 +8,7 @@ use num_traits::ToPrimitive;
 
 use super::change_bar::points_text;
 use super::odds::percent;
-use super::sweep::causes_text;
+use super::sweep::{causes_text, outcomes_of};
 use crate::script::{Attribution, Change, Comparison, Outcome, Sweep, SweepCell};
 
 const STYLE: &str = "
@@ -156,17 +156,6 @@ fn outcome_shown(comparison: &Comparison, outcome: &Outcome) -> Option<(f64, Str
     let c = comparison.changes.iter().find(|c| &c.outcome == outcome)?;
     let title = format!("{}: {} under A, {} under B", outcome, percent(&c.a), percent(&c.b));
     Some((c.points(), title, points_text(c.points())))
-}
-
-/// Every outcome the comparisons give, in the order they give them.
-fn outcomes_of<'c>(comparisons: impl Iterator<Item = &'c Comparison>) -> Vec<Outcome> {
-    let mut outcomes: Vec<Outcome> = Vec::new();
-    for change in comparisons.flat_map(|c| &c.changes) {
-        if !outcomes.contains(&change.outcome) {
-            outcomes.push(change.outcome.clone());
-        }
-    }
-    outcomes
 }
 
 /// Each field's heat maps: its mean's change when every cell's values are numbers, else each

@@ -78,10 +78,10 @@ fn means(comparison: &Comparison) -> Option<(f64, f64)> {
     Some((a.to_f64().unwrap_or(f64::NAN), b.to_f64().unwrap_or(f64::NAN)))
 }
 
-/// Every outcome any cell gives, in the order the cells give them.
-fn outcomes(sweep: &Sweep) -> Vec<Outcome> {
+/// Every outcome the comparisons give, in the order they give them.
+pub(super) fn outcomes_of<'c>(comparisons: impl Iterator<Item = &'c Comparison>) -> Vec<Outcome> {
     let mut outcomes: Vec<Outcome> = Vec::new();
-    for change in sweep.cells.iter().flat_map(|c| &c.comparison.changes) {
+    for change in comparisons.flat_map(|c| &c.changes) {
         if !outcomes.contains(&change.outcome) {
             outcomes.push(change.outcome.clone());
         }
@@ -91,7 +91,7 @@ fn outcomes(sweep: &Sweep) -> Vec<Outcome> {
 
 /// A grid: a row per cell, the largest change first, each outcome's change in points.
 fn grid(s: &mut String, sweep: &Sweep) {
-    let outcomes = outcomes(sweep);
+    let outcomes = outcomes_of(sweep.cells.iter().map(|c| &c.comparison));
     let names: Vec<String> = outcomes.iter().map(Outcome::to_string).collect();
     let axis_w: Vec<usize> = sweep
         .axes
