@@ -70,30 +70,29 @@ fn read(ast: &rhai::AST, calls: &mut Vec<String>, words: &mut BTreeSet<String>) 
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_call_reaches_the_files_of_the_functions_it_calls_and_their_words() {
+    /// What `fire(a, b, #{range: 2})` can reach under the shipped ruleset `id`, and whether it
+    /// reaches the procedure file `name` of `layer`.
+    fn fire_under(id: &str) -> (Reach, impl Fn(&Reach, &str, &str) -> bool) {
         let rules = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules");
-        let loaded = crate::rules::load(&["ff-house-example".to_string()], &rules).unwrap();
-        let host = Host::new(loaded.ruleset).unwrap();
+        let host = Host::new(crate::rules::load(&[id.to_string()], &rules).unwrap().ruleset).unwrap();
         let mut scope = Scope::new();
         scope.push("a", 1_i64).push("b", 2_i64);
-        let reach = host.reach(&scope, "fire(a, b, #{range: 2})");
-        assert!(reach.files.contains(&("ff-house-example".to_string(), "fire_row".to_string())), "{reach:?}");
-        assert!(reach.files.contains(&("ff-napoleonic".to_string(), "fire".to_string())), "{reach:?}");
+        let has = |reach: &Reach, layer: &str, name: &str| reach.files.contains(&(layer.to_string(), name.to_string()));
+        (host.reach(&scope, "fire(a, b, #{range: 2})"), has)
+    }
+
+    #[test]
+    fn a_call_reaches_the_files_of_the_functions_it_calls_and_their_words() {
+        let (reach, has) = fire_under("ff-house-example");
+        assert!(has(&reach, "ff-house-example", "fire_row") && has(&reach, "ff-napoleonic", "fire"), "{reach:?}");
         assert!(reach.words.contains("musketry_below_zero"), "{reach:?}");
     }
 
     #[test]
     fn a_base_call_reaches_the_base_s_own_function_and_file() {
         // ff-skirmishers' `fire` calls `base::fire`, ff-napoleonic's, which reads the interpretation.
-        let rules = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules");
-        let loaded = crate::rules::load(&["ff-skirmishers".to_string()], &rules).unwrap();
-        let host = Host::new(loaded.ruleset).unwrap();
-        let mut scope = Scope::new();
-        scope.push("a", 1_i64).push("b", 2_i64);
-        let reach = host.reach(&scope, "fire(a, b, #{range: 2})");
-        assert!(reach.files.contains(&("ff-skirmishers".to_string(), "fire".to_string())), "{reach:?}");
-        assert!(reach.files.contains(&("ff-napoleonic".to_string(), "fire".to_string())), "{reach:?}");
+        let (reach, has) = fire_under("ff-skirmishers");
+        assert!(has(&reach, "ff-skirmishers", "fire") && has(&reach, "ff-napoleonic", "fire"), "{reach:?}");
         assert!(reach.words.contains("musketry_below_zero"), "{reach:?}");
     }
 }
