@@ -117,14 +117,17 @@ pub fn axes(call: &str, file: Option<&Path>, vary: &[String]) -> Result<Vec<Axis
     }
 }
 
-/// Why a variable's values cannot be swept, if one is given twice (two cells alike).
+/// Why a variable's values cannot be swept: more than a grid may hold, or one given twice
+/// (two cells alike).
 fn once_each(name: &str, values: &[(String, Dynamic)]) -> Result<(), String> {
-    for (i, (value, _)) in values.iter().enumerate() {
-        if values[..i].iter().any(|(v, _)| v == value) {
-            return Err(format!("`{name}` is given `{value}` twice: give each value once"));
-        }
+    if values.len() > MAX_CELLS {
+        return Err(format!("`{name}` has {} values, more than the {MAX_CELLS} cells a grid may have", values.len()));
     }
-    Ok(())
+    let mut seen = std::collections::HashSet::new();
+    match values.iter().find(|(value, _)| !seen.insert(value.as_str())) {
+        Some((value, _)) => Err(format!("`{name}` is given `{value}` twice: give each value once")),
+        None => Ok(()),
+    }
 }
 
 fn file_problem(source: &SourceFile, span: SourceSpan, why: String) -> Error {
@@ -263,5 +266,9 @@ mod tests {
         let flags = vec![format!("range={}", many.join(",")), format!("formation={}", many.join(","))];
         let err = axes(CALL, None, &flags).unwrap_err().to_string();
         assert!(err.contains("more than 10000 cells"), "{err}");
+        // One variable of a million values is refused before its values are compared.
+        let million: Vec<String> = (0..1_000_000).map(|n| n.to_string()).collect();
+        let err = axes(CALL, None, &[format!("range={}", million.join(","))]).unwrap_err().to_string();
+        assert!(err.contains("`range` has 1000000 values, more than the 10000 cells"), "{err}");
     }
 }
