@@ -110,9 +110,7 @@ fn clap_reason(err: &clap::Error) -> String {
 /// A version's host, within the walk limits the flags give.
 fn host_of(flags: &RulesFlags, limits: &LimitFlags) -> Result<(Host, Provenance), Error> {
     let (ruleset, _warnings) = flags.load()?;
-    let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
-    let walk = limits.over(host.walk_limits());
-    host.set_walk_limits(walk.max_operations, walk.time_limit);
+    let host = limits.walking_host(ruleset)?;
     let header = Provenance::new(Some(&host.ruleset()), flags.switches(), None, None);
     Ok((host, header))
 }

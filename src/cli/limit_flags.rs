@@ -33,6 +33,15 @@ impl LimitFlags {
             ..defaults
         }
     }
+
+    /// A host of `ruleset` whose `odds` walks run within what the flags say (the walk's own
+    /// defaults otherwise): what `odds`, `compare` and `run --exact` build.
+    pub fn walking_host(&self, ruleset: crate::rules::Ruleset) -> Result<crate::script::Host, crate::rules::Problems> {
+        let host = crate::script::Host::new(ruleset).map_err(crate::rules::Problems)?;
+        let walk = self.over(host.walk_limits());
+        host.set_walk_limits(walk.max_operations, walk.time_limit);
+        Ok(host)
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {

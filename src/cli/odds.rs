@@ -118,9 +118,7 @@ fn explosion_note(expr: &crate::dice::DiceExpr) -> Option<String> {
 }
 
 fn run_procedure(args: &OddsArgs, ruleset: crate::rules::Ruleset, out: &mut dyn Write) -> Result<(), Error> {
-    let host = Host::new(ruleset).map_err(crate::rules::Problems)?;
-    let walk = args.limits.over(host.walk_limits());
-    host.set_walk_limits(walk.max_operations, walk.time_limit);
+    let host = args.limits.walking_host(ruleset)?;
     let limits = args.walk.limits();
     if args.why {
         return run_why(args, &host, limits, out);

@@ -11,9 +11,9 @@ use super::rules_flags::RulesFlags;
 use crate::dice::EnumLimits;
 use crate::error::{Error, InputError, TrialFailed};
 use crate::present::trace::{self, TraceForm};
-use crate::rules::{Problems, files};
+use crate::rules::files;
 use crate::run::{self, Study, StudyError, TrialFailure};
-use crate::script::{Host, Limits};
+use crate::script::Limits;
 
 pub(super) const EXAMPLES: &str = "Examples:
   grognard run scripts/ff_melee_study.rhai --trials 10000 --seed 7
@@ -110,9 +110,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     let name = args.script.display().to_string();
 
     if args.exact {
-        let host = Host::new(ruleset).map_err(Problems)?;
-        let walk = args.limits.over(host.walk_limits());
-        host.set_walk_limits(walk.max_operations, walk.time_limit);
+        let host = args.limits.walking_host(ruleset)?;
         host.allow_scenarios_from(folder);
         let odds = host.odds_with_fields(
             &rhai::Scope::new(),

@@ -3,11 +3,11 @@
 
 use std::fmt::Write as _;
 
-use num_traits::ToPrimitive;
 use serde_json::{Value, json};
 
 use super::change_bar::{HALF, change_bar, points_text};
 use super::odds::{percent, render_table};
+use crate::dice::{fraction, to_f64};
 use crate::script::{Attribution, Removal};
 
 /// The text: the odds with every modifier, a table of the modifiers ranked by the furthest
@@ -85,8 +85,8 @@ fn removal_json(removal: &Removal) -> Value {
         .map(|c| {
             json!({
                 "outcome": super::odds::outcome_json(&c.outcome),
-                "with": format!("{}", c.b), "with_float": c.b.to_f64(),
-                "without": format!("{}", c.a), "without_float": c.a.to_f64(),
+                "with": fraction(&c.b), "with_float": to_f64(&c.b),
+                "without": fraction(&c.a), "without_float": to_f64(&c.a),
                 "points": c.points(),
             })
         })
@@ -113,8 +113,8 @@ pub fn attribution_csv(attribution: &Attribution) -> String {
                 removal.effect.as_str(),
                 removal.source.as_str(),
                 &c.outcome.to_string(),
-                &c.b.to_f64().unwrap_or(f64::NAN).to_string(),
-                &c.a.to_f64().unwrap_or(f64::NAN).to_string(),
+                &to_f64(&c.b).to_string(),
+                &to_f64(&c.a).to_string(),
                 &format!("{:.6}", c.points()),
             ]);
         }

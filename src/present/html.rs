@@ -4,11 +4,10 @@
 
 use std::fmt::Write as _;
 
-use num_traits::ToPrimitive;
-
 use super::change_bar::points_text;
 use super::odds::percent;
 use super::sweep::{causes_text, outcomes_of};
+use crate::dice::to_f64;
 use crate::script::{Attribution, Change, Comparison, Outcome, Sweep, SweepCell};
 
 const STYLE: &str = "
@@ -61,10 +60,6 @@ fn shade(points: f64, biggest: f64) -> String {
     let strength = if biggest > 0.0 { (points.abs() / biggest).min(1.0) } else { 0.0 };
     let (r, g, b) = if points >= 0.0 { (230, 120, 30) } else { (40, 100, 200) };
     format!("rgba({r}, {g}, {b}, {:.3})", 0.08 + 0.72 * strength)
-}
-
-fn float(p: &num_rational::BigRational) -> f64 {
-    p.to_f64().unwrap_or(f64::NAN)
 }
 
 /// The page for `compare`: the versions, each outcome's change as a heat map over the grid,
@@ -166,12 +161,12 @@ fn field_maps(body: &mut String, sweep: &Sweep) {
     for (i, name) in names.into_iter().enumerate() {
         let field = |cell: &SweepCell| cell.fields.get(i).map(|(_, c)| c.clone());
         let means: Option<Vec<f64>> =
-            sweep.cells.iter().map(|cell| field(cell)?.means.map(|(a, b)| float(&b) - float(&a))).collect();
+            sweep.cells.iter().map(|cell| field(cell)?.means.map(|(a, b)| to_f64(&b) - to_f64(&a))).collect();
         if let Some(means) = means {
             let biggest = means.iter().map(|m| m.abs()).fold(0.0, f64::max);
             let shown = |cell: &SweepCell| {
                 let (a, b) = field(cell)?.means?;
-                let (a, b) = (float(&a), float(&b));
+                let (a, b) = (to_f64(&a), to_f64(&b));
                 Some((b - a, format!("{name} mean: {a:.3} under A, {b:.3} under B"), format!("{:+.3}", b - a)))
             };
             heat_map(body, sweep, &format!("{name} mean"), &shown, biggest);
@@ -255,7 +250,7 @@ pub fn attribution_page(label: &str, attribution: &Attribution, provenance: &str
             body,
             "<tr><td class=\"name\">{}</td><td data-p=\"{:.6}\">{}</td></tr>",
             escape(&outcome.to_string()),
-            float(&p),
+            to_f64(&p),
             percent(&p)
         );
     }

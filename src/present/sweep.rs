@@ -4,11 +4,11 @@
 
 use std::fmt::Write as _;
 
-use num_traits::ToPrimitive;
 use serde_json::{Value, json};
 
 use super::change_bar::{HALF, change_bar, points_text};
 use super::odds::{outcome_json, percent};
+use crate::dice::{fraction, to_f64};
 use crate::script::{Change, Comparison, Outcome, Sweep, SweepCell};
 
 /// The text: for one call, each outcome under A and B with its change and a bar; for a grid,
@@ -75,7 +75,7 @@ fn side_by_side(s: &mut String, heading: &str, comparison: &Comparison) {
 /// The means of A and B as floats, when the outcomes are numbers.
 fn means(comparison: &Comparison) -> Option<(f64, f64)> {
     let (a, b) = comparison.means.as_ref()?;
-    Some((a.to_f64().unwrap_or(f64::NAN), b.to_f64().unwrap_or(f64::NAN)))
+    Some((to_f64(a), to_f64(b)))
 }
 
 /// Every outcome the comparisons give, in the order they give them.
@@ -218,8 +218,8 @@ fn change_json(c: &Change) -> Value {
     json!({
         "outcome": c.outcome.to_string(),
         "value": outcome_json(&c.outcome),
-        "a": format!("{}", c.a), "a_float": c.a.to_f64(),
-        "b": format!("{}", c.b), "b_float": c.b.to_f64(),
+        "a": fraction(&c.a), "a_float": to_f64(&c.a),
+        "b": fraction(&c.b), "b_float": to_f64(&c.b),
         "points": c.points(),
     })
 }
@@ -251,7 +251,7 @@ pub fn sweep_json(call: &str, sweep: &Sweep) -> Value {
             let mut value = json!({
                 "at": at,
                 "rank": rank,
-                "largest_points": cell.size().to_f64().map(|p| p * 100.0),
+                "largest_points": to_f64(&cell.size()) * 100.0,
                 "exact": cell.comparison.exact,
                 "changes": cell.comparison.changes.iter().map(change_json).collect::<Vec<_>>(),
                 "causes": cell.causes.iter().map(|i| sweep.differences[*i].id()).collect::<Vec<_>>(),
@@ -315,8 +315,8 @@ pub fn sweep_csv(sweep: &Sweep) -> String {
             row.extend([
                 of.to_string(),
                 c.outcome.to_string(),
-                c.a.to_f64().unwrap_or(f64::NAN).to_string(),
-                c.b.to_f64().unwrap_or(f64::NAN).to_string(),
+                to_f64(&c.a).to_string(),
+                to_f64(&c.b).to_string(),
                 format!("{:.6}", c.points()),
                 rank.to_string(),
                 causes.join(" "),

@@ -108,6 +108,9 @@ Commands:
   :save FILE / :load FILE   keep the session in a YAML file, or take it back
   :quit                     leave (Ctrl-D too)";
 
+/// Trials `:odds` (and `:odds why`) samples a call too large to walk.
+const ODDS_SAMPLES: u64 = 20_000;
+
 /// How many lines `:undo` can take back.
 const UNDO_DEPTH: usize = 20;
 
@@ -533,7 +536,7 @@ impl Session {
             Some(Err(message)) => return Reply::Error(message),
             None => expr.to_string(),
         };
-        match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (20_000, self.seed), &fields) {
+        match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (ODDS_SAMPLES, self.seed), &fields) {
             Ok(odds) => Reply::Output(render_procedure_within(&call, &odds, self.width).trim_end().to_string()),
             Err(err) => Reply::Error(render(&err, self.look)),
         }
@@ -565,12 +568,12 @@ impl Session {
         };
         // The last resolution is weighed on the units as they stood before it, then they are
         // put back as they stand now, whatever the walk did.
-        let now = self.host.keep(&self.scope);
+        let now = PutBack(&self.host, self.host.keep(&self.scope));
         if let Some(before) = before {
             self.host.put_back(before);
         }
-        let result = self.host.attribution(&self.scope, &code, EnumLimits::STANDARD, (20_000, self.seed));
-        self.host.put_back(&now);
+        let result = self.host.attribution(&self.scope, &code, EnumLimits::STANDARD, (ODDS_SAMPLES, self.seed));
+        drop(now);
         match result {
             Ok(attribution) => {
                 let heading = if call.is_empty() { format!("{line}  (as the units stood before it)") } else { code };
@@ -690,6 +693,16 @@ fn available(rules_dir: &Path) -> Vec<String> {
 
 fn render(err: &dyn miette::Diagnostic, look: Look) -> String {
     diagnostic::render(err, look)
+}
+
+/// Puts the units and dice back as kept when dropped, however the work between ends (a panic
+/// the terminal survives included): `:odds why` leaves the session as it found it.
+struct PutBack<'h>(&'h Host, Kept);
+
+impl Drop for PutBack<'_> {
+    fn drop(&mut self) {
+        self.0.put_back(&self.1);
+    }
 }
 
 /// The fields `:odds --field NAME ... EXPR` asks for, and the expression after them.

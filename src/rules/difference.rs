@@ -341,32 +341,42 @@ fn constants(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
 }
 
 fn settings(a: &Ruleset, b: &Ruleset, found: &mut Vec<Difference>) {
-    let on = |v: Option<&bool>| match v {
-        Some(true) => "on",
-        Some(false) => "off",
-        None => "not an option",
-    };
-    for name in union(&a.settings.options, &b.settings.options) {
-        let (x, y) = (a.settings.options.get(name), b.settings.options.get(name));
-        if x != y {
-            let source = sources(
-                a.options.get(name).map(|o| o.source.to_string()),
-                b.options.get(name).map(|o| o.source.to_string()),
-            );
-            let what = format!("{} in A, {} in B", on(x), on(y));
-            found.push(Difference { part: Part::Setting { kind: "option", name: name.clone() }, source, what });
+    let on = |v: Option<&bool>| {
+        match v {
+            Some(true) => "on",
+            Some(false) => "off",
+            None => "not an option",
         }
-    }
-    for name in union(&a.settings.interpretations, &b.settings.interpretations) {
-        let (x, y) = (a.settings.interpretations.get(name), b.settings.interpretations.get(name));
-        if x != y {
-            let source = sources(
-                a.interpretations.get(name).map(|i| i.source.to_string()),
-                b.interpretations.get(name).map(|i| i.source.to_string()),
-            );
-            let word = |v: Option<&String>| v.cloned().unwrap_or_else(|| "unset".into());
-            let what = format!("{} in A, {} in B", word(x), word(y));
-            found.push(Difference { part: Part::Setting { kind: "interpretation", name: name.clone() }, source, what });
+        .to_string()
+    };
+    let source = |rs: &Ruleset, name: &str| rs.options.get(name).map(|o| o.source.to_string());
+    let options = (&a.settings.options, &b.settings.options);
+    switched("option", options, on, |name| (source(a, name), source(b, name)), found);
+    let word = |v: Option<&String>| v.cloned().unwrap_or_else(|| "unset".into());
+    let source = |rs: &Ruleset, name: &str| rs.interpretations.get(name).map(|i| i.source.to_string());
+    let interpretations = (&a.settings.interpretations, &b.settings.interpretations);
+    switched("interpretation", interpretations, word, |name| (source(a, name), source(b, name)), found);
+}
+
+/// Each switch of one `kind` set otherwise in A and B, worded by `word`, with the sources
+/// `source` gives each version's.
+fn switched<V: PartialEq>(
+    kind: &'static str,
+    (x, y): (&BTreeMap<String, V>, &BTreeMap<String, V>),
+    word: impl Fn(Option<&V>) -> String,
+    source: impl Fn(&str) -> (Option<String>, Option<String>),
+    found: &mut Vec<Difference>,
+) {
+    for name in union(x, y) {
+        let (p, q) = (x.get(name), y.get(name));
+        if p != q {
+            let (in_a, in_b) = source(name);
+            let what = format!("{} in A, {} in B", word(p), word(q));
+            found.push(Difference {
+                part: Part::Setting { kind, name: name.clone() },
+                source: sources(in_a, in_b),
+                what,
+            });
         }
     }
 }

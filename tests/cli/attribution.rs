@@ -22,10 +22,9 @@ fn odds(rules: &[&str]) -> BTreeMap<String, String> {
     exact_odds(&args)
 }
 
+/// `odds --why` of `CALL` under the house example, and `extra`.
 fn why(extra: &[&str]) -> std::process::Output {
-    let mut args = vec!["odds", "--rules", "ff-house-example", "--why", CALL];
-    args.extend_from_slice(extra);
-    grognard(&args)
+    grognard(&[&["odds", "--rules", "ff-house-example", "--why", CALL][..], extra].concat())
 }
 
 #[test]

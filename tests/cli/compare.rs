@@ -18,12 +18,12 @@ fn odds(rules: &str, switches: &[&str]) -> BTreeMap<String, String> {
     odds_of(CALL, rules, switches)
 }
 
+/// `compare` without and with the house example's veteran volleys, before the call.
+const VOLLEYS: [&str; 5] = ["compare", "--a", "ff-house-example --without veteran_volleys", "--b", "ff-house-example"];
+
 /// `compare` of `CALL` without and with the house example's veteran volleys, and `extra`.
 fn veteran_volleys(extra: &[&str]) -> std::process::Output {
-    let mut args =
-        vec!["compare", "--a", "ff-house-example --without veteran_volleys", "--b", "ff-house-example", CALL];
-    args.extend_from_slice(extra);
-    grognard(&args)
+    grognard(&[&VOLLEYS[..], &[CALL], extra].concat())
 }
 
 #[test]
@@ -87,21 +87,10 @@ fn odds_of(call: &str, rules: &str, switches: &[&str]) -> BTreeMap<String, Strin
     exact_odds(&[&["--rules", rules][..], switches, &[call]].concat())
 }
 
+/// `compare` of `GRID_CALL` over range × formation, without and with the veteran volleys, and `extra`.
 fn grid(extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "compare",
-        "--a",
-        "ff-house-example --without veteran_volleys",
-        "--b",
-        "ff-house-example",
-        "--vary",
-        "range=1,2,3",
-        "--vary",
-        "formation=line,column",
-        GRID_CALL,
-    ];
-    args.extend_from_slice(extra);
-    grognard(&args)
+    let grid = ["--vary", "range=1,2,3", "--vary", "formation=line,column", GRID_CALL];
+    grognard(&[&VOLLEYS[..], &grid, extra].concat())
 }
 
 #[test]
