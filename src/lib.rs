@@ -17,7 +17,12 @@ pub mod rules;
 pub mod run;
 pub mod script;
 
-pub use kernel::{cards, dice, measure, unit};
+pub use kernel::{cards, dice, measure, memory, unit};
+
+/// Every allocation is counted against the thread that makes it, so that a command's memory is a
+/// budget (`memory`, `script::budget`).
+#[global_allocator]
+static ALLOCATOR: memory::Counting = memory::Counting;
 
 #[cfg(test)]
 mod codes;

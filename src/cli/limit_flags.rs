@@ -1,4 +1,4 @@
-//! The flags of every command that runs scripts: what one command may spend, `--max-operations` and `--time-limit`.
+//! The flags of every command that runs scripts: what one command may spend, `--max-operations`, `--time-limit` and `--max-memory`.
 
 use std::time::Duration;
 
@@ -8,6 +8,9 @@ use crate::script::Limits;
 
 /// The most operations a command may be given: at about ten million a second, hours of work.
 pub const MAX_OPERATIONS: u64 = 1_000_000_000_000;
+
+/// The most memory a command may be given, in MiB: a tebibyte.
+const MAX_MEBIBYTES: u64 = 1 << 20;
 
 /// The longest time limit a command may be given: a week.
 const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
@@ -22,6 +25,10 @@ pub struct LimitFlags {
     /// `--max-operations` is [default: 120; for `odds`: 600].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
+    /// Memory in MiB a script may grow by before it is stopped, counted as it grows and as
+    /// `--max-operations` is: values it builds, and an `odds` walk's own states [default: 1024].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=MAX_MEBIBYTES))]
+    pub max_memory: Option<u64>,
 }
 
 impl LimitFlags {
@@ -30,6 +37,7 @@ impl LimitFlags {
         Limits {
             max_operations: self.max_operations.unwrap_or(defaults.max_operations),
             time_limit: self.time_limit.or(defaults.time_limit),
+            max_memory: self.max_memory.map_or(defaults.max_memory, |mib| (mib as usize).saturating_mul(1 << 20)),
             ..defaults
         }
     }
@@ -39,7 +47,7 @@ impl LimitFlags {
     pub fn walking_host(&self, ruleset: crate::rules::Ruleset) -> Result<crate::script::Host, crate::rules::Problems> {
         let host = crate::script::Host::new(ruleset).map_err(crate::rules::Problems)?;
         let walk = self.over(host.walk_limits());
-        host.set_walk_limits(walk.max_operations, walk.time_limit);
+        host.set_walk_limits(walk);
         Ok(host)
     }
 }

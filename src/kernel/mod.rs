@@ -3,6 +3,7 @@
 pub mod cards;
 pub mod dice;
 pub mod measure;
+pub mod memory;
 pub mod unit;
 
 pub(crate) mod spelling;

@@ -187,8 +187,8 @@ impl Session {
 
     /// Puts the session's limits and interrupt flag on its host (after new rules).
     pub(super) fn fit_host(&self) {
-        self.host.set_limits(self.limits.max_operations, self.limits.time_limit);
-        self.host.set_walk_limits(self.walk_limits.max_operations, self.walk_limits.time_limit);
+        self.host.set_limits(self.limits);
+        self.host.set_walk_limits(self.walk_limits);
         self.host.set_interrupt_flag(self.interrupt.clone());
     }
 

@@ -1,4 +1,4 @@
-//! The budget of one command: the operations and the time a script may spend, counted the same by Rhai and by compiled code, and Ctrl-C.
+//! The budget of one command: the operations, the time and the memory a script may spend, counted the same by Rhai and by compiled code, and Ctrl-C.
 //!
 //! Rhai's own operation limit counts one evaluation, and compiled procedures
 //! run beside its count; so Rhai's limit is switched off and every path ticks
@@ -7,6 +7,10 @@
 //! afresh for each command (a REPL line, an `eval`, one trial of a study, a
 //! whole `odds` walk) and, once it has stopped, it stays stopped until begun
 //! again, so that no binding that catches an error can carry on past it.
+//!
+//! Memory is read on every tick from the thread's count of what it holds (`memory::held`):
+//! the command is stopped once that has grown past its budget since the command began, so
+//! growth is charged as it happens, whichever path (or the exact engine's own states) made it.
 
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -15,6 +19,8 @@ use std::time::{Duration, Instant};
 
 use rhai::{Dynamic, EvalAltResult, Position};
 
+use crate::memory;
+
 /// Why a script was stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -22,6 +28,8 @@ pub enum Stop {
     Operations(u64),
     /// It ran past its time.
     Time(Duration),
+    /// It grew the memory its thread holds by more than this many bytes.
+    Memory(usize),
     /// Ctrl-C.
     Interrupted,
 }
@@ -32,6 +40,7 @@ impl Stop {
         match self {
             Stop::Operations(max) => format!("stopped after {max} operations, the limit for one command"),
             Stop::Time(limit) => format!("stopped after {}, the time limit for one command", seconds(limit)),
+            Stop::Memory(max) => format!("stopped at {}, the memory limit for one command", mebibytes(max)),
             Stop::Interrupted => "interrupted (Ctrl-C)".to_string(),
         }
     }
@@ -45,6 +54,10 @@ impl Stop {
                     .to_string(),
             ),
             Stop::Time(_) => Some("raise the limit with --time-limit SECONDS".to_string()),
+            Stop::Memory(_) => Some(
+                "a rule kept more than it should (a value grown in a loop?); raise the limit with --max-memory MIB"
+                    .to_string(),
+            ),
             Stop::Interrupted => None,
         }
     }
@@ -53,6 +66,11 @@ impl Stop {
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 { format!("{s} s") } else { format!("{s:.1} s") }
+}
+
+/// A number of bytes in mebibytes, as the flag takes it.
+pub fn mebibytes(bytes: usize) -> String {
+    format!("{} MiB", bytes >> 20)
 }
 
 /// How often (in operations) the clock and Ctrl-C are looked at: reading the clock costs more than an operation.
@@ -66,6 +84,9 @@ pub struct Meter {
     max_operations: Cell<u64>,
     time_limit: Cell<Option<Duration>>,
     deadline: Cell<Option<Instant>>,
+    /// The memory the command may grow by, and the count (`memory::held`) past which it has.
+    max_memory: Cell<usize>,
+    memory_ceiling: Cell<isize>,
     stopped: Cell<Option<Stop>>,
     interrupt: RefCell<Arc<AtomicBool>>,
 }
@@ -77,6 +98,8 @@ impl Default for Meter {
             max_operations: Cell::new(u64::MAX),
             time_limit: Cell::new(None),
             deadline: Cell::new(None),
+            max_memory: Cell::new(usize::MAX),
+            memory_ceiling: Cell::new(isize::MAX),
             stopped: Cell::new(None),
             interrupt: RefCell::default(),
         }
@@ -84,9 +107,12 @@ impl Default for Meter {
 }
 
 impl Meter {
-    /// Starts a command under these limits: nothing spent, the clock started, a Ctrl-C pressed before it forgotten.
-    pub fn begin(&self, max_operations: u64, time_limit: Option<Duration>) {
+    /// Starts a command under these limits: nothing spent, the clock started, the memory held
+    /// now taken as its floor, a Ctrl-C pressed before it forgotten.
+    pub fn begin(&self, max_operations: u64, time_limit: Option<Duration>, max_memory: usize) {
         self.max_operations.set(max_operations);
+        self.max_memory.set(max_memory);
+        self.memory_ceiling.set(memory::held().saturating_add(isize::try_from(max_memory).unwrap_or(isize::MAX)));
         self.time_limit.set(time_limit);
         self.spent.set(0);
         self.stopped.set(None);
@@ -134,6 +160,9 @@ impl Meter {
         if spent > self.max_operations.get() {
             return Some(self.stop(Stop::Operations(self.max_operations.get())));
         }
+        if memory::held() > self.memory_ceiling.get() {
+            return Some(self.stop(Stop::Memory(self.max_memory.get())));
+        }
         if spent.is_multiple_of(LOOK_EVERY) {
             return self.look();
         }
@@ -177,6 +206,9 @@ impl Meter {
         if spent > self.max_operations.get() {
             return Err(terminated(self.stop(Stop::Operations(self.max_operations.get())), pos));
         }
+        if memory::held() > self.memory_ceiling.get() {
+            return Err(terminated(self.stop(Stop::Memory(self.max_memory.get())), pos));
+        }
         let stop = if spent / LOOK_EVERY > before / LOOK_EVERY { self.look() } else { self.stopped.get() };
         match stop {
             None => Ok(()),
@@ -206,31 +238,43 @@ mod tests {
     #[test]
     fn operations_stop_past_the_limit_and_stay_stopped() {
         let meter = Meter::default();
-        meter.begin(3, None);
+        meter.begin(3, None, usize::MAX);
         assert_eq!([meter.tick(), meter.tick(), meter.tick()], [None, None, None]);
         assert_eq!(meter.tick(), Some(Stop::Operations(3)));
         assert_eq!(meter.tick(), Some(Stop::Operations(3)));
-        meter.begin(3, None);
+        meter.begin(3, None, usize::MAX);
         assert_eq!(meter.tick(), None);
     }
 
     #[test]
     fn an_interrupt_is_seen_within_a_look_and_forgotten_by_the_next_command() {
         let meter = Meter::default();
-        meter.begin(u64::MAX, None);
+        meter.begin(u64::MAX, None, usize::MAX);
         meter.interrupt_flag().store(true, Ordering::Relaxed);
         let stops: Vec<_> = (0..LOOK_EVERY).filter_map(|_| meter.tick()).collect();
         assert_eq!(stops, [Stop::Interrupted]);
-        meter.begin(u64::MAX, None);
+        meter.begin(u64::MAX, None, usize::MAX);
         assert!((0..LOOK_EVERY * 2).all(|_| meter.tick().is_none()));
     }
 
     #[test]
     fn a_deadline_passed_stops_at_the_next_look() {
         let meter = Meter::default();
-        meter.begin(u64::MAX, Some(Duration::ZERO));
+        meter.begin(u64::MAX, Some(Duration::ZERO), usize::MAX);
         let first = (0..LOOK_EVERY).find_map(|_| meter.tick());
         assert_eq!(first, Some(Stop::Time(Duration::ZERO)));
         assert_eq!(Stop::Time(Duration::from_secs(60)).message(), "stopped after 60 s, the time limit for one command");
+    }
+
+    #[test]
+    fn memory_grown_past_the_budget_stops_at_the_next_tick_and_is_measured_from_the_start() {
+        let meter = Meter::default();
+        let kept = vec![0u8; 8 << 20];
+        meter.begin(u64::MAX, None, 4 << 20);
+        assert_eq!(meter.tick(), None, "what was held before the command is not its own");
+        let grown = vec![0u8; 5 << 20];
+        assert_eq!(meter.tick(), Some(Stop::Memory(4 << 20)));
+        assert_eq!(Stop::Memory(4 << 20).message(), "stopped at 4 MiB, the memory limit for one command");
+        drop((kept, grown));
     }
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rhai::module_resolvers::ModuleResolver;
-use rhai::{Engine, EvalAltResult, Module, Position, Scope, Shared};
+use rhai::{Dynamic, Engine, EvalAltResult, Module, Position, Scope, Shared};
 
 use crate::rules::files::Confined;
 
@@ -30,6 +30,10 @@ pub fn fix_hashing() {
 /// used: the memory is taken only as deep as a script goes.
 pub const SCRIPT_STACK: usize = 1 << 30;
 
+/// The memory one command may take by default: far below what a player's machine has, far above
+/// what any shipped rule or study needs.
+pub const DEFAULT_MEMORY: usize = 1 << 30;
+
 /// Limits every engine runs under. A house rule with an endless loop stops
 /// at `max_operations` with a clear error instead of hanging.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +43,9 @@ pub struct Limits {
     pub max_operations: u64,
     /// Time one command may take, by the clock (none: no limit).
     pub time_limit: Option<Duration>,
+    /// Bytes of memory one command may grow its thread's heap by, counted as it grows (see
+    /// `budget`): values, closures, an exact walk's states.
+    pub max_memory: usize,
     pub max_call_levels: usize,
     pub max_expr_depth: usize,
     pub max_function_expr_depth: usize,
@@ -53,6 +60,7 @@ impl Default for Limits {
         Limits {
             max_operations: 2_000_000,
             time_limit: Some(Duration::from_secs(120)),
+            max_memory: DEFAULT_MEMORY,
             max_call_levels: 48,
             max_expr_depth: 64,
             max_function_expr_depth: 48,
@@ -90,6 +98,100 @@ pub fn apply(engine: &mut Engine, limits: &Limits, roots: Vec<PathBuf>) {
     engine.register_fn("sleep", |_: rhai::INT| -> Result<(), Box<EvalAltResult>> { Err(NOT_AVAILABLE.into()) });
     engine.register_fn("sleep", |_: rhai::FLOAT| -> Result<(), Box<EvalAltResult>> { Err(NOT_AVAILABLE.into()) });
     engine.set_module_resolver(ConfinedResolver::new(roots));
+    measure_on_growth(engine);
+}
+
+/// The deepest a value may nest: arrays, maps and closures' captures within one another. Past
+/// it a value is refused as it is made, so that dropping, comparing and printing one (each of
+/// which Rhai does by recursion) fits the scripts' stack (`SCRIPT_STACK`).
+pub const MAX_DEPTH: usize = 1_000;
+
+/// The error a value nested past `MAX_DEPTH` is refused with, worded as Rhai words the size limits.
+pub fn too_deep(pos: Position) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorDataTooLarge(format!("Depth of a value (more than {MAX_DEPTH} levels)"), pos).into()
+}
+
+/// Whether `value` nests past `MAX_DEPTH`. Read in place, and only as deep as the limit: a value
+/// that holds itself (a closure that captured its own variable) is as deep as its path
+/// before it comes round, not endless.
+pub fn nests_too_deep(value: &Dynamic) -> bool {
+    fn deeper(value: &Dynamic, depth: usize, path: &mut Vec<*const Dynamic>) -> bool {
+        if value.is_shared() {
+            let Some(inner) = value.read_lock::<Dynamic>() else { return false };
+            let at: *const Dynamic = &*inner;
+            if path.contains(&at) {
+                return false;
+            }
+            path.push(at);
+            let deep = deeper(&inner, depth, path);
+            path.pop();
+            return deep;
+        }
+        if !(value.is_array() || value.is_map() || value.is_fnptr()) {
+            return false;
+        }
+        if depth >= MAX_DEPTH {
+            return true;
+        }
+        if let Some(array) = value.read_lock::<rhai::Array>() {
+            array.iter().any(|item| deeper(item, depth + 1, path))
+        } else if let Some(map) = value.read_lock::<rhai::Map>() {
+            map.values().any(|item| deeper(item, depth + 1, path))
+        } else if let Some(f) = value.read_lock::<rhai::FnPtr>() {
+            f.curry().iter().any(|item| deeper(item, depth + 1, path))
+        } else {
+            false
+        }
+    }
+    deeper(value, 0, &mut Vec::new())
+}
+
+/// `value` measured against the engine's size limits and `MAX_DEPTH`, as an error at `pos`.
+pub fn measure(engine: &Engine, value: &Dynamic, pos: Position) -> Result<(), Box<EvalAltResult>> {
+    if value.is_array() || value.is_map() || value.is_string() || value.is_blob() {
+        engine.ensure_data_size_within_limits(value).map_err(|mut e| {
+            e.set_position(pos);
+            e
+        })?;
+    }
+    if nests_too_deep(value) {
+        return Err(too_deep(pos));
+    }
+    Ok(())
+}
+
+/// How much the thread's heap grows between two measurings of the variables in scope.
+const MEASURE_EVERY: isize = 256 << 10;
+
+/// Measures every variable in scope against the size limits once the heap has grown by
+/// `MEASURE_EVERY` since they were last measured, at the next variable read.
+///
+/// Rhai measures what a statement stores, not always where it stores it: `m[k] = v` measures `v`,
+/// so a map grown key by key in a loop passes `max_map_size` unseen, where compiled code
+/// (`compiled::run`), which measures the variable written, refuses it. A map that grows keeps
+/// taking memory, so measuring on growth refuses it with the same words, a few thousand keys
+/// later, and costs nothing while memory holds still. (What grows out of sight of the scope,
+/// such as a closure's captures, is stopped by the memory budget, `budget`.)
+// `on_var` is marked deprecated as "volatile", not as going away (Rhai is pinned, see Cargo.toml).
+#[allow(deprecated)]
+fn measure_on_growth(engine: &mut Engine) {
+    let measured = std::cell::Cell::new(crate::memory::held());
+    engine.on_var(move |_, _, context| {
+        let held = crate::memory::held();
+        if held < measured.get() {
+            measured.set(held);
+        } else if held - measured.get() >= MEASURE_EVERY {
+            measured.set(held);
+            let engine = context.engine();
+            for (_, _, value) in context.scope().iter_raw() {
+                measure(engine, value, Position::NONE)?;
+            }
+            if let Some(this) = context.this_ptr() {
+                measure(engine, this, Position::NONE)?;
+            }
+        }
+        Ok(None)
+    });
 }
 
 /// What a script that calls `sleep` is told.

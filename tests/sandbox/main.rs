@@ -54,7 +54,7 @@ const PATHS: [Path; 5] = [Path::Interpreted, Path::Compiled, Path::Walk, Path::S
 
 fn host(path: Path) -> Host {
     let host = Host::built_as(hostile(), limits(), matches!(path, Path::Interpreted)).unwrap();
-    host.set_walk_limits(limits().max_operations, limits().time_limit);
+    host.set_walk_limits(limits());
     if let Path::Study = path {
         host.set_studying(true);
         host.set_tracing(false);
@@ -292,7 +292,7 @@ fn a_whole_walk_is_one_budget() {
     assert!(host.eval(&mut Scope::new(), code).is_ok());
     let err = host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).unwrap_err();
     assert!(err.to_string().contains(TOO_MANY), "{err}");
-    host.set_walk_limits(10_000_000, None);
+    host.set_walk_limits(Limits { max_operations: 10_000_000, time_limit: None, ..Limits::default() });
     let odds = host.odds(&Scope::new(), code, EnumLimits::default(), (10, 1)).unwrap();
     assert_eq!(odds.runs, 36);
 }

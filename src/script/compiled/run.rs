@@ -258,11 +258,10 @@ impl Runner<'_, '_> {
     }
 
     /// `value`, if it is within the engine's size limits on strings, arrays and maps (nested ones
-    /// counted in), else Rhai's own error: what Rhai checks of each value a script makes or keeps.
+    /// counted in) and nests no deeper than the sandbox allows, else the error Rhai's walk gives
+    /// (`sandbox::measure`): what is checked of each value a script makes or keeps.
     pub(super) fn sized(&self, value: Dynamic, pos: Position) -> R<Dynamic> {
-        if value.is_string() || value.is_array() || value.is_map() || value.is_blob() {
-            self.ctx.engine().ensure_data_size_within_limits(&value).map_err(|e| at(e, pos))?;
-        }
+        crate::script::sandbox::measure(self.ctx.engine(), &value, Position::NONE).map_err(|e| at(e, pos))?;
         Ok(value)
     }
 

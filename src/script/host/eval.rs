@@ -66,7 +66,7 @@ impl Host {
     }
 
     pub(super) fn begin(&self, limits: Limits) {
-        self.meter.begin(limits.max_operations, limits.time_limit);
+        self.meter.begin(limits.max_operations, limits.time_limit, limits.max_memory);
     }
 
     /// Evaluates `code` (one expression or several statements) in `scope`,

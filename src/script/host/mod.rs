@@ -245,14 +245,15 @@ impl Host {
         self.walk_limits.get()
     }
 
-    /// Sets what one command may spend from now on (call depths and sizes stay as built).
-    pub fn set_limits(&self, max_operations: u64, time_limit: Option<std::time::Duration>) {
-        self.limits.set(Limits { max_operations, time_limit, ..self.limits.get() });
+    /// Sets what one command may spend from now on, as `budget` says: its operations, time and
+    /// memory (call depths and sizes stay as built).
+    pub fn set_limits(&self, budget: Limits) {
+        self.limits.set(spending(budget, self.limits.get()));
     }
 
     /// Sets what a whole `odds` walk may spend from now on.
-    pub fn set_walk_limits(&self, max_operations: u64, time_limit: Option<std::time::Duration>) {
-        self.walk_limits.set(Limits { max_operations, time_limit, ..self.walk_limits.get() });
+    pub fn set_walk_limits(&self, budget: Limits) {
+        self.walk_limits.set(spending(budget, self.walk_limits.get()));
     }
 
     /// Setting this flag stops the command running now, as soon as its script next counts an
@@ -264,5 +265,15 @@ impl Host {
     /// Stops on `flag` instead of a flag of its own (see `interrupt_flag`).
     pub fn set_interrupt_flag(&self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
         self.meter.set_interrupt_flag(flag);
+    }
+}
+
+/// `limits` spending what `budget` allows: its operations, time and memory.
+fn spending(budget: Limits, limits: Limits) -> Limits {
+    Limits {
+        max_operations: budget.max_operations,
+        time_limit: budget.time_limit,
+        max_memory: budget.max_memory,
+        ..limits
     }
 }

@@ -37,25 +37,32 @@ type Differed = (Vec<usize>, Vec<usize>);
 /// Most named states whose differences a snapshot keeps.
 const MOST_DIFFERENCES: usize = 256;
 
-fn collect(value: &Dynamic, snapshot: &mut Snapshot) {
-    // Each unit and leader once, however many variables hold it.
-    if let Some(unit) = value.clone().try_cast::<UnitRef>() {
+/// Keeps every unit and leader `value` holds (in arrays and maps too), each once however many
+/// variables hold it. Each level is read in place: copying it to read it cost a REPL session
+/// the square of a value's depth on every line. Past the deepest a value may nest
+/// (`sandbox::MAX_DEPTH`) there is nothing to look for (only a value that holds itself
+/// through a captured variable goes on).
+fn collect(value: &Dynamic, snapshot: &mut Snapshot, depth: usize) {
+    if depth > crate::script::sandbox::MAX_DEPTH {
+        return;
+    }
+    if let Some(unit) = value.read_lock::<UnitRef>() {
         if !snapshot.units.iter().any(|(u, _)| Rc::ptr_eq(&u.0, &unit.0)) {
             let saved = Box::new(unit.0.borrow().clone());
-            snapshot.units.push((unit, saved));
+            snapshot.units.push((unit.clone(), saved));
         }
-    } else if let Some(leader) = value.clone().try_cast::<LeaderRef>() {
+    } else if let Some(leader) = value.read_lock::<LeaderRef>() {
         if !snapshot.leaders.iter().any(|(l, _)| Rc::ptr_eq(&l.0, &leader.0)) {
             let saved = Box::new(leader.0.borrow().clone());
-            snapshot.leaders.push((leader, saved));
+            snapshot.leaders.push((leader.clone(), saved));
         }
-    } else if value.is_array() {
-        for item in value.clone().cast::<rhai::Array>() {
-            collect(&item, snapshot);
+    } else if let Some(array) = value.read_lock::<rhai::Array>() {
+        for item in array.iter() {
+            collect(item, snapshot, depth + 1);
         }
-    } else if value.is_map() {
-        for (_, item) in value.clone().cast::<rhai::Map>() {
-            collect(&item, snapshot);
+    } else if let Some(map) = value.read_lock::<rhai::Map>() {
+        for item in map.values() {
+            collect(item, snapshot, depth + 1);
         }
     }
 }
@@ -79,8 +86,8 @@ impl Host {
             snapshot.leaders.push((leader.clone(), Box::new(leader.0.borrow().clone())));
         }
         let registered = (snapshot.units.len(), snapshot.leaders.len());
-        for (_, _, value) in scope.iter() {
-            collect(&value, &mut snapshot);
+        for (_, _, value) in scope.iter_raw() {
+            collect(value, &mut snapshot, 0);
         }
         snapshot.all_registered = registered == (snapshot.units.len(), snapshot.leaders.len());
         drop(st);
