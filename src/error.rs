@@ -46,6 +46,16 @@ pub enum Error {
     #[diagnostic(code(run::trials_failed))]
     TrialsFailed(String),
 
+    /// A study tallied more different values than it keeps.
+    #[error("{0}")]
+    #[diagnostic(
+        code(run::tally_values),
+        help(
+            "a value that differs from trial to trial (a number drawn from many) is for `record`, which keeps its mean and spread; tally a word or a band of it instead"
+        )
+    )]
+    TooManyValues(String),
+
     /// A worker thread of a study could not start, or ended without an answer.
     #[error("{0}")]
     #[diagnostic(code(run::worker))]

@@ -14,9 +14,9 @@ use crate::script::{ExactObservations, KeyOdds, ObservedOdds, Outcome, Procedure
 const RECORD_ROWS: usize = 20;
 
 /// The tallies and records of `odds`, as tables a player reads (empty when the script counted nothing).
-pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> String {
+pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> Result<String, crate::error::Error> {
     if odds.observed.is_empty() {
-        return String::new();
+        return Ok(String::new());
     }
     match &odds.observed {
         ObservedOdds::Exact(exact) => {
@@ -57,21 +57,23 @@ pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> String {
                     number(&numbers.max)
                 );
             }
-            s
+            Ok(s)
         }
         ObservedOdds::Sampled { trials, observed } => {
-            let summary = sampled_summary(*trials, observed, ruleset);
+            let summary = sampled_summary(*trials, observed, ruleset)?;
             let render = summary.render();
             // The summary's first line counts the trials, which the heading says already.
             let tables = render.split_once('\n').map_or("", |(_, rest)| rest);
-            format!("\ntallies and records, sampled ({trials} trials), not exact: percent with 95% intervals\n{tables}")
+            Ok(format!(
+                "\ntallies and records, sampled ({trials} trials), not exact: percent with 95% intervals\n{tables}"
+            ))
         }
     }
 }
 
 /// The tallies and records of `odds` put into `value`: exact, `tallies` and `records` by key;
 /// sampled, `summary` as `run --json` gives a study's.
-pub fn put_json(value: &mut Value, odds: &ProcedureOdds, ruleset: &Ruleset) {
+pub fn put_json(value: &mut Value, odds: &ProcedureOdds, ruleset: &Ruleset) -> Result<(), crate::error::Error> {
     match &odds.observed {
         ObservedOdds::Exact(exact) => {
             let reached = odds.distribution.total();
@@ -111,14 +113,21 @@ pub fn put_json(value: &mut Value, odds: &ProcedureOdds, ruleset: &Ruleset) {
             value["records"] = Value::Object(records);
         }
         ObservedOdds::Sampled { trials, observed } => {
-            value["summary"] = json!(sampled_summary(*trials, observed, ruleset));
+            value["summary"] = json!(sampled_summary(*trials, observed, ruleset)?);
         }
     }
+    Ok(())
 }
 
 /// The summary a study of the sampled trials gives (trials that counted nothing count as trials).
-fn sampled_summary(trials: u64, observed: &[crate::script::Observations], ruleset: &Ruleset) -> Summary {
-    Summary { trials, ..Summary::of(observed, Some(ruleset)) }
+fn sampled_summary(
+    trials: u64,
+    observed: &[crate::script::Observations],
+    ruleset: &Ruleset,
+) -> Result<Summary, crate::error::Error> {
+    let summary =
+        Summary::of(observed, Some(ruleset)).map_err(|why| crate::error::Error::TooManyValues(why.to_string()))?;
+    Ok(Summary { trials, ..summary })
 }
 
 /// How often a trial observed the key, as the heading of its table says it.

@@ -122,12 +122,12 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
         let ruleset = host.ruleset();
         if args.json {
             let mut value = crate::present::odds::procedure_json(&name, &odds);
-            super::observed::put_json(&mut value, &odds, &ruleset);
+            super::observed::put_json(&mut value, &odds, &ruleset)?;
             value["header"] = Provenance::new(Some(&ruleset), flags.switches(), Some(seed), None).json();
             writeln!(out, "{}", serde_json::to_string_pretty(&value).expect("json"))?;
         } else {
             out.write_all(crate::present::odds::render_procedure(&name, &odds).as_bytes())?;
-            out.write_all(super::observed::render(&odds, &ruleset).as_bytes())?;
+            out.write_all(super::observed::render(&odds, &ruleset)?.as_bytes())?;
         }
         return Ok(());
     }
@@ -171,7 +171,7 @@ pub(super) fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Error> {
     }
     let outcome = match result {
         Ok(outcome) => outcome,
-        Err(StudyError::Setup(error)) => return Err(*error),
+        Err(StudyError::Setup(error) | StudyError::Whole(error)) => return Err(*error),
         Err(StudyError::Trial(failure)) => {
             let TrialFailure { trial, seed, error, trace } = failure;
             // A trial run alone is explained up to where it failed, in the form asked for.

@@ -16,6 +16,29 @@ use crate::script::Observations;
 /// blocks before it.
 pub const BLOCK: u64 = 1_000;
 
+/// Most different tallied values a study keeps, over all its keys: a value that differs from
+/// trial to trial (a number drawn from millions) would otherwise grow the study's memory and
+/// output with every trial. Its counts would say nothing anyway: such a value is for `record`.
+pub const MOST_TALLIED_VALUES: usize = 10_000;
+
+/// A study that tallied more different values than it may keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooManyValues {
+    /// The key whose new value went past the limit, and how many values it had by then.
+    pub key: String,
+    pub values: usize,
+}
+
+impl std::fmt::Display for TooManyValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the study tallied more than {MOST_TALLIED_VALUES} different values (`{}` alone had {}), the most a study keeps",
+            self.key, self.values
+        )
+    }
+}
+
 /// Counts and moments of the trials folded so far.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Accumulator {
@@ -25,6 +48,8 @@ pub struct Accumulator {
     records: BTreeMap<String, Moments>,
     /// Tallies folded so far: the clock `first` is read on.
     tallied: u64,
+    /// Different (key, value) pairs kept, over every key.
+    distinct: usize,
 }
 
 /// Running mean and spread of one record's numbers (Welford's, joined by Chan's formula).
@@ -74,8 +99,9 @@ impl Moments {
 }
 
 impl Accumulator {
-    /// Folds in the next trial.
-    pub fn add(&mut self, trial: &Observations) {
+    /// Folds in the next trial; refused when its tallies take the study past
+    /// `MOST_TALLIED_VALUES` (what was folded before stays).
+    pub fn add(&mut self, trial: &Observations) -> Result<(), TooManyValues> {
         self.trials += 1;
         for (key, value) in &trial.tallies {
             let outcomes = match self.tallies.get_mut(key.as_str()) {
@@ -85,7 +111,11 @@ impl Accumulator {
             match outcomes.get_mut(value.as_str()) {
                 Some((count, _)) => *count += 1,
                 None => {
+                    if self.distinct >= MOST_TALLIED_VALUES {
+                        return Err(TooManyValues { key: key.to_string(), values: outcomes.len() });
+                    }
                     outcomes.insert(value.to_string(), (1, self.tallied));
+                    self.distinct += 1;
                 }
             }
             self.tallied += 1;
@@ -96,22 +126,34 @@ impl Accumulator {
                 None => self.records.entry(key.to_string()).or_default().push(*value),
             }
         }
+        Ok(())
     }
 
-    /// Joins the trials that came after these (the next block).
-    pub fn join(&mut self, later: Accumulator) {
+    /// Joins the trials that came after these (the next block); refused when together they
+    /// tallied more than `MOST_TALLIED_VALUES` different values.
+    pub fn join(&mut self, later: Accumulator) -> Result<(), TooManyValues> {
         self.trials += later.trials;
         for (key, outcomes) in later.tallies {
-            let mine = self.tallies.entry(key).or_default();
+            let mine = self.tallies.entry(key.clone()).or_default();
             for (value, (count, first)) in outcomes {
                 let tallied = self.tallied;
-                mine.entry(value).and_modify(|(c, _)| *c += count).or_insert((count, tallied + first));
+                match mine.get_mut(&value) {
+                    Some((c, _)) => *c += count,
+                    None => {
+                        if self.distinct >= MOST_TALLIED_VALUES {
+                            return Err(TooManyValues { key, values: mine.len() });
+                        }
+                        mine.insert(value, (count, tallied + first));
+                        self.distinct += 1;
+                    }
+                }
             }
         }
         self.tallied += later.tallied;
         for (key, moments) in later.records {
             self.records.entry(key).or_default().join(&moments);
         }
+        Ok(())
     }
 
     /// The summary of the trials so far; `ruleset` gives the order of its tables' results.
@@ -169,15 +211,15 @@ mod tests {
             .collect();
         let mut whole = Accumulator::default();
         for t in &trials {
-            whole.add(t);
+            whole.add(t).unwrap();
         }
         let mut joined = Accumulator::default();
         for block in trials.chunks(700) {
             let mut part = Accumulator::default();
             for t in block {
-                part.add(t);
+                part.add(t).unwrap();
             }
-            joined.join(part);
+            joined.join(part).unwrap();
         }
         // Counts and the order of first tallies are the same; moments agree to rounding.
         assert_eq!(joined.tallies, whole.tallies);
@@ -199,12 +241,37 @@ mod tests {
             acc.add(&observed(
                 &[("hit", if i < 50 { "yes" } else { "no" }), ("rare", if i < 1 { "a" } else { "b" })],
                 &[],
-            ));
+            ))
+            .unwrap();
         }
         let (w, key, _) = acc.widest().unwrap();
         let (low, high) = wilson(50, 100);
         assert_eq!(key, "hit");
         assert!((w - (high - low) / 2.0).abs() < 1e-12);
         assert_eq!(Accumulator::default().widest(), None);
+    }
+
+    #[test]
+    fn a_study_keeps_at_most_so_many_different_values_whether_added_or_joined() {
+        let value = |i: usize| i.to_string();
+        let mut acc = Accumulator::default();
+        for i in 0..MOST_TALLIED_VALUES {
+            acc.add(&observed(&[("draw", &value(i))], &[])).unwrap();
+        }
+        // A value seen before is counted; a new one is refused, and what was kept stays.
+        acc.add(&observed(&[("draw", "7")], &[])).unwrap();
+        let refused = acc.add(&observed(&[("other", "x")], &[])).unwrap_err();
+        assert_eq!(refused, TooManyValues { key: "other".into(), values: 0 });
+        assert!(refused.to_string().contains("more than 10000 different values (`other` alone had 0)"));
+        assert_eq!(acc.trials, MOST_TALLIED_VALUES as u64 + 2);
+        // Two blocks each under the limit, joined past it.
+        let (mut a, mut b) = (Accumulator::default(), Accumulator::default());
+        for i in 0..MOST_TALLIED_VALUES / 2 + 1 {
+            a.add(&observed(&[("draw", &value(i))], &[])).unwrap();
+            b.add(&observed(&[("draw", &value(MOST_TALLIED_VALUES + i))], &[])).unwrap();
+        }
+        let refused = a.join(b).unwrap_err();
+        assert_eq!(refused.key, "draw");
+        assert_eq!(refused.values, MOST_TALLIED_VALUES);
     }
 }

@@ -7,7 +7,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use rhai::Scope;
 
-use super::accumulator::{Accumulator, BLOCK};
+use super::accumulator::{Accumulator, BLOCK, TooManyValues};
 use super::target_error::Stop;
 use crate::error::Error;
 use crate::rules::{Problems, Ruleset};
@@ -88,12 +88,17 @@ pub enum StudyError {
     Setup(Box<Error>),
     /// A trial failed (the lowest-numbered one, when several did).
     Trial(TrialFailure),
+    /// The study as a whole cannot go on, through no one trial: a worker could not start, or
+    /// the trials tallied more different values than a study keeps.
+    Whole(Box<Error>),
 }
 
-/// What a worker sends: a block of trials summed, or that it cannot run at all.
+/// What a worker sends: a block of trials summed, that it cannot run at all, or that the
+/// study cannot go on.
 enum Message {
     Block(Block),
     Broken(TrialFailure),
+    Refused(TooManyValues),
 }
 
 /// One block of consecutive trials (see `Study::block`), run by one worker in trial order.
@@ -182,10 +187,8 @@ pub fn run(study: &Study<'_>, progress: &(dyn Fn(u64) + Sync)) -> Result<Outcome
         for worker in workers {
             match worker.map(|w| w.join()) {
                 Ok(Ok(())) => {}
-                Err(err) => {
-                    return Err(StudyError::Trial(worker_failed(study, format!("cannot start a worker: {err}"))));
-                }
-                Ok(Err(_)) => return Err(StudyError::Trial(worker_failed(study, "a worker thread crashed".into()))),
+                Err(err) => return Err(StudyError::Whole(worker_failed(format!("cannot start a worker: {err}")))),
+                Ok(Err(_)) => return Err(StudyError::Whole(worker_failed("a worker thread crashed".into()))),
             }
         }
         result
@@ -207,6 +210,7 @@ fn gather(
         let block = match message {
             Message::Block(block) => block,
             Message::Broken(failure) => return Err(StudyError::Trial(failure)),
+            Message::Refused(why) => return Err(too_many_values(why)),
         };
         waiting.insert(block.index, block);
         while let Some(block) = waiting.remove(&summed) {
@@ -221,7 +225,7 @@ fn gather(
                     outcome.failures.push(failure);
                 }
             }
-            outcome.sums.join(block.sums);
+            outcome.sums.join(block.sums).map_err(too_many_values)?;
             outcome.last_value = block.value.or(outcome.last_value.take());
             outcome.trace = block.trace.or(outcome.trace.take());
             let trials = (summed * study.block()).min(study.count);
@@ -243,8 +247,13 @@ fn gather(
     Ok(())
 }
 
-fn worker_failed(study: &Study<'_>, why: String) -> TrialFailure {
-    TrialFailure { trial: u64::MAX, seed: study.seed, error: Box::new(Error::Worker(why)), trace: None }
+/// A worker that could not start or ended without an answer: no trial is at fault.
+fn worker_failed(why: String) -> Box<Error> {
+    Box::new(Error::Worker(why))
+}
+
+fn too_many_values(why: TooManyValues) -> StudyError {
+    StudyError::Whole(Box::new(Error::TooManyValues(why.to_string())))
 }
 
 /// One worker: blocks claimed one after another, each run in trial order and sent summed.
@@ -305,7 +314,12 @@ fn work(
             };
             match ran {
                 Ok(eval) => {
-                    host.read_observations(|o| block.sums.add(o));
+                    if let Err(why) = host.read_observations(|o| block.sums.add(o)) {
+                        // The study ends here whatever trial comes next: no more is wanted.
+                        dispatch.advance(0, 0);
+                        let _ = send.send(Message::Refused(why));
+                        return;
+                    }
                     if alone {
                         block.value = Some(crate::present::value::display(&eval.value));
                         block.trace = Some(eval.trace);

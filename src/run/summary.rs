@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::accumulator::{Accumulator, Moments};
+use super::accumulator::{Accumulator, Moments, TooManyValues};
 use crate::rules::Ruleset;
 use crate::script::Observations;
 
@@ -60,12 +60,12 @@ impl Summary {
     /// Sums the trials in trial order (so a summary never depends on how trials were shared out).
     /// Each key's outcomes come in their natural order (see `natural_order`); `ruleset` gives the
     /// order of its tables' results.
-    pub fn of(trials: &[Observations], ruleset: Option<&Ruleset>) -> Summary {
+    pub fn of(trials: &[Observations], ruleset: Option<&Ruleset>) -> Result<Summary, TooManyValues> {
         let mut sums = Accumulator::default();
         for trial in trials {
-            sums.add(trial);
+            sums.add(trial)?;
         }
-        sums.summary(ruleset)
+        Ok(sums.summary(ruleset))
     }
 
     /// The summary as tables a player reads.
@@ -242,7 +242,7 @@ pub(super) mod tests {
             observed(&[("result", "checked")], &[("lost", 2.0)]),
             observed(&[("result", "swept"), ("round", "1"), ("round", "2")], &[("lost", 3.0), ("lost", 4.0)]),
         ];
-        let s = Summary::of(&trials, None);
+        let s = Summary::of(&trials, None).unwrap();
         assert_eq!(s.trials, 3);
         let result = &s.tallies["result"];
         assert_eq!(result.n, 3);
@@ -262,7 +262,7 @@ pub(super) mod tests {
 
     #[test]
     fn csv_quotes_what_needs_it() {
-        let s = Summary::of(&[observed(&[("at 2\"", "a, b")], &[])], None);
+        let s = Summary::of(&[observed(&[("at 2\"", "a, b")], &[])], None).unwrap();
         let csv = s.csv();
         assert!(csv.contains("tally,\"at 2\"\"\",\"a, b\",1,100.000000"), "{csv}");
     }
@@ -272,17 +272,17 @@ pub(super) mod tests {
         // 2d6 totals as numbers, not as text ("10" before "2").
         let totals: Vec<Observations> =
             ["10", "2", "12", "7", "2"].iter().map(|t| observed(&[("total", t)], &[])).collect();
-        let s = Summary::of(&totals, None);
+        let s = Summary::of(&totals, None).unwrap();
         let order: Vec<&str> = s.tallies["total"].outcomes.iter().map(|r| r.value.as_str()).collect();
         assert_eq!(order, ["2", "7", "10", "12"]);
         // Words as the script first tallied them: ranges in the order the study went through them.
         let ranges: Vec<Observations> =
             ["at 2\"", "at 12\"", "at 4\"", "at 2\""].iter().map(|r| observed(&[("range", r)], &[])).collect();
-        let s = Summary::of(&ranges, None);
+        let s = Summary::of(&ranges, None).unwrap();
         let order: Vec<&str> = s.tallies["range"].outcomes.iter().map(|r| r.value.as_str()).collect();
         assert_eq!(order, ["at 2\"", "at 12\"", "at 4\""]);
         let flags: Vec<Observations> = ["true", "false"].iter().map(|f| observed(&[("lost", f)], &[])).collect();
-        let s = Summary::of(&flags, None);
+        let s = Summary::of(&flags, None).unwrap();
         let order: Vec<&str> = s.tallies["lost"].outcomes.iter().map(|r| r.value.as_str()).collect();
         assert_eq!(order, ["false", "true"]);
     }
@@ -296,7 +296,7 @@ pub(super) mod tests {
         // 16 in 100,000: 0.016%, its interval not 0.0%-0.0%.
         let mut trials = vec![observed(&[("result", "fatal")], &[]); 16];
         trials.extend(vec![observed(&[("result", "unhurt")], &[]); 100_000 - 16]);
-        let text = Summary::of(&trials, None).render();
+        let text = Summary::of(&trials, None).unwrap().render();
         let line = text.lines().find(|l| l.contains("fatal")).unwrap();
         assert!(line.contains("0.016%") && line.contains("0.0098%-0.026%"), "{line}");
     }

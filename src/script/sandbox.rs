@@ -22,13 +22,12 @@ pub fn fix_hashing() {
     });
 }
 
-/// The stack of every thread that runs scripts. Rhai drops, compares and
-/// prints nested values (an array in an array..., a closure that captured a
-/// closure...) by recursion; the size limits bound how deep an array or a map
-/// can nest and the operation limit how deep closures can, and this stack
-/// holds the deepest of them at the default limits. It is reserved, not
-/// used: the memory is taken only as deep as a script goes.
-pub const SCRIPT_STACK: usize = 1 << 30;
+/// The stack of every thread that runs scripts. Rhai evaluates, drops, compares and prints by
+/// recursion; the call, expression and value depth limits (`Limits`, `MAX_DEPTH`) bound how deep
+/// each goes, and this holds the deepest of them with room to spare in a debug build. It is
+/// reserved, not used, but counts against an address-space cap (`ulimit -v`) once per worker,
+/// so it is kept modest.
+pub const SCRIPT_STACK: usize = 64 << 20;
 
 /// The memory one command may take by default: far below what a player's machine has, far above
 /// what any shipped rule or study needs.
@@ -161,7 +160,7 @@ pub fn measure(engine: &Engine, value: &Dynamic, pos: Position) -> Result<(), Bo
 }
 
 /// How much the thread's heap grows between two measurings of the variables in scope.
-const MEASURE_EVERY: isize = 256 << 10;
+const MEASURE_EVERY: isize = 64 << 10;
 
 /// Measures every variable in scope against the size limits once the heap has grown by
 /// `MEASURE_EVERY` since they were last measured, at the next variable read.

@@ -28,7 +28,7 @@ fn hostile() -> Ruleset {
 
 /// Small limits, so that every case ends quickly in a debug build.
 fn limits() -> Limits {
-    Limits { max_operations: 200_000, ..Limits::default() }
+    Limits { max_operations: 200_000, max_memory: 256 << 20, ..Limits::default() }
 }
 
 /// Every path a script can run down, by name.
@@ -120,6 +120,8 @@ fn refused_everywhere(code: &str, kind: &str, message: &str) {
 
 const TOO_MANY: &str = "stopped after 200000 operations, the limit for one command";
 
+const TOO_DEEP: &str = "Depth of a value (more than 1000 levels) too large";
+
 #[test]
 fn the_hostile_procedures_are_compiled_where_the_compiler_can() {
     let compiled = host(Path::Compiled).compiled_procedures();
@@ -204,6 +206,33 @@ fn values_grown_by_every_operator_stop_at_the_size_limits() {
 }
 
 #[test]
+fn values_grown_without_end_stop_at_the_limits_as_they_grow() {
+    let map = "Size of object map too large";
+    // At the top level Rhai walks the code down every path.
+    for code in ["grow_map_forever()", "let m = #{}; let i = 0; loop { m[\"k\" + i] = i; i += 1; }"] {
+        refused_everywhere(code, "script::limit", map);
+    }
+    // One level down, where Rhai measures neither the map nor the variable that holds it.
+    for path in [Path::Interpreted, Path::Compiled] {
+        assert_eq!(refusal(path, "grow_inner_map_forever()"), ("script::limit".into(), map.into()), "{path:?}");
+    }
+    for code in ["nest_maps_forever()", "nest_arrays_forever()", "let a = []; loop { a = [a]; }"] {
+        refused_everywhere(code, "script::limit", TOO_DEEP);
+    }
+}
+
+#[test]
+fn memory_kept_past_the_budget_is_refused_as_it_grows() {
+    let memory = "stopped at 256 MiB, the memory limit for one command";
+    refused_everywhere("hoard()", "script::limit", memory);
+    refused_everywhere(
+        "let kept = []; loop { let s = \"ab\"; for i in 0..15 { s += s } kept.push(|| s.len()); }",
+        "script::limit",
+        memory,
+    );
+}
+
+#[test]
 fn values_within_the_limits_are_the_same_down_every_path() {
     for (code, expected) in
         [("grow(10)", 2048), ("grow_array(10)", 1024), ("count_to(1000)", 1000), ("twice(10)", 1024)]
@@ -217,7 +246,8 @@ fn values_within_the_limits_are_the_same_down_every_path() {
 
 #[test]
 fn closures_that_capture_closures_are_counted() {
-    refused_everywhere("closures(1000000)", "script::limit", TOO_MANY);
+    // Each closure holds the last: the chain is a value nested deeper than a value may be.
+    refused_everywhere("closures(1000000)", "script::limit", TOO_DEEP);
     let value =
         on_script_stack(|| host(Path::Compiled).eval(&mut Scope::new(), "closures(20)").unwrap().value.as_int());
     assert_eq!(value, Ok(7));
