@@ -604,6 +604,54 @@ fn saving_replaces_a_link_at_the_path_and_never_writes_through_it() {
 }
 
 #[test]
+fn saving_over_a_file_keeps_its_mode_refuses_a_read_only_one_and_clears_a_killed_saves_leftovers() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = scratch("save-mode");
+    let file = dir.join("game.yaml");
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle("let n = 1;"));
+    // A new saved game is the player's own.
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved 1 variables"));
+    assert_eq!(mode(&file), 0o600);
+    // Saved again over a file made readable by others, it stays so.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    output(s.handle("n = 2;"));
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved"));
+    assert_eq!(mode(&file), 0o644);
+    // A temporary file a killed save left beside it goes at the next save; another file stays.
+    let stale = dir.join(".game.yaml.grognard-Xy12ab.tmp");
+    std::fs::write(&stale, "format: 2\nhalf").unwrap();
+    std::fs::write(dir.join("notes.tmp"), "mine").unwrap();
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved"));
+    assert!(!stale.exists());
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    names.sort();
+    assert_eq!(names, ["game.yaml", "notes.tmp"]);
+    // Made read-only (chmod 444), it is refused by name and why, and left as it was, though
+    // tests may run as root, whom the system would let write it.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    output(s.handle("n = 3;"));
+    let err = error(s.handle(&format!(":save {}", file.display())));
+    assert_eq!(
+        err,
+        format!(
+            "cannot save to {}: it is read-only (mode 444: its owner may not write it), so it was left as it \
+             was; make it writable (chmod u+w) or write to another file",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    assert_eq!(mode(&file), 0o444);
+    // What was saved last loads back.
+    assert!(output(s.handle(&format!(":load {}", file.display()))).starts_with("loaded"));
+    assert_eq!(output(s.handle("n")), "= 2");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_saved_game_of_another_format_is_refused() {
     let dir = scratch("save-format");
     let file = dir.join("old.yaml");
