@@ -12,6 +12,7 @@ use super::provenance::Provenance;
 use super::rules_flags::RulesFlags;
 use super::walk_flags::WalkFlags;
 use crate::error::{CompareFailed, Error, InputError};
+use crate::present::file::{Fresh, write_atomically};
 use crate::present::sweep::{render_sweep, sweep_csv, sweep_json};
 use crate::script::{CellFailed, Host, Sweep};
 
@@ -167,7 +168,7 @@ pub(super) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), Error> 
     if let Some(path) = &args.html {
         let provenance = format!("A:\n{}B:\n{}", header_a.csv_comments(), header_b.csv_comments());
         let page = crate::present::html::sweep_page(&args.expr, versions, &sweep, &provenance);
-        crate::present::file::write_atomically(path, &page)
+        write_atomically(path, &page, Fresh::Usual)
             .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
     }
     Ok(())

@@ -13,6 +13,7 @@ use super::walk_flags::WalkFlags;
 use crate::dice::{DiceLimits, EnumLimits, exact_odds, parse_with};
 use crate::error::{Error, InputError};
 use crate::present::attribution::{attribution_csv, attribution_json, render_attribution};
+use crate::present::file::{Fresh, write_atomically};
 use crate::present::odds::{odds_json, procedure_json, render_odds, render_procedure};
 use crate::script::Host;
 
@@ -154,7 +155,7 @@ fn run_why(args: &OddsArgs, host: &Host, limits: EnumLimits, out: &mut dyn Write
     // The page is written after the output, so a page that cannot be written loses nothing else.
     if let Some(path) = &args.html {
         let page = crate::present::html::attribution_page(&args.expr, &attribution, &header.csv_comments());
-        crate::present::file::write_atomically(path, &page)
+        write_atomically(path, &page, Fresh::Usual)
             .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
     }
     Ok(())

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::error::{Error, InputError};
+use crate::present::file::{Fresh, write_atomically};
 use crate::rules::contract::ContractFile;
 use crate::rules::{ManifestFile, ModifierFile, TableFile};
 
@@ -61,7 +62,8 @@ pub(super) fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), Error> {
             for kind in kinds {
                 let name = format!("{}.schema.json", kind.to_possible_value().expect("named").get_name());
                 let path = dir.join(name);
-                crate::present::file::write_atomically(&path, &schema_text(kind))?;
+                write_atomically(&path, &schema_text(kind), Fresh::Usual)
+                    .map_err(|e| InputError::Write { path: path.clone(), why: e.to_string() })?;
                 writeln!(out, "wrote {}", path.display())?;
             }
             Ok(())

@@ -6,7 +6,8 @@ use std::rc::Rc;
 use crate::dice::{DiceError, Die, RollSource};
 
 /// Asks for one face: shown `prompt` (with any complaint about the last answer
-/// folded in), it returns what the player typed, or `None` to give up.
+/// folded in), it returns what the player typed, or `None` to give up. A Ctrl-C gives up
+/// and sets the session's interrupt flag, so that the line is refused as interrupted.
 pub type Ask = Rc<RefCell<dyn FnMut(&str) -> Option<String>>>;
 
 /// Asks for every die, checks each answer against the die, and asks again

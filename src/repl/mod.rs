@@ -3,6 +3,8 @@
 mod completion;
 mod manual_dice;
 mod new_unit;
+#[cfg(unix)]
+mod plain_lines;
 mod save_load;
 mod saved;
 mod session;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::present::diagnostic;
+use crate::present::file::{Fresh, write_atomically};
 use crate::present::trace::TraceForm;
 use crate::repl::saved::{self, Saved};
 use crate::repl::session::{Reply, Session, build_host};
@@ -35,7 +36,7 @@ impl Session {
                 ));
             }
         }
-        match crate::present::file::write_atomically(Path::new(path), &text) {
+        match write_atomically(Path::new(path), &text, Fresh::Private) {
             Ok(()) => Reply::Output(format!(
                 "saved {} variables, {} units and {} leaders to {path}",
                 saved.variables.len(),

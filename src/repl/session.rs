@@ -3,15 +3,15 @@
 use super::manual_dice::{Ask, Manual};
 use super::new_unit::Choose;
 use super::short_form::{self, Named};
-use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
+use crate::dice::{DiceError, DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::attribution::render_attribution;
 use crate::present::diagnostic::{self, Look};
 use crate::present::odds::{render_odds, render_procedure_within};
 use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
-use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, UnitRef};
+use crate::rules::{Problem, Problems, Ruleset, Switches, default_rules_dir, load};
+use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, ScriptError, UnitRef};
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a line produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,11 +371,23 @@ impl Session {
 
     /// Runs `code`, kept for `:undo` as the player wrote it (`line`).
     pub(super) fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
+        // A Ctrl-C pressed before this line (at the prompt) is not one that stops it.
+        self.interrupt.store(false, Ordering::Relaxed);
         let kept = self.host.keep(&self.scope);
+        let variables = self.scope.clone();
         // A resolution (one call) is kept apart for `:odds why`, with the units as they were.
         let call = code.trim().trim_end_matches(';').trim_end();
         let before = self.host.is_call(&self.scope, call).then(|| self.host.keep(&self.scope));
         let result = self.host.eval(&mut self.scope, code);
+        // Ctrl-C while the line ran, or at a die it asked for: the line is refused and taken
+        // back whole, as if it had not been typed (a fire half resolved is worse than none).
+        if let Err(err) = &result
+            && self.interrupt.load(Ordering::Relaxed)
+        {
+            self.host.put_back(&kept);
+            self.scope = variables;
+            return Reply::Error(self.interrupted(err));
+        }
         if let (Some(before), true) = (before, result.is_ok()) {
             self.last_resolution = Some((line.to_string(), call.to_string(), before));
         }
@@ -399,6 +411,19 @@ impl Session {
             }
             Err(err) => Reply::Error(render(&err, self.look)),
         }
+    }
+
+    /// What a line Ctrl-C stopped says: why it stopped, and that nothing of it stays.
+    fn interrupted(&self, err: &ScriptError) -> String {
+        let why = match err {
+            // A die asked for and not given: the roll did not fail, the player stopped the line.
+            ScriptError::Dice(DiceError::Cancelled { die }) => render(
+                &Problem::general("script::interrupted", format!("interrupted (Ctrl-C) while a {die} was asked for")),
+                self.look,
+            ),
+            other => render(other, self.look),
+        };
+        format!("{why}nothing was applied: the units, leaders, variables and dice are as they were before the line")
     }
 
     fn rules_listing(&self) -> String {

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::atomic::Ordering;
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
@@ -13,7 +14,20 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{CompletionType, Config, Context, DefaultEditor, Editor, Helper};
 
+#[cfg(unix)]
+use super::plain_lines::PlainLines;
 use super::session::{Reply, Session};
+
+/// No plain reader off unix: rustyline reads every terminal there.
+#[cfg(not(unix))]
+enum PlainLines {}
+
+#[cfg(not(unix))]
+impl PlainLines {
+    fn read(&mut self, _: &str, _: &dyn Fn(&str) -> bool) -> rustyline::Result<String> {
+        match *self {}
+    }
+}
 
 /// Completion from the session's words, history hints, bracket matching, and
 /// input that goes on while a brace, bracket or parenthesis is open.
@@ -120,6 +134,42 @@ pub fn open_brackets(text: &str) -> i64 {
     depth
 }
 
+/// The reader of every line on a terminal rustyline cannot drive; none where rustyline reads keys.
+#[cfg(unix)]
+fn plain_lines() -> Option<Rc<RefCell<PlainLines>>> {
+    let term = std::env::var("TERM").ok();
+    if !super::plain_lines::line_editor_cannot_drive(term.as_deref()) {
+        return None;
+    }
+    match PlainLines::on_stdin() {
+        Ok(lines) => Some(Rc::new(RefCell::new(lines))),
+        Err(err) => {
+            eprintln!("warning: Ctrl-C may not drop a line being typed on this terminal: {err}");
+            None
+        }
+    }
+}
+
+/// Elsewhere rustyline reads every terminal as before.
+#[cfg(not(unix))]
+fn plain_lines() -> Option<Rc<RefCell<PlainLines>>> {
+    None
+}
+
+/// Reads one answer, shown a prompt.
+type ReadAnswer = Box<dyn FnMut(&str) -> rustyline::Result<String>>;
+
+/// How a die's face is asked for: on the plain reader, or a line editor of its own.
+fn asker(plain: Option<Rc<RefCell<PlainLines>>>) -> rustyline::Result<ReadAnswer> {
+    Ok(match plain {
+        Some(lines) => Box::new(move |prompt: &str| lines.borrow_mut().read(prompt, &|_| false)),
+        None => {
+            let mut editor = DefaultEditor::new()?;
+            Box::new(move |prompt: &str| editor.readline(prompt))
+        }
+    })
+}
+
 /// Where the history is kept between sessions: `$GROGNARD_HISTORY`, else
 /// `~/.grognard_history`.
 fn history_file() -> Option<PathBuf> {
@@ -139,20 +189,36 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
-    // Manual dice are asked on a plain line editor of their own.
-    let asker = Rc::new(RefCell::new(DefaultEditor::new()?));
-    session.set_asker(Rc::new(RefCell::new(move |prompt: &str| asker.borrow_mut().readline(prompt).ok())));
+    // On a terminal rustyline cannot drive (TERM=dumb), lines are read here, so that Ctrl-C
+    // drops them as it does where rustyline reads keys.
+    let plain = plain_lines();
+    // Manual dice are asked on a plain line editor of their own (or the plain reader).
+    let mut ask_line = asker(plain.clone())?;
+    let interrupt = session.interrupt_flag();
+    session.set_asker(Rc::new(RefCell::new(move |prompt: &str| match ask_line(prompt) {
+        Ok(answer) => Some(answer),
+        // The line that asked stops as one Ctrl-C stops, taken back whole (`Session::evaluate_as`).
+        Err(ReadlineError::Interrupted) => {
+            interrupt.store(true, Ordering::Relaxed);
+            None
+        }
+        Err(_) => None,
+    })));
     // `:new` asks for each field on an editor of its own, Tab listing the words the field takes.
     let list = Config::builder().completion_type(CompletionType::List).build();
     let chooser: Rc<RefCell<Editor<Words, DefaultHistory>>> = Rc::new(RefCell::new(Editor::with_config(list)?));
+    let chooser_plain = plain.clone();
     session.set_chooser(Rc::new(RefCell::new(move |prompt: &str, words: &[String]| {
+        if let Some(lines) = &chooser_plain {
+            return lines.borrow_mut().read(prompt, &|_| false).ok();
+        }
         let mut editor = chooser.borrow_mut();
         editor.set_helper(Some(Words(words.to_vec())));
         editor.readline(prompt).ok()
     })));
     // Ctrl-C while a line runs stops it (the script ends with "interrupted") and the session
     // goes on; at the prompt the line editor reads it as a key, or, on a terminal it cannot
-    // drive (TERM=dumb), the terminal drops the line typed so far.
+    // drive, `PlainLines` ends the read on it.
     if let Err(err) = signal_hook::flag::register(signal_hook::consts::SIGINT, session.interrupt_flag()) {
         eprintln!("warning: Ctrl-C will end the session: {err}");
     }
@@ -171,7 +237,11 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
             brackets: MatchingBracketHighlighter::new(),
             color: session.look().color(),
         }));
-        match editor.readline("grognard> ") {
+        let read = match &plain {
+            Some(lines) => lines.borrow_mut().read("grognard> ", &|text| open_brackets(text) > 0),
+            None => editor.readline("grognard> "),
+        };
+        match read {
             // A bug in grognard must not cost the player the game: a line that panics is
             // reported and the session goes on (its message has been printed by the panic hook).
             Ok(line) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session.handle(&line)))

@@ -112,6 +112,73 @@ fn manual_dice_ask_for_every_die_and_check_it() {
     assert_eq!(b.0.borrow().stands, 5);
 }
 
+/// Answers the session's dice prompts with `answers`, then presses Ctrl-C at the next one, as
+/// the terminal's asker does: the interrupt flag set, no face given.
+fn answer_then_ctrl_c(s: &mut Session, answers: &[&'static str]) {
+    let mut answers: VecDeque<&str> = answers.iter().copied().collect();
+    let interrupt = s.interrupt_flag();
+    s.set_asker(Rc::new(RefCell::new(move |_: &str| {
+        let answer = answers.pop_front().map(str::to_string);
+        if answer.is_none() {
+            interrupt.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        answer
+    })));
+}
+
+#[test]
+fn ctrl_c_at_a_dice_prompt_refuses_the_line_and_takes_it_back_whole() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle("let n = 1; let before = \"kept\";"));
+    output(s.handle(":dice manual"));
+    // The line changes a unit, a variable and makes one before the die it stops at: the
+    // melee's second die, after the first was given.
+    answer_then_ctrl_c(&mut s, &["9"]);
+    let undoable = s.undo.len();
+    let err = error(s.handle("a.lose_stands(2); n = 50; let made = 3; melee(b, a, #{})"));
+    assert!(err.contains("script::interrupted"), "{err}");
+    assert!(err.contains("interrupted (Ctrl-C) while a d10 (1-10) was asked for"), "{err}");
+    assert!(
+        err.ends_with("nothing was applied: the units, leaders, variables and dice are as they were before the line"),
+        "{err}"
+    );
+    assert_eq!(s.variable("a").unwrap().cast::<UnitRef>().0.borrow().stands, 6);
+    assert_eq!(output(s.handle("n")), "= 1");
+    assert!(s.variable("made").is_none());
+    assert_eq!(output(s.handle("before")), "= \"kept\"");
+    // Nothing was kept to undo: the line did not happen.
+    assert_eq!(s.undo.len(), undoable);
+    // Given no face without Ctrl-C (Ctrl-D), the roll is cancelled as before.
+    answer_with(&mut s, &[]);
+    assert!(error(s.handle("roll(\"1d6\")")).contains("the roll was cancelled"));
+    // The next line runs: a Ctrl-C pressed before it does not stop it.
+    s.interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
+    answer_with(&mut s, &["4"]);
+    assert_eq!(output(s.handle("a.lose_stands(1); roll(\"1d6\").total")).lines().last(), Some("= 4"));
+    assert_eq!(s.variable("a").unwrap().cast::<UnitRef>().0.borrow().stands, 5);
+}
+
+#[test]
+fn ctrl_c_while_a_line_runs_takes_it_back_whole() {
+    let mut s = session(&["ff-napoleonic"]);
+    let limits = crate::script::Limits { max_operations: u64::MAX, time_limit: None, ..Default::default() };
+    s.set_limits(limits, limits);
+    output(s.handle(UNITS));
+    output(s.handle("let n = 1;"));
+    let interrupt = s.interrupt_flag();
+    let pressed = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        interrupt.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let err = error(s.handle("a.lose_stands(3); n = 2; let i = 0; loop { i += 1 }"));
+    pressed.join().unwrap();
+    assert!(err.contains("interrupted (Ctrl-C)") && err.contains("nothing was applied"), "{err}");
+    assert_eq!(s.variable("a").unwrap().cast::<UnitRef>().0.borrow().stands, 6);
+    assert_eq!(output(s.handle("n")), "= 1");
+    assert!(s.variable("i").is_none());
+}
+
 #[test]
 fn a_d10_face_is_typed_as_the_die_at_the_table_prints_it() {
     // Read 1-10: a die that prints 0 is typed as 0, and read as 10.
@@ -600,6 +667,54 @@ fn saving_replaces_a_link_at_the_path_and_never_writes_through_it() {
     let names: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
     assert_eq!(names.len(), 2, "{names:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn saving_over_a_file_keeps_its_mode_refuses_a_read_only_one_and_clears_a_killed_saves_leftovers() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = scratch("save-mode");
+    let file = dir.join("game.yaml");
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle("let n = 1;"));
+    // A new saved game is the player's own.
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved 1 variables"));
+    assert_eq!(mode(&file), 0o600);
+    // Saved again over a file made readable by others, it stays so.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    output(s.handle("n = 2;"));
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved"));
+    assert_eq!(mode(&file), 0o644);
+    // A temporary file a killed save left beside it goes at the next save; another file stays.
+    let stale = dir.join(".game.yaml.grognard-Xy12ab.tmp");
+    std::fs::write(&stale, "format: 2\nhalf").unwrap();
+    std::fs::write(dir.join("notes.tmp"), "mine").unwrap();
+    assert!(output(s.handle(&format!(":save {}", file.display()))).starts_with("saved"));
+    assert!(!stale.exists());
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    names.sort();
+    assert_eq!(names, ["game.yaml", "notes.tmp"]);
+    // Made read-only (chmod 444), it is refused by name and why, and left as it was, though
+    // tests may run as root, whom the system would let write it.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    output(s.handle("n = 3;"));
+    let err = error(s.handle(&format!(":save {}", file.display())));
+    assert_eq!(
+        err,
+        format!(
+            "cannot save to {}: it is read-only (mode 444: its owner may not write it), so it was left as it \
+             was; make it writable (chmod u+w) or write to another file",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    assert_eq!(mode(&file), 0o444);
+    // What was saved last loads back.
+    assert!(output(s.handle(&format!(":load {}", file.display()))).starts_with("loaded"));
+    assert_eq!(output(s.handle("n")), "= 2");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -130,6 +130,81 @@ fn ctrl_c_stops_a_long_line_and_keeps_the_session() {
     }
 }
 
+/// Waits for the terminal to take what was sent, as a player's hands would.
+fn pause() {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+}
+
+#[test]
+fn ctrl_c_drops_a_line_going_on_a_question_and_a_dice_prompt_under_every_term() {
+    // Under TERM=dumb the terminal, not rustyline, edits the line, and Ctrl-C is a signal.
+    for term in ["dumb", "xterm"] {
+        let mut p = patient_repl(term);
+        p.exp_string(PROMPT).unwrap();
+        p.send_line("let kept = 41 + 1;").unwrap();
+        p.exp_string(PROMPT).unwrap();
+
+        // A line going on while a bracket is open: Ctrl-C drops all of it, the lines before
+        // included, and the next line stands alone.
+        p.send_line("let kept = (1000 +").unwrap();
+        pause();
+        p.send("7").unwrap();
+        pause();
+        p.send_control('c').unwrap();
+        pause();
+        p.send_line("kept").unwrap();
+        p.exp_string("= 42").unwrap();
+        p.exp_string(PROMPT).unwrap();
+
+        // A question of `:new`: Ctrl-C cancels it, and what was typed goes nowhere.
+        p.send_line(":new rifles").unwrap();
+        p.exp_string("name of the unit: ").unwrap();
+        p.send("3/95").unwrap();
+        pause();
+        p.send_control('c').unwrap();
+        p.exp_string("cancelled: no unit made").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        pause();
+        p.send_line("let marker = 5;").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(":units").unwrap();
+        p.exp_string("no units yet").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line("marker * 1000 + 7").unwrap();
+        p.exp_string("= 5007").unwrap();
+        p.exp_string(PROMPT).unwrap();
+
+        // A die asked for at the table: Ctrl-C refuses the line that asked, and nothing of it
+        // stays (the stands it took first are back).
+        p.send_line(r#"let brits = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"});"#).unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(":dice manual").unwrap();
+        p.exp_string("you will be asked for every die").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(r#"brits.lose_stands(2); let rolled = roll("1d6").total; rolled"#).unwrap();
+        p.exp_string("roll a d6 (1-6): ").unwrap();
+        p.send("4").unwrap();
+        pause();
+        p.send_control('c').unwrap();
+        p.exp_string("interrupted (Ctrl-C) while a d6 (1-6) was asked for").unwrap();
+        p.exp_string("nothing was applied: the units, leaders, variables and dice are as they were before the line")
+            .unwrap();
+        p.exp_string(PROMPT).unwrap();
+        pause();
+        p.send_line("[brits.stands, kept, marker]").unwrap();
+        p.exp_string("= [6, 42, 5]").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        // Asked again, the die is taken whole.
+        p.send_line(r#"roll("1d6").total"#).unwrap();
+        p.exp_string("roll a d6 (1-6): ").unwrap();
+        p.send_line("4").unwrap();
+        p.exp_string("= 4").unwrap();
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(":quit").unwrap();
+        p.exp_eof().unwrap();
+    }
+}
+
 #[test]
 fn the_line_is_coloured_only_where_colour_is_allowed() {
     let grey = "\u{1b}[90m";

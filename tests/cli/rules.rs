@@ -269,6 +269,35 @@ fn the_shipped_schemas_are_up_to_date() {
 }
 
 #[test]
+fn schema_files_keep_their_mode_and_a_read_only_one_is_refused_and_left() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    let file = dir.path().join("table.schema.json");
+    let mode = || std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    // A new file is made as any program makes one: readable by its owner, never executable.
+    let out = grognard(&["schema", "table", "--out", out_dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(mode() & 0o711, 0o600, "{:o}", mode());
+    // Written again, it keeps the mode it was given.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let out = grognard(&["schema", "table", "--out", out_dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(mode(), 0o640);
+    // Read-only, it is refused by name and left as it was (whoever runs the test).
+    std::fs::write(&file, "mine").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = grognard(&["schema", "table", "--out", out_dir]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out).replace("\n  │ ", " ");
+    assert!(err.contains(&format!("cannot write {}: it is read-only (mode 444", file.display())), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    assert_eq!(mode(), 0o444);
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["table.schema.json"]);
+}
+
+#[test]
 fn warnings_do_not_fail_a_check() {
     let out = grognard(&["check", "tests/fixtures/rules/warnings-only"]);
     assert_eq!(out.status.code(), Some(0));
