@@ -75,7 +75,7 @@ fn extends(folder: &Path) -> Option<String> {
     struct Head {
         extends: Option<String>,
     }
-    let text = std::fs::read_to_string(folder.join("ruleset.yaml")).ok()?;
+    let text = crate::rules::files::read_regular(&folder.join("ruleset.yaml")).ok()?;
     serde_saphyr::from_str::<Head>(&text).ok()?.extends
 }
 

@@ -65,8 +65,9 @@ pub fn axes(call: &str, file: Option<&Path>, vary: &[String]) -> Result<Vec<Axis
     let used = names_in(call);
     let mut axes: Vec<Axis> = Vec::new();
     if let Some(path) = file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::Grid { text: path.display().to_string(), why: format!("cannot read it: {e}") })?;
+        // A named pipe or a device would hang the read or never end: refused by name, unopened.
+        let text = crate::rules::files::read_regular(path)
+            .map_err(|e| InputError::Grid { text: "--grid".to_string(), why: e.to_string() })?;
         let source = source_file(&path.display().to_string(), text);
         let grid: GridFile = parse_yaml(&source).map_err(|p| Problems(vec![*p]))?;
         for (name, values) in grid.vary.0 {

@@ -18,11 +18,11 @@ const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub struct LimitFlags {
     /// Operations a script may spend before it is stopped: in one `eval`, one REPL line, one
-    /// trial of `run`, or one whole `odds` walk [default: 2000000; for `odds`: 2000000000].
+    /// trial of `run`, or one whole `odds` walk [default: 2000000; for `odds`: 200000000].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_OPERATIONS))]
     pub max_operations: Option<u64>,
     /// Seconds by the clock a script may take before it is stopped, counted as
-    /// `--max-operations` is [default: 120; for `odds`: 600].
+    /// `--max-operations` is [default: 120; for `odds`: 20].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
     /// Memory in MiB a script may grow by before it is stopped, counted as it grows and as

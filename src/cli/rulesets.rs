@@ -77,7 +77,7 @@ fn list(out: &mut dyn Write) -> Result<(), Error> {
 /// A ruleset folder's manifest, when it reads.
 fn manifest_of(folder: &Path) -> Option<ManifestFile> {
     let name = folder.join("ruleset.yaml");
-    let text = std::fs::read_to_string(&name).ok()?;
+    let text = files::read_regular(&name).ok()?;
     crate::rules::parse_yaml(&crate::rules::source_file(&name.display().to_string(), text)).ok()
 }
 

@@ -73,9 +73,11 @@ impl Default for Limits {
 
 impl Limits {
     /// The limits of an `odds` walk, which runs a procedure once for each way the dice can fall:
-    /// the operations of the whole walk are counted, so it is given more.
+    /// the operations of the whole walk are counted, so it is given more. A person waits for
+    /// it: a runaway procedure is stopped within a second or two (the shipped rules' walks
+    /// spend under a million operations), and `--max-operations` allows more.
     pub fn for_walk() -> Self {
-        Limits { max_operations: 2_000_000_000, time_limit: Some(Duration::from_secs(600)), ..Limits::default() }
+        Limits { max_operations: 200_000_000, time_limit: Some(Duration::from_secs(20)), ..Limits::default() }
     }
 }
 

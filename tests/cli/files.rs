@@ -146,3 +146,21 @@ fn a_script_or_order_of_battle_that_is_a_fifo_is_refused() {
         assert!(!unwrapped(&out).contains("root:"), "{}", stderr(&out));
     }
 }
+
+#[test]
+fn a_grid_file_that_is_a_fifo_or_a_device_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = dir.path().join("grid.yaml");
+    mkfifo(&pipe);
+    let call = r#"fire(unit(#{name: "A", nation: "britain", arm: "infantry", stands: 6, formation: "line"}), unit(#{name: "B", nation: "france", arm: "infantry", stands: 6, formation: "column"}), #{range: range})"#;
+    for (file, kind) in [(pipe.display().to_string(), "a named pipe"), ("/dev/zero".to_string(), "a device")] {
+        let out = grognard_within(
+            30,
+            None,
+            &["compare", "--a", "ff-napoleonic", "--b", "ff-house-example", "--grid", &file, call],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = unwrapped(&out);
+        assert!(err.contains(&format!("--grid: {file} is not a regular file (it is {kind})")), "{err}");
+    }
+}

@@ -10,14 +10,22 @@ fn ended(args: &[&str]) -> (i32, String, String) {
     (code, stdout(&out), stderr(&out))
 }
 
+const TOO_DEEP: &str = "Depth of a value (more than 1000 levels) too large";
+
 #[test]
 fn deep_values_are_dropped_and_compared_without_overflowing_the_stack() {
-    let chain = "let f = |x| x; let g = f; for i in 0..100000 { let h = g; g = |x| h.call(x) } 7";
-    let (code, out, _) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", chain]);
+    let chain = |n: u32| format!("let f = |x| x; let g = f; for i in 0..{n} {{ let h = g; g = |x| h.call(x) }} 7");
+    let (code, out, _) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", &chain(900)]);
     assert_eq!((code, out.as_str()), (0, "= 7\n"));
-    let nested = "let a = []; for i in 0..3000 { a = [a] } a == a";
-    let (code, out, _) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", nested]);
+    let nested = |n: u32| format!("let a = []; for i in 0..{n} {{ a = [a] }} a == a");
+    let (code, out, _) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", &nested(900)]);
     assert_eq!((code, out.as_str()), (0, "= true\n"));
+    // Deeper than a value may nest: refused as it grows, never an overflow.
+    for code in [chain(100_000), nested(100_000)] {
+        let (status, _, err) = ended(&["eval", "--rules", "ff-napoleonic", &code]);
+        assert_eq!(status, 1, "{code}");
+        assert!(err.contains(TOO_DEEP), "{err}");
+    }
 }
 
 #[test]
@@ -26,6 +34,20 @@ fn deep_values_in_worker_threads_do_not_overflow_their_stacks() {
     let (code, out, err) = ended(&["run", script, "--trials", "2", "--jobs", "2", "--seed", "1", "--quiet"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("2 trials"), "{out}");
+}
+
+#[test]
+fn workers_start_under_a_modest_address_space_cap() {
+    // Each thread that runs scripts reserves its stack: at 1 GiB each, two workers and the
+    // main thread could not start under a cap of 1.5 GB.
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scripts/deep_closures.rhai");
+    let command = format!(
+        "ulimit -v 1500000 && exec '{}' run '{script}' --trials 4 --jobs 2 --seed 1 --quiet",
+        env!("CARGO_BIN_EXE_grognard")
+    );
+    let out = std::process::Command::new("sh").args(["-c", &command]).env("NO_COLOR", "1").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4 trials"));
 }
 
 #[test]
@@ -72,10 +94,10 @@ fn the_same_seed_prints_the_same_closures() {
 
 #[test]
 fn a_deeply_nested_value_prints_in_memory_in_proportion_to_its_text() {
-    let nested = "let m = #{}; for i in 0..5000 { m = #{a: m} } m";
+    let nested = "let m = #{}; for i in 0..900 { m = #{a: m} } m";
     let (code, out, err) = ended(&["eval", "--rules", "ff-napoleonic", "--quiet", nested]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.matches("#{a: ").count(), 5000);
+    assert_eq!(out.matches("#{a: ").count(), 900);
     let (code, out, err) = ended(&["eval", "--rules", "ff-napoleonic", "--json", nested]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"value\""), "{}", &out[..200.min(out.len())]);
