@@ -6,6 +6,7 @@ use super::short_form::{self, Named};
 use crate::dice::{DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::attribution::render_attribution;
 use crate::present::diagnostic::{self, Look};
+use crate::present::escape::{escape_keeping_colour, escape_owned};
 use crate::present::odds::{render_odds, render_procedure_within};
 use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
@@ -209,7 +210,7 @@ impl Session {
     pub fn banner(&self) -> String {
         let rules =
             if self.specs.is_empty() { "no ruleset (:use ID to load one)".to_string() } else { self.ruleset_line() };
-        format!("grognard {}: {rules}; seed {}; :help for commands", env!("CARGO_PKG_VERSION"), self.seed)
+        escape_owned(format!("grognard {}: {rules}; seed {}; :help for commands", env!("CARGO_PKG_VERSION"), self.seed))
     }
 
     fn ruleset_line(&self) -> String {
@@ -218,8 +219,18 @@ impl Session {
         format!("{} ({})", rs.title, layers.join(" + "))
     }
 
-    /// Handles one line (which may span several lines of input).
+    /// Handles one line (which may span several lines of input). Whatever the reply holds, a
+    /// unit's name, a rule's text, a script's string, is shown with its control characters
+    /// escaped (only a diagnostic's own colours are kept), so no line can command the terminal.
     pub fn handle(&mut self, line: &str) -> Reply {
+        match self.handle_line(line) {
+            Reply::Output(text) => Reply::Output(escape_owned(text)),
+            Reply::Error(text) => Reply::Error(escape_keeping_colour(&text).into_owned()),
+            Reply::Quit => Reply::Quit,
+        }
+    }
+
+    fn handle_line(&mut self, line: &str) -> Reply {
         let line = line.trim();
         if line.is_empty() {
             return Reply::Output(String::new());
