@@ -194,16 +194,20 @@ impl Session {
     }
 
     /// How the session asks for manual dice (the terminal prompts; a test answers from a list).
+    /// The question names a roll as the script labelled it: it is asked with its control
+    /// characters escaped.
     pub fn set_asker(&mut self, ask: Ask) {
-        self.ask = ask;
+        self.ask = Rc::new(RefCell::new(move |prompt: &str| (ask.borrow_mut())(&escape_owned(prompt.to_string()))));
         if self.dice == DiceSetting::Manual {
             self.host.set_dice(Box::new(Manual::new(self.ask.clone())));
         }
     }
 
-    /// How `:new` asks for a unit's fields.
+    /// How `:new` asks for a unit's fields, each question asked with its control characters escaped.
     pub fn set_chooser(&mut self, choose: Choose) {
-        self.choose = choose;
+        self.choose = Rc::new(RefCell::new(move |prompt: &str, choices: &[String]| {
+            (choose.borrow_mut())(&escape_owned(prompt.to_string()), choices)
+        }));
     }
 
     /// A greeting: what is loaded and how to get help.

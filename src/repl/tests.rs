@@ -890,3 +890,13 @@ fn an_error_quoting_a_script_shows_its_escapes_and_keeps_only_its_colours() {
     assert!(!words.chars().any(|c| c.is_control() && c != '\n'), "{words:?}");
     assert!(words.contains(r"\u{1b}]0;PWNED\u{7}\u{1b}[31m"), "{words}");
 }
+
+#[test]
+fn a_die_asked_for_by_a_hostile_label_is_asked_escaped() {
+    let mut s = session(&["ff-napoleonic"]);
+    let prompts = answer_with(&mut s, &["4"]);
+    output(s.handle(":dice manual"));
+    let text = output(s.handle(r#"roll("1d6", "\x1b]0;PWNED\x07").total"#));
+    assert!(text.ends_with("= 4"), "{text}");
+    assert_eq!(*prompts.borrow(), [r"roll a d6 (1-6) for \u{1b}]0;PWNED\u{7}: "]);
+}
