@@ -124,3 +124,13 @@ fn odds_of_hostile_results_are_escaped_as_text_and_exact_as_json() {
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(json.to_string().contains(r#""\u001b[2Jhigh""#), "{json}");
 }
+
+#[test]
+fn csv_onto_a_terminal_is_escaped() {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"));
+    command.args(["run", HOSTILE_TALLIES, "--trials", "20", "--seed", "1", "--csv", "--quiet"]).env("NO_COLOR", "1");
+    let mut p = rexpect::session::spawn_command(command, Some(30_000)).expect("grognard in a pseudo-terminal");
+    let shown = p.exp_eof().unwrap();
+    assert!(shown.contains(r"tally,\u{1b}]0;PWNED\u{7},\u{1b}[2Jlow,9,"), "{shown:?}");
+    assert!(!shown.contains('\x1b') && !shown.contains('\x07'), "{shown:?}");
+}
