@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use grognard::cli::{Cli, Io};
 use grognard::present::diagnostic;
+use grognard::present::escape::escape;
 
 fn main() -> ExitCode {
     grognard::script::fix_hashing();
@@ -34,18 +35,20 @@ fn run() -> ExitCode {
         }
     };
     let look = diagnostic::Look::for_stream(std::io::stderr().is_terminal(), cli.color);
+    let out_is_terminal = std::io::stdout().is_terminal();
     let mut stdout = std::io::stdout().lock();
     let mut stderr = std::io::stderr();
-    match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, look }) {
+    match grognard::cli::run(cli, Io { out: &mut stdout, err: &mut stderr, look, out_is_terminal }) {
         Ok(()) => ExitCode::SUCCESS,
         // The trial's own error, then the replay command whole, unwrapped, to copy.
         Err(grognard::error::Error::Trial(failed)) => {
-            eprintln!("{}{failed}", diagnostic::render(&*failed.error, look));
+            // The script's name and the error's words may hold control characters: escaped.
+            eprintln!("{}{}", diagnostic::render(&*failed.error, look), escape(&failed.to_string()));
             ExitCode::from(1)
         }
         // Each failed trial's replay command whole, unwrapped, to copy.
         Err(grognard::error::Error::TrialsFailed(text)) => {
-            eprintln!("{text}");
+            eprintln!("{}", escape(&text));
             ExitCode::from(1)
         }
         // The reader went away (`grognard roll 2d6 -n 100000 | head -2`): it has what it wanted.

@@ -125,26 +125,78 @@ pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
     pub look: crate::present::diagnostic::Look,
+    /// Whether `out` is a terminal: CSV is written exact only into a file or a pipe.
+    pub out_is_terminal: bool,
+}
+
+/// What a command writes on its output: text a person reads, or data a program reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Output {
+    Text,
+    Json,
+    Csv,
+    /// A schema, a completion script or a manual page: grognard's own words, written exact.
+    Fixed,
+}
+
+impl Command {
+    fn output(&self) -> Output {
+        let data = |json: bool, csv: bool| match (json, csv) {
+            (true, _) => Output::Json,
+            (_, true) => Output::Csv,
+            _ => Output::Text,
+        };
+        match self {
+            Command::Roll(args) => data(args.json, false),
+            Command::Odds(args) => data(args.json, args.csv),
+            Command::Compare(args) => data(args.json, args.csv),
+            Command::Eval(args) => data(args.json, false),
+            Command::Run(args) => data(args.json, args.csv),
+            Command::Schema(_) | Command::Completions(_) | Command::Man(_) => Output::Fixed,
+            Command::Check(_) | Command::Show(_) | Command::Repl(_) | Command::Rules(_) => Output::Text,
+        }
+    }
 }
 
 /// Runs a parsed command line.
+///
+/// Whatever a command writes passes through `present::escape::Escaping`, so no control
+/// character from a rule file, a scenario or a script reaches a terminal: text is escaped
+/// (`\u{1b}`), JSON keeps its exact text (`\u001b`), and only the colours of diagnostics are
+/// kept. CSV is written exact into a file or a pipe, and escaped onto a terminal.
 pub fn run(cli: Cli, io: Io<'_>) -> Result<(), Error> {
+    use crate::present::escape::{Escaping, Shield};
     crate::rules::set_rules_path(cli.rules_path);
     let Some(command) = cli.command else {
         return repl::run(&ReplArgs::default(), cli.color);
     };
+    let shield = match command.output() {
+        Output::Text => Some(Shield::Text),
+        Output::Json => Some(Shield::Json),
+        Output::Csv if io.out_is_terminal => Some(Shield::Text),
+        Output::Csv | Output::Fixed => None,
+    };
+    let mut escaping;
+    let out: &mut dyn Write = match shield {
+        Some(shield) => {
+            escaping = Escaping::new(io.out, shield);
+            &mut escaping
+        }
+        None => io.out,
+    };
+    let err = &mut Escaping::new(io.err, Shield::Styled);
     match command {
-        Command::Roll(args) => roll::run(&args, io.out, io.err),
-        Command::Odds(args) => odds::run(&args, io.out),
-        Command::Compare(args) => compare::run(&args, io.out),
-        Command::Check(args) => check::run(&args, io.out, io.err, io.look),
-        Command::Eval(args) => eval::run(&args, io.out, io.err),
-        Command::Show(args) => show::run(&args, io.out),
-        Command::Schema(args) => schema::run(&args, io.out),
+        Command::Roll(args) => roll::run(&args, out, err),
+        Command::Odds(args) => odds::run(&args, out),
+        Command::Compare(args) => compare::run(&args, out),
+        Command::Check(args) => check::run(&args, out, err, io.look),
+        Command::Eval(args) => eval::run(&args, out, err),
+        Command::Show(args) => show::run(&args, out),
+        Command::Schema(args) => schema::run(&args, out),
         Command::Repl(args) => repl::run(&args, cli.color),
-        Command::Run(args) => run::run(&args, io.out),
-        Command::Rules(args) => rulesets::run(&args, io.out),
-        Command::Completions(args) => shell::completions(&args, io.out),
-        Command::Man(args) => shell::man(&args, io.out),
+        Command::Run(args) => run::run(&args, out),
+        Command::Rules(args) => rulesets::run(&args, out),
+        Command::Completions(args) => shell::completions(&args, out),
+        Command::Man(args) => shell::man(&args, out),
     }
 }

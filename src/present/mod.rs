@@ -5,6 +5,8 @@
 pub mod attribution;
 pub mod change_bar;
 pub mod diagnostic;
+pub mod escape;
+mod escaped_diagnostic;
 pub mod file;
 pub mod fit;
 pub mod html;

@@ -1,7 +1,9 @@
 //! A trace as a player reads it: brief (what counted), full (every modifier considered, and
 //! why each that did not apply did not), or off (only what happened to the units), wrapped to
-//! the terminal's width at word boundaries.
+//! the terminal's width at word boundaries. What rules and scripts wrote in a step (a unit's
+//! name, a modifier's text, a note) is escaped (`present::escape`) before the line is wrapped.
 
+use super::escape::escape;
 use crate::script::{Step, Trace};
 
 /// How much of a trace to show: `--trace brief|full|off`, `:trace`.
@@ -40,7 +42,7 @@ pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
         if let Step::Modifier { side: Some(side), .. } = step
             && side_shown != Some(side.as_str())
         {
-            out += &wrap(&format!("side    {side}"), width);
+            out += &wrap(&escape(&format!("side    {side}")), width);
             out.push('\n');
             side_shown = Some(side);
         }
@@ -52,7 +54,7 @@ pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
             Step::Table { near, luck, .. } => line += &margins(*luck, near),
             _ => {}
         }
-        out += &wrap(&line, width);
+        out += &wrap(&escape(&line), width);
         out.push('\n');
     }
     out
@@ -149,5 +151,19 @@ mod tests {
         // Every word is kept, in order.
         let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         assert_eq!(words(&full), words(&render(&trace(), TraceForm::Full, None)));
+    }
+
+    #[test]
+    fn what_rules_and_scripts_wrote_is_escaped() {
+        let hostile = Trace {
+            steps: vec![
+                Step::Note { text: "\x1b]0;PWNED\x07".into() },
+                Step::Effect { subject: "\x1b[2JEVIL".into(), effects: "disordered\r".into() },
+            ],
+        };
+        assert_eq!(
+            render(&hostile, TraceForm::Brief, Some(40)),
+            "note    \\u{1b}]0;PWNED\\u{7}\neffect  \\u{1b}[2JEVIL: disordered\\r\n"
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! Rhai values as JSON and as text, for `eval --json`, `odds --json` and printing.
+//! Rhai values as JSON and as text, for `eval --json`, `odds --json` and printing. As text,
+//! every control character a value holds is escaped (`present::escape`); as JSON, kept exact.
 
 use rhai::Dynamic;
 use serde_json::{Value, json};
@@ -53,7 +54,8 @@ pub fn dynamic_to_json(value: &Dynamic) -> Value {
 pub fn display(value: &Dynamic) -> String {
     let mut text = String::new();
     display_into(value, &mut text);
-    text
+    // A unit's name, a map's key, a cell's result: any of them came from a script or a rule file.
+    super::escape::escape_owned(text)
 }
 
 /// `display`, written onto `text`: maps and arrays are read in place and written straight

@@ -6,6 +6,7 @@ use super::short_form::{self, Named};
 use crate::dice::{DiceError, DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::attribution::render_attribution;
 use crate::present::diagnostic::{self, Look};
+use crate::present::escape::{escape_keeping_colour, escape_owned};
 use crate::present::odds::{render_odds, render_procedure_within};
 use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
@@ -193,23 +194,27 @@ impl Session {
     }
 
     /// How the session asks for manual dice (the terminal prompts; a test answers from a list).
+    /// The question names a roll as the script labelled it: it is asked with its control
+    /// characters escaped.
     pub fn set_asker(&mut self, ask: Ask) {
-        self.ask = ask;
+        self.ask = Rc::new(RefCell::new(move |prompt: &str| (ask.borrow_mut())(&escape_owned(prompt.to_string()))));
         if self.dice == DiceSetting::Manual {
             self.host.set_dice(Box::new(Manual::new(self.ask.clone())));
         }
     }
 
-    /// How `:new` asks for a unit's fields.
+    /// How `:new` asks for a unit's fields, each question asked with its control characters escaped.
     pub fn set_chooser(&mut self, choose: Choose) {
-        self.choose = choose;
+        self.choose = Rc::new(RefCell::new(move |prompt: &str, choices: &[String]| {
+            (choose.borrow_mut())(&escape_owned(prompt.to_string()), choices)
+        }));
     }
 
     /// A greeting: what is loaded and how to get help.
     pub fn banner(&self) -> String {
         let rules =
             if self.specs.is_empty() { "no ruleset (:use ID to load one)".to_string() } else { self.ruleset_line() };
-        format!("grognard {}: {rules}; seed {}; :help for commands", env!("CARGO_PKG_VERSION"), self.seed)
+        escape_owned(format!("grognard {}: {rules}; seed {}; :help for commands", env!("CARGO_PKG_VERSION"), self.seed))
     }
 
     fn ruleset_line(&self) -> String {
@@ -218,8 +223,18 @@ impl Session {
         format!("{} ({})", rs.title, layers.join(" + "))
     }
 
-    /// Handles one line (which may span several lines of input).
+    /// Handles one line (which may span several lines of input). Whatever the reply holds, a
+    /// unit's name, a rule's text, a script's string, is shown with its control characters
+    /// escaped (only a diagnostic's own colours are kept), so no line can command the terminal.
     pub fn handle(&mut self, line: &str) -> Reply {
+        match self.handle_line(line) {
+            Reply::Output(text) => Reply::Output(escape_owned(text)),
+            Reply::Error(text) => Reply::Error(escape_keeping_colour(&text).into_owned()),
+            Reply::Quit => Reply::Quit,
+        }
+    }
+
+    fn handle_line(&mut self, line: &str) -> Reply {
         let line = line.trim();
         if line.is_empty() {
             return Reply::Output(String::new());

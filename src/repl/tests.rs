@@ -956,3 +956,62 @@ fn new_asks_for_a_units_fields_with_their_words_and_makes_it() {
     assert!(s.variable("rifles").is_none());
     assert!(error(s.handle(":new 95th")).contains("`:new` takes the variable to hold the unit"));
 }
+
+/// `text` without the SGR sequences (colours) a diagnostic is drawn with.
+fn without_colours(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out += &rest[..at];
+        let after = &rest[at + 2..];
+        let end = after.find('m').expect("an SGR sequence ends with m");
+        assert!(after[..end].chars().all(|c| c.is_ascii_digit() || c == ';'), "not a colour: {after:?}");
+        rest = &after[end + 1..];
+    }
+    out + rest
+}
+
+#[test]
+fn a_unit_named_with_escapes_is_shown_escaped_and_never_obeyed() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(
+        r#"let a = unit(#{name: "\x1b[2JEVIL", nation: "britain", arm: "infantry", stands: 6, formation: "line"});"#,
+    ));
+    output(s.handle(UNITS.lines().nth(1).unwrap()));
+    let shown = output(s.handle("a"));
+    assert!(!shown.contains('\x1b'), "{shown:?}");
+    assert!(shown.contains(r"\u{1b}[2JEVIL"), "{shown}");
+    // The name itself is kept exact: only its showing is escaped.
+    let name = s.variable("a").unwrap().cast::<UnitRef>().0.borrow().name.clone();
+    assert_eq!(name, "\x1b[2JEVIL");
+    let units = output(s.handle(":units"));
+    assert!(!units.contains('\x1b') && units.contains(r"\u{1b}[2JEVIL"), "{units}");
+    output(s.handle(":seed 3"));
+    let fire = output(s.handle("fire(b, a, #{range: 1})"));
+    assert!(!fire.chars().any(|c| c.is_control() && c != '\n'), "{fire:?}");
+    assert!(fire.contains(r"\u{1b}[2JEVIL"), "{fire}");
+}
+
+#[test]
+fn an_error_quoting_a_script_shows_its_escapes_and_keeps_only_its_colours() {
+    let mut s = session(&["ff-napoleonic"]);
+    let plain = error(s.handle(r#"throw "\x1b]0;PWNED\x07\x1b[2J""#));
+    assert!(!plain.chars().any(|c| c.is_control() && c != '\n'), "{plain:?}");
+    assert!(plain.contains(r"\u{1b}]0;PWNED\u{7}\u{1b}[2J"), "{plain}");
+    s.look = Look::Terminal { color: true };
+    let coloured = error(s.handle(r#"throw "\x1b]0;PWNED\x07\x1b[31m""#));
+    assert!(coloured.contains("\x1b["), "drawn in colour: {coloured:?}");
+    let words = without_colours(&coloured);
+    assert!(!words.chars().any(|c| c.is_control() && c != '\n'), "{words:?}");
+    assert!(words.contains(r"\u{1b}]0;PWNED\u{7}\u{1b}[31m"), "{words}");
+}
+
+#[test]
+fn a_die_asked_for_by_a_hostile_label_is_asked_escaped() {
+    let mut s = session(&["ff-napoleonic"]);
+    let prompts = answer_with(&mut s, &["4"]);
+    output(s.handle(":dice manual"));
+    let text = output(s.handle(r#"roll("1d6", "\x1b]0;PWNED\x07").total"#));
+    assert!(text.ends_with("= 4"), "{text}");
+    assert_eq!(*prompts.borrow(), [r"roll a d6 (1-6) for \u{1b}]0;PWNED\u{7}: "]);
+}

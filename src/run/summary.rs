@@ -1,4 +1,5 @@
-//! The summary of a study: counts and percentages with 95% intervals for tallies, mean and spread for records.
+//! The summary of a study: counts and percentages with 95% intervals for tallies, mean and spread for records;
+//! as text with a script's words escaped (`present::escape`), as JSON and CSV exact.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -6,6 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::accumulator::{Accumulator, Moments, TooManyValues};
+use crate::present::escape::escape;
 use crate::rules::Ruleset;
 use crate::script::Observations;
 
@@ -72,17 +74,19 @@ impl Summary {
     pub fn render(&self) -> String {
         let mut s = format!("{} trials\n", self.trials);
         for (key, tally) in &self.tallies {
-            let _ = write!(s, "\n{key} ({} observed)\n", tally.n);
-            let width = tally.outcomes.iter().map(|r| r.value.chars().count()).max().unwrap_or(0).max(7);
+            // A script's words, escaped before the columns are measured so that they stay aligned.
+            let values: Vec<_> = tally.outcomes.iter().map(|r| escape(&r.value)).collect();
+            let _ = write!(s, "\n{} ({} observed)\n", escape(key), tally.n);
+            let width = values.iter().map(|v| v.chars().count()).max().unwrap_or(0).max(7);
             let biggest = tally.outcomes.iter().map(|r| r.count).max().unwrap_or(1).max(1);
             let _ = writeln!(s, "  {:<width$}  {:>8}  {:>7}  {:>17}", "outcome", "count", "percent", "95% interval");
-            for row in &tally.outcomes {
+            for (row, value) in tally.outcomes.iter().zip(&values) {
                 let bar = "█".repeat(((row.count as f64 / biggest as f64) * BAR_WIDTH as f64).round() as usize);
                 let interval = format!("{}-{}", percent_text(row.low), percent_text(row.high));
                 let _ = writeln!(
                     s,
                     "  {:<width$}  {:>8}  {:>7}  {:>17}  {bar}",
-                    row.value,
+                    value,
                     row.count,
                     percent_text(row.percent),
                     interval
@@ -92,7 +96,8 @@ impl Summary {
         for (key, r) in &self.records {
             let _ = write!(
                 s,
-                "\n{key} ({} recorded)\n  mean {:.3} (95% {:.3} to {:.3}), sd {:.3}, min {}, max {}\n",
+                "\n{} ({} recorded)\n  mean {:.3} (95% {:.3} to {:.3}), sd {:.3}, min {}, max {}\n",
+                escape(key),
                 r.n,
                 r.mean,
                 r.low,

@@ -3,6 +3,7 @@
 mod attribution;
 mod compare;
 mod conventions;
+mod escapes;
 mod files;
 mod golden;
 mod icepool;

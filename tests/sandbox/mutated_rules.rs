@@ -52,7 +52,18 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         any::<usize>().prop_map(Mutation::DeleteChar),
         (
             any::<usize>(),
-            prop_oneof![Just(':'), Just('-'), Just('{'), Just('"'), Just('\t'), Just('&'), Just('*'), any::<char>()]
+            prop_oneof![
+                Just(':'),
+                Just('-'),
+                Just('{'),
+                Just('"'),
+                Just('\t'),
+                Just('&'),
+                Just('*'),
+                Just('\u{1b}'),
+                Just('\u{9b}'),
+                any::<char>()
+            ]
         )
             .prop_map(|(at, c)| Mutation::InsertChar(at, c)),
         any::<usize>().prop_map(Mutation::DeleteLine),
@@ -68,7 +79,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
                 Just("-99999999999999999999"),
                 Just("1-"),
                 Just("*a"),
-                Just("loop {}")
+                Just("loop {}"),
+                // A text that would command a terminal, in YAML's escapes.
+                Just("\"\\e]0;PWNED\\a\\e[2J\""),
+                Just("\"\\x9b2J\"")
             ]
         )
             .prop_map(|(at, w)| Mutation::ReplaceWord(at, w)),
@@ -109,6 +123,63 @@ fn apply(text: &str, mutation: &Mutation) -> String {
         }
         _ => text.to_string(),
     }
+}
+
+/// Texts that would command a terminal, as a rule file may write them inside double quotes:
+/// YAML's escapes (ESC, C1, NEL, BEL, DEL), and a C1 written raw.
+const HOSTILE_TEXTS: [&str; 6] = [r"\e]0;PWNED\a\e[2J", r"\x9b2J", r"a\Nb", r"\a", r"\x7f", "a\u{85}b"];
+
+/// `line` with its `title:` or `text:` made to hold `hostile`, when it has one written on the line.
+fn made_hostile(line: &str, hostile: &str) -> Option<String> {
+    if line.trim_start().starts_with('#') {
+        return None;
+    }
+    let (key, at) = ["title: ", "text: "].iter().find_map(|key| line.find(key).map(|at| (key, at)))?;
+    let (head, value) = line.split_at(at + key.len());
+    if let Some(quoted) = value.strip_prefix('"') {
+        return Some(format!("{head}\"{hostile}{quoted}"));
+    }
+    // A plain text alone on its line is replaced whole; a folded one, or one in braces, is passed over.
+    (!line.contains(['{', '[']) && !value.starts_with(['>', '|', '\'', '&', '*']))
+        .then(|| format!("{head}\"{hostile}\""))
+}
+
+#[test]
+fn a_control_character_in_any_rule_text_is_refused_where_it_is_written() {
+    let mut refused = 0;
+    for ruleset in ["ff-napoleonic", "linear-warfare", "republique"] {
+        let scratch = tempfile::tempdir().unwrap();
+        let folder = scratch.path().join(ruleset);
+        copy_folder(&rules_dir().join(ruleset), &folder);
+        let yaml = files_of(&folder).into_iter().filter(|f| f.extension().is_some_and(|e| e == "yaml"));
+        for (i, relative) in yaml.enumerate() {
+            let file = folder.join(&relative);
+            let original = std::fs::read_to_string(&file).unwrap();
+            let hostile = HOSTILE_TEXTS[i % HOSTILE_TEXTS.len()];
+            let mut lines: Vec<String> = original.lines().map(str::to_string).collect();
+            // The first title or text of the file.
+            let Some((line, changed)) =
+                lines.iter().enumerate().find_map(|(n, l)| Some((n, made_hostile(l, hostile)?)))
+            else {
+                continue;
+            };
+            lines[line] = changed;
+            std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+            let problems = on_script_stack(|| load(&[folder.display().to_string()], &rules_dir()))
+                .err()
+                .unwrap_or_else(|| panic!("{} with {hostile} was loaded", relative.display()));
+            let place = format!("{}:{}:", file.display(), line + 1);
+            assert!(
+                problems.0.iter().any(|p| p.code == "rules::control_character" && p.place().starts_with(&place)),
+                "{} with {hostile}: {:?}",
+                relative.display(),
+                problems.0
+            );
+            std::fs::write(&file, original).unwrap();
+            refused += 1;
+        }
+    }
+    assert!(refused > 20, "only {refused} files tried");
 }
 
 proptest! {
