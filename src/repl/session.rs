@@ -403,6 +403,18 @@ impl Session {
             self.scope = variables;
             return Reply::Error(self.interrupted(err));
         }
+        // A line stopped by a limit (operations, time, memory, a value's size or depth) is taken
+        // back whole too: what it built past the limit is not kept to weigh on later lines.
+        if let Err(err @ ScriptError::At(problem)) = &result
+            && problem.code == "script::limit"
+        {
+            self.host.put_back(&kept);
+            self.scope = variables;
+            let said = render(err, self.look);
+            return Reply::Error(format!(
+                "{said}nothing was applied: the units, leaders, variables and dice are as they were before the line"
+            ));
+        }
         if let (Some(before), true) = (before, result.is_ok()) {
             self.last_resolution = Some((line.to_string(), call.to_string(), before));
         }

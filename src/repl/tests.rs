@@ -9,7 +9,7 @@ use std::rc::Rc;
 use super::*;
 use crate::present::diagnostic::Look;
 use crate::rules::Switches;
-use crate::script::UnitRef;
+use crate::script::{Limits, UnitRef};
 
 fn rules_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
@@ -162,7 +162,7 @@ fn ctrl_c_at_a_dice_prompt_refuses_the_line_and_takes_it_back_whole() {
 #[test]
 fn ctrl_c_while_a_line_runs_takes_it_back_whole() {
     let mut s = session(&["ff-napoleonic"]);
-    let limits = crate::script::Limits { max_operations: u64::MAX, time_limit: None, ..Default::default() };
+    let limits = Limits { max_operations: u64::MAX, time_limit: None, ..Default::default() };
     s.set_limits(limits, limits);
     output(s.handle(UNITS));
     output(s.handle("let n = 1;"));
@@ -1014,4 +1014,29 @@ fn a_die_asked_for_by_a_hostile_label_is_asked_escaped() {
     let text = output(s.handle(r#"roll("1d6", "\x1b]0;PWNED\x07").total"#));
     assert!(text.ends_with("= 4"), "{text}");
     assert_eq!(*prompts.borrow(), [r"roll a d6 (1-6) for \u{1b}]0;PWNED\u{7}: "]);
+}
+
+#[test]
+fn a_value_too_deep_or_too_large_is_refused_as_it_grows_and_the_session_goes_on() {
+    // On the stack scripts run on, as the binary runs the REPL.
+    let run = || {
+        let mut s = session(&["ff-napoleonic"]);
+        let budget = Limits { max_memory: 32 << 20, ..Limits::default() };
+        s.set_limits(budget, Limits { max_memory: 32 << 20, ..Limits::for_walk() });
+        let deep = error(s.handle("let a = #{}; for i in 0..5000 { a = #{x: a} }; 1"));
+        assert!(deep.contains("Depth of a value (more than 1000 levels) too large"), "{deep}");
+        // Taken back whole: the value it built is not kept to weigh on later lines.
+        assert!(deep.contains("nothing was applied"), "{deep}");
+        let gone = error(s.handle("a"));
+        assert!(gone.contains("Undefined variable: a"), "{gone}");
+        let hoard = "let kept = []; loop { let t = \"ab\"; for i in 0..15 { t += t } kept.push(|| t.len()); }";
+        let hoarded = error(s.handle(hoard));
+        assert!(hoarded.contains("stopped at 32 MiB, the memory limit for one command"), "{hoarded}");
+        assert!(hoarded.contains("--max-memory"), "{hoarded}");
+        assert_eq!(output(s.handle("1 + 1")), "= 2");
+    };
+    std::thread::scope(|scope| {
+        std::thread::Builder::new().stack_size(crate::script::SCRIPT_STACK).spawn_scoped(scope, run).unwrap().join()
+    })
+    .unwrap();
 }

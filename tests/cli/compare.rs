@@ -388,3 +388,50 @@ fn a_field_of_the_result_is_compared_as_the_result_is() {
     assert!(grid.contains("attacker_lost mean"), "{grid}");
     assert!(grid.contains("+0.088"), "{grid}");
 }
+
+#[test]
+fn ctrl_c_leaves_no_folder_taken_from_git_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, tmp) = (dir.path().join("repo"), dir.path().join("tmp"));
+    std::fs::create_dir_all(root.join("house")).unwrap();
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        root.join("house/ruleset.yaml"),
+        "id: my-house\nextends: ff-napoleonic\ntitle: Mine\nsource: house\n",
+    )
+    .unwrap();
+    for args in [&["init", "-q"][..], &["add", "."], &["commit", "-qm", "one"]] {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"])
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // A call that runs until it is stopped, under a version written out from git.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["compare", "--a", "git:HEAD:house", "--b", "house", "--max-operations", "1000000000000"])
+        .args(["--time-limit", "120", "let i = 0; loop { i += 1 }"])
+        .current_dir(&root)
+        .env("TMPDIR", &tmp)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let written = |tmp: &std::path::Path| std::fs::read_dir(tmp).unwrap().count();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while written(&tmp) == 0 {
+        assert!(std::time::Instant::now() < deadline, "compare wrote nothing out from git");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The folder is there while the call runs; give it a moment to be at work on it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted (Ctrl-C)"), "{}", stderr(&out));
+    assert_eq!(written(&tmp), 0, "left behind: {:?}", std::fs::read_dir(&tmp).unwrap().collect::<Vec<_>>());
+}

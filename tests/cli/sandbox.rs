@@ -102,3 +102,29 @@ fn a_deeply_nested_value_prints_in_memory_in_proportion_to_its_text() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"value\""), "{}", &out[..200.min(out.len())]);
 }
+
+#[test]
+fn a_unit_given_more_stands_than_any_army_has_is_refused_as_such() {
+    // u32::MAX once read as "no stands given" ("gives no stands").
+    for stands in ["4294967295", "100001"] {
+        let call =
+            format!(r#"unit(#{{name: "A", nation: "britain", arm: "infantry", stands: {stands}, formation: "line"}})"#);
+        let (code, _, err) = ended(&["eval", "--rules", "ff-napoleonic", &call]);
+        let err = err.replace("\n  │ ", " ");
+        assert_eq!(code, 1);
+        assert!(err.contains(&format!("{stands} stands is more than a unit may have (at most 100000)")), "{err}");
+        assert!(!err.contains("gives no"), "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("oob.yaml"),
+        "units:\n  - id: a\n    name: A\n    nation: britain\n    arm: infantry\n    stands: 4294967295\n    formation: line\n",
+    )
+    .unwrap();
+    let script = dir.path().join("battle.rhai");
+    std::fs::write(&script, "//! rules: ff-napoleonic\nlet o = order_of_battle(\"oob.yaml\"); 1\n").unwrap();
+    let (code, _, err) = ended(&["run", &script.display().to_string(), "--trials", "1"]);
+    let err = err.replace("\n  │ ", " ");
+    assert_eq!(code, 1);
+    assert!(err.contains("4294967295 stands is more than a unit may have"), "{err}");
+}

@@ -68,10 +68,10 @@ pub struct Unit {
     pub grade: Option<String>,
     /// Stands (or bases, or guns) now. A unit that gives none has the ruleset's default
     /// (`unit_defaults:`), filled in by `Vocabulary::complete`, which refuses it without one.
-    #[serde(default = "Unit::unset_stands")]
+    #[serde(default = "Unit::unset_stands", deserialize_with = "stands_within_reason")]
     pub stands: u32,
     /// Stands at the start of the battle; defaults to `stands`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some_stands_within_reason")]
     pub stands_at_start: Option<u32>,
     /// Left out, the ruleset's default (see `stands`).
     #[serde(default)]
@@ -217,8 +217,12 @@ impl Unit {
             || ["markers", "placement", "placed", "leaders", "attached", "fields"].contains(&name)
     }
 
-    /// What `stands` holds until the ruleset's default is filled in: no unit has this many.
+    /// What `stands` holds until the ruleset's default is filled in: no unit has this many
+    /// (a unit is given at most `MOST_STANDS`).
     pub const UNSET_STANDS: u32 = u32::MAX;
+
+    /// The most stands a unit may be given: far past any army, far short of `UNSET_STANDS`.
+    pub const MOST_STANDS: u32 = 100_000;
 
     fn unset_stands() -> u32 {
         Unit::UNSET_STANDS
@@ -264,4 +268,21 @@ impl Unit {
     pub fn clear_marker(&mut self, marker: &str) -> bool {
         self.markers.remove(marker).is_some()
     }
+}
+
+/// Stands as written, refused past `Unit::MOST_STANDS`: a number that large is a slip, and
+/// `u32::MAX` would read as no stands given at all.
+fn stands_within_reason<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let stands = u32::deserialize(d)?;
+    if stands > Unit::MOST_STANDS {
+        return Err(serde::de::Error::custom(format!(
+            "{stands} stands is more than a unit may have (at most {})",
+            Unit::MOST_STANDS
+        )));
+    }
+    Ok(stands)
+}
+
+fn some_stands_within_reason<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    stands_within_reason(d).map(Some)
 }
