@@ -22,6 +22,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// What a line taken back whole says after why it stopped.
+const NOTHING_APPLIED: &str =
+    "nothing was applied: the units, leaders, variables and dice are as they were before the line";
+
 /// What a line produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
@@ -396,24 +400,23 @@ impl Session {
         let result = self.host.eval(&mut self.scope, code);
         // Ctrl-C while the line ran, or at a die it asked for: the line is refused and taken
         // back whole, as if it had not been typed (a fire half resolved is worse than none).
-        if let Err(err) = &result
-            && self.interrupt.load(Ordering::Relaxed)
-        {
-            self.host.put_back(&kept);
-            self.scope = variables;
-            return Reply::Error(self.interrupted(err));
-        }
         // A line stopped by a limit (operations, time, memory, a value's size or depth) is taken
         // back whole too: what it built past the limit is not kept to weigh on later lines.
-        if let Err(err @ ScriptError::At(problem)) = &result
-            && problem.code == "script::limit"
-        {
-            self.host.put_back(&kept);
-            self.scope = variables;
-            let said = render(err, self.look);
-            return Reply::Error(format!(
-                "{said}nothing was applied: the units, leaders, variables and dice are as they were before the line"
-            ));
+        if let Err(err) = &result {
+            let said = if self.interrupt.load(Ordering::Relaxed) {
+                Some(self.interrupted(err))
+            } else if let ScriptError::At(problem) = err
+                && problem.code == "script::limit"
+            {
+                Some(render(err, self.look))
+            } else {
+                None
+            };
+            if let Some(said) = said {
+                self.host.put_back(&kept);
+                self.scope = variables;
+                return Reply::Error(format!("{said}{NOTHING_APPLIED}"));
+            }
         }
         if let (Some(before), true) = (before, result.is_ok()) {
             self.last_resolution = Some((line.to_string(), call.to_string(), before));
@@ -440,17 +443,16 @@ impl Session {
         }
     }
 
-    /// What a line Ctrl-C stopped says: why it stopped, and that nothing of it stays.
+    /// Why Ctrl-C stopped a line.
     fn interrupted(&self, err: &ScriptError) -> String {
-        let why = match err {
+        match err {
             // A die asked for and not given: the roll did not fail, the player stopped the line.
             ScriptError::Dice(DiceError::Cancelled { die }) => render(
                 &Problem::general("script::interrupted", format!("interrupted (Ctrl-C) while a {die} was asked for")),
                 self.look,
             ),
             other => render(other, self.look),
-        };
-        format!("{why}nothing was applied: the units, leaders, variables and dice are as they were before the line")
+        }
     }
 
     fn rules_listing(&self) -> String {

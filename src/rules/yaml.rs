@@ -50,6 +50,12 @@ fn parse_with<T: DeserializeOwned>(file: &SourceFile, options: serde_saphyr::Opt
 /// Every text of a YAML file (keys and values alike) that holds a control character other than
 /// newline and tab: C0, DEL or C1, written raw or as an escape (`\e`, `\x1b`, `\a`, `\N`).
 pub fn control_characters(file: &SourceFile) -> Vec<Problem> {
+    // A text can hold one only if the file does, raw or behind a backslash: nearly every file
+    // holds neither and is not read again.
+    let raw = file.inner();
+    if !raw.contains('\\') && !raw.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
+        return Vec::new();
+    }
     // Read again as bare YAML: every text the typed reading took, with where it was written.
     let node = match parse_with::<Spanned<Node>>(file, serde_saphyr::options! { strict_booleans: true }) {
         Ok(node) => node,

@@ -69,7 +69,7 @@ fn seconds(d: Duration) -> String {
 }
 
 /// A number of bytes in mebibytes, as the flag takes it.
-pub fn mebibytes(bytes: usize) -> String {
+fn mebibytes(bytes: usize) -> String {
     format!("{} MiB", bytes >> 20)
 }
 
@@ -160,8 +160,8 @@ impl Meter {
         if spent > self.max_operations.get() {
             return Some(self.stop(Stop::Operations(self.max_operations.get())));
         }
-        if memory::held() > self.memory_ceiling.get() {
-            return Some(self.stop(Stop::Memory(self.max_memory.get())));
+        if let Some(stop) = self.past_memory() {
+            return Some(stop);
         }
         if spent.is_multiple_of(LOOK_EVERY) {
             return self.look();
@@ -185,6 +185,12 @@ impl Meter {
         None
     }
 
+    /// The stop, once the thread holds more than the command may grow to.
+    #[inline]
+    fn past_memory(&self) -> Option<Stop> {
+        (memory::held() > self.memory_ceiling.get()).then(|| self.stop(Stop::Memory(self.max_memory.get())))
+    }
+
     fn stop(&self, why: Stop) -> Stop {
         let first = *self.stopped.get().get_or_insert(why);
         self.stopped.set(Some(first));
@@ -206,8 +212,8 @@ impl Meter {
         if spent > self.max_operations.get() {
             return Err(terminated(self.stop(Stop::Operations(self.max_operations.get())), pos));
         }
-        if memory::held() > self.memory_ceiling.get() {
-            return Err(terminated(self.stop(Stop::Memory(self.max_memory.get())), pos));
+        if let Some(stop) = self.past_memory() {
+            return Err(terminated(stop, pos));
         }
         let stop = if spent / LOOK_EVERY > before / LOOK_EVERY { self.look() } else { self.stopped.get() };
         match stop {
