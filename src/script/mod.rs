@@ -37,7 +37,10 @@ mod sandbox;
 mod seen;
 mod state;
 mod sweep;
+mod switch_cases;
 mod trace;
+mod type_checks;
+mod type_flow;
 mod words;
 
 pub use attribution::{Attribution, Removal};

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rhai::{AST, ASTNode, Expr, FnCallExpr, Position, Stmt};
 
 use super::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES};
-use crate::rules::contract::{Key, Kind};
+use crate::rules::contract::Key;
 use crate::rules::{Ruleset, did_you_mean};
 
 /// What a name stands for, where it is known.
@@ -147,68 +147,28 @@ pub(super) fn list_situation<'a>(ruleset: &'a Ruleset, list: &'a crate::rules::M
     })
 }
 
-/// The same in every function of `ast`; in a function with a contract its parameters are
-/// typed by it, and the variables of its `for` loops over their units and leaders.
+/// The same in every function of `ast`, with the units and leaders each function's variables
+/// are known to hold (`typed`, by function name and arity: from its contract, its callers and
+/// its own `let`s and loops, as `type_flow` follows them).
 pub(super) fn misspelt_in_procedures(
     ast: &AST,
     ruleset: &Ruleset,
     marker_values: &MarkerValues,
+    typed: &BTreeMap<(String, usize), BTreeMap<String, Typed>>,
 ) -> Vec<(String, Position)> {
     let mut found = misspelt(ast, ruleset, &BTreeMap::new(), marker_values);
     for def in ast.iter_fn_def() {
-        let Some(contract) = ruleset.contracts.get(def.name.as_str()) else { continue };
-        if contract.params.len() != def.params.len() {
-            continue;
-        }
-        let mut names: BTreeMap<String, Typed> = BTreeMap::new();
-        for p in &contract.params {
-            let typed = match p.kind {
-                Kind::Unit => Typed::Unit,
-                Kind::Leader => Typed::Leader,
-                Kind::Units => Typed::Units,
-                Kind::Leaders => Typed::Leaders,
-                _ => continue,
-            };
-            names.insert(p.name.clone(), typed);
-        }
-        if names.is_empty() {
-            continue;
-        }
-        let mut alone = ast.clone_functions_only();
         let arity = def.params.len();
+        let Some(names) = typed.get(&(def.name.to_string(), arity)).filter(|n| !n.is_empty()) else { continue };
+        let mut alone = ast.clone_functions_only();
         alone.retain_functions(|_, _, n, a| n == def.name.as_str() && a == arity);
-        // Loop variables first: `for l in unit.leaders` makes `l` a leader.
-        alone.walk(&mut |path: &[ASTNode]| {
-            if let Some(ASTNode::Stmt(Stmt::For(x, _))) = path.last()
-                && let Some(typed) = item_of(&x.2.expr, &names)
-            {
-                names.insert(x.0.name.to_string(), typed);
-            }
-            true
-        });
-        for breach in misspelt(&alone, ruleset, &names, marker_values) {
+        for breach in misspelt(&alone, ruleset, names, marker_values) {
             if !found.contains(&breach) {
                 found.push(breach);
             }
         }
     }
     found
-}
-
-/// What the items of the list `expr` are, when known.
-fn item_of(expr: &Expr, names: &BTreeMap<String, Typed>) -> Option<Typed> {
-    match expr {
-        Expr::Variable(var, ..) => match names.get(var.1.as_str())? {
-            Typed::Units => Some(Typed::Unit),
-            Typed::Leaders => Some(Typed::Leader),
-            _ => None,
-        },
-        Expr::Dot(chain, ..) => match (root(&chain.lhs, names)?, &chain.rhs) {
-            (Typed::Unit, Expr::Property(p, _)) if p.2 == "leaders" => Some(Typed::Leader),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// The type of a plain variable known by name.

@@ -2,13 +2,13 @@
 //! stand) and the modifier conditions compiled, with every problem found on the way.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, OptimizationLevel, Scope};
 
 use super::Host;
-use super::check::{Written, condition_scope};
+use super::check::{FlowOfFile, Written, condition_scope};
 use crate::rules::{Problem, Ruleset, SourceFile};
 use crate::script::base_calls;
 use crate::script::bindings;
@@ -18,6 +18,9 @@ use crate::script::error::parse_problem;
 use crate::script::sandbox::{self, Limits};
 use crate::script::state::{CompiledList, Shared, State};
 use crate::script::trace::Step;
+use crate::script::type_flow::{self, Ty};
+use crate::script::type_checks;
+use crate::script::words::Typed;
 
 /// The host, or every problem when any is an error (warnings alone do not stop it).
 fn without_errors((host, problems): (Host, Vec<Problem>)) -> Result<Host, Vec<Problem>> {
@@ -168,9 +171,21 @@ impl Host {
         let all = compiled.iter().fold(AST::empty(), |all, (_, ast)| all.merge(ast));
         *self.marker_values.borrow_mut() = crate::script::words::marker_values(&self.state.borrow().ruleset, &all);
         let marker_values = self.marker_values.borrow().clone();
-        for (file, ast) in &compiled {
-            self.check_procedure(file, ast, &known, &marker_values, problems);
+        // Values followed through every function of every layer, then held to what they are.
+        let bodies: Vec<Vec<type_flow::Body>> = compiled.iter().map(|(_, ast)| type_flow::bodies(ast)).collect();
+        let state = self.state.clone();
+        let st = state.borrow();
+        let every: Vec<&type_flow::Body> = bodies.iter().flatten().collect();
+        let flow = type_flow::Flow::new(&st.ruleset, &every);
+        let written = type_checks::written_keys(&every);
+        let typed: BTreeMap<(String, usize), BTreeMap<String, Typed>> =
+            every.iter().map(|body| ((body.name.clone(), body.params.len()), typed_names(&flow.env(body)))).collect();
+        for ((file, ast), bodies) in compiled.iter().zip(&bodies) {
+            let slips = type_checks::in_functions(&flow, bodies, file.inner(), &written);
+            let of_file = FlowOfFile { typed: &typed, slips };
+            self.check_procedure(file, ast, &known, &marker_values, &of_file, problems);
         }
+        drop(st);
         for (_, ast) in checked {
             self.written = self.written.merge(&ast);
         }
@@ -257,4 +272,20 @@ impl Host {
 /// The names every `base::` call of the files is compiled under.
 fn rewritten_calls<'a>(files: &'a [base_calls::LayerFile]) -> impl Iterator<Item = String> + 'a {
     files.iter().flat_map(|f| f.calls.iter().map(|c| base_calls::mangled(f.layer, &c.name)))
+}
+
+/// The variables of a function that hold units and leaders, as `words` reads them.
+fn typed_names(env: &type_flow::Env) -> BTreeMap<String, Typed> {
+    env.iter()
+        .filter_map(|(name, ty)| {
+            let typed = match ty {
+                Ty::Unit => Typed::Unit,
+                Ty::Leader => Typed::Leader,
+                Ty::List(item) if **item == Ty::Unit => Typed::Units,
+                Ty::List(item) if **item == Ty::Leader => Typed::Leaders,
+                _ => return None,
+            };
+            Some((name.clone(), typed))
+        })
+        .collect()
 }

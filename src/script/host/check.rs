@@ -9,6 +9,8 @@ use super::Host;
 use crate::rules::{Problem, SourceFile};
 use crate::script::condition::CONDITION_NAMES;
 use crate::script::error::span_at;
+use crate::script::type_flow::Ty;
+use crate::script::words::Typed;
 use crate::script::sandbox::{self};
 
 /// A plain function call found in an AST (no operators, no namespaces).
@@ -54,6 +56,7 @@ impl Host {
         ast: &AST,
         known: &BTreeSet<String>,
         marker_values: &crate::script::words::MarkerValues,
+        flow: &FlowOfFile,
         problems: &mut Vec<Problem>,
     ) {
         for call in calls(ast) {
@@ -76,8 +79,16 @@ impl Host {
         for (why, at) in crate::script::contracted::literal_breaches(ast, &self.state.borrow().ruleset) {
             problems.push(Problem::error("script::contract", why, file, span_at(file, at)).with_label("here"));
         }
-        for (why, at) in crate::script::words::misspelt_in_procedures(ast, &self.state.borrow().ruleset, marker_values)
-        {
+        let ruleset = &self.state.borrow().ruleset;
+        let mut words = crate::script::words::misspelt_in_procedures(ast, ruleset, marker_values, flow.typed);
+        // The kinds followed through every function: a word of a closed set, a key a declared
+        // map lacks, values of two kinds compared. A slip both find is said once.
+        for slip in flow.slips.iter() {
+            if !words.iter().any(|(_, at)| *at == slip.1) {
+                words.push(slip.clone());
+            }
+        }
+        for (why, at) in words {
             problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
         }
         for (why, at) in crate::script::words::yes_no_rolls_as_numbers(ast, &self.state.borrow().ruleset) {
@@ -135,7 +146,26 @@ impl Host {
         let st = self.state.borrow();
         let keys = crate::script::words::list_situation(&st.ruleset, w.list);
         let names = crate::script::words::condition_names();
-        for (why, pos) in crate::script::words::misspelt_with(&ast, &st.ruleset, &names, w.marker_values, keys) {
+        let mut slips = crate::script::words::misspelt_with(&ast, &st.ruleset, &names, w.marker_values, keys);
+        // The same kinds procedures are held to: the units named, and the situation's keys.
+        let flow = crate::script::type_flow::Flow::new(&st.ruleset, &[]);
+        let mut env: crate::script::type_flow::Env = names
+            .iter()
+            .map(|(name, typed)| {
+                let ty = if *typed == Typed::Leader { Ty::Leader } else { Ty::Unit };
+                (name.clone(), ty)
+            })
+            .collect();
+        if let Some(keys) = keys {
+            let what = format!("the situation of modifier list `{}`", w.list.id);
+            env.insert("situation".into(), flow.declared(&what, keys, "situation", ""));
+        }
+        for slip in crate::script::type_checks::in_condition(&flow, &ast, &env) {
+            if !slips.iter().any(|(_, at)| *at == slip.1) {
+                slips.push(slip);
+            }
+        }
+        for (why, pos) in slips {
             problems.push(at(format!("modifier `{}`: {why}", w.modifier), pos).with_label("here"));
         }
         (Some(ast), problems)
@@ -241,6 +271,14 @@ impl Host {
         }
         known
     }
+}
+
+/// What following values through every function found for one procedure file.
+pub(super) struct FlowOfFile<'a> {
+    /// The units and leaders each function's variables hold, by function name and arity.
+    pub(super) typed: &'a std::collections::BTreeMap<(String, usize), std::collections::BTreeMap<String, Typed>>,
+    /// The slips `type_checks` found in the file's functions.
+    pub(super) slips: Vec<crate::script::type_checks::Slip>,
 }
 
 /// A condition as a modifier list holds it, for its problems to point into.
