@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use super::{grognard, stderr, stdout};
+use super::{copy_tree, grognard, stderr, stdout};
 
 #[test]
 fn a_reader_that_stops_early_ends_the_command_quietly_with_zero() {
@@ -153,16 +153,4 @@ fn the_rules_hash_changes_with_any_rule_file_and_not_with_where_it_lies() {
     std::fs::write(&table, text + "\n# an edit\n").unwrap();
     assert_ne!(hash_of(&shipped), hash_of(&copy));
     let _ = std::fs::remove_dir_all(copy.parent().unwrap());
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

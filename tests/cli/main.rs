@@ -108,3 +108,16 @@ fn colour_is_asked_for_with_color_and_never_reaches_a_pipe_otherwise() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("[possible values: auto, always, never]"), "{}", stderr(&out));
 }
+
+/// A folder copied whole (a shipped ruleset, to edit a copy of it).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
