@@ -115,11 +115,32 @@ impl Checker<'_> {
                     }
                 }
             }
-            Some(ASTNode::Stmt(Stmt::Assignment(x))) => {
-                if let (Expr::Variable(var, ..), Expr::StringConstant(word, at)) = (&x.1.lhs, &x.1.rhs)
-                    && let Some(Ty::Word(words)) = self.env.get(var.1.as_str())
-                {
-                    check_word(words, word, *at, found);
+            // `result = "swept"`, `unit.formation = "column"`, `unit.stands = "3"`.
+            Some(ASTNode::Stmt(Stmt::Assignment(x))) if !x.0.is_op_assignment() => {
+                let (lhs, rhs) = (&x.1.lhs, &x.1.rhs);
+                let target = match lhs {
+                    Expr::Variable(var, ..) => self.env.get(var.1.as_str()).cloned().unwrap_or(Ty::Unknown),
+                    other => self.ty(other),
+                };
+                match (&target, rhs) {
+                    (Ty::Word(words), Expr::StringConstant(word, at)) => check_word(words, word, *at, found),
+                    // A variable may be given values of two kinds on purpose; a property may not.
+                    (_, _) if !matches!(lhs, Expr::Variable(..)) => {
+                        let given = self.ty(rhs);
+                        if let (Some(want), Some(got)) = (target.plain(), given.plain())
+                            && want != got
+                        {
+                            let fix = match rhs {
+                                Expr::StringConstant(word, _) => literal_fix(word, want),
+                                _ => String::new(),
+                            };
+                            found.push((
+                                format!("{} is {}, not {} ({}){fix}", shown(lhs), target.wanted(), shown(rhs), given.wanted()),
+                                rhs.position(),
+                            ));
+                        }
+                    }
+                    _ => {}
                 }
             }
             Some(ASTNode::Stmt(Stmt::Var(x, ..))) => {
@@ -151,6 +172,18 @@ impl Checker<'_> {
                 self.kinds(a, &ta, b, &tb, at, found);
             }
             ("contains", [list, value]) | ("has_any", [value, list]) => self.words_in(value, list, found),
+            // `apply(unit, #{order: "shaken"})`: the order is a word of the vocabulary.
+            ("apply", [_, Expr::Map(spec, _)]) => {
+                let orders = &self.flow.ruleset.vocabulary.orders;
+                for (key, value) in &spec.0 {
+                    if let ("order", Expr::StringConstant(word, at)) = (key.name.as_str(), value)
+                        && !orders.is_empty()
+                    {
+                        let words = Words { of: WordsOf::Vocabulary("order"), words: orders.clone() };
+                        check_word(&words, word, *at, found);
+                    }
+                }
+            }
             (name, args) if !call.is_operator_call() => {
                 for (i, arg) in args.iter().enumerate() {
                     if let (Expr::StringConstant(word, at), Some(Ty::Word(words))) =
