@@ -542,6 +542,15 @@ impl<'r> Flow<'r> {
             }
             "max" | "min" | "abs" | "floor" | "ceiling" | "round" | "to_int" | "to_float" => Ty::Number,
             "roll" => Ty::Roll,
+            "constant" => match first_text.and_then(|name| self.ruleset.constants.get(name)) {
+                Some(info) => match &info.value {
+                    crate::rules::LookupValue::Flag(_) => Ty::Bool,
+                    crate::rules::LookupValue::Int(_) | crate::rules::LookupValue::Number(_) => Ty::Number,
+                    crate::rules::LookupValue::Text(_) => Ty::Text,
+                    crate::rules::LookupValue::Map(_) => Ty::Unknown,
+                },
+                None => Ty::Unknown,
+            },
             "interpretation" => match first_text.and_then(|name| Some((name, self.ruleset.interpretations.get(name)?)))
             {
                 Some((name, info)) => Ty::Word(Rc::new(Words {
