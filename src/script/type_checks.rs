@@ -109,7 +109,7 @@ impl Checker<'_> {
                 }
             }
             Some(ASTNode::Stmt(Stmt::Switch(x, at))) => {
-                if let (Ty::Word(words), Some(source)) = (self.ty(&x.0), self.source) {
+                if let (Some(words), Some(source)) = (closed(&x.0, &self.ty(&x.0)), self.source) {
                     for (word, at) in crate::script::switch_cases::case_words(source, *at) {
                         check_word(&words, &word, at, found);
                     }
@@ -161,9 +161,9 @@ impl Checker<'_> {
         match (call.name.as_str(), args) {
             ("==" | "!=", [a, b]) => {
                 let (ta, tb) = (self.ty(a), self.ty(b));
-                match (&ta, &tb, a, b) {
-                    (Ty::Word(words), _, _, Expr::StringConstant(word, at))
-                    | (_, Ty::Word(words), Expr::StringConstant(word, at), _) => check_word(words, word, *at, found),
+                match (closed(a, &ta), closed(b, &tb), a, b) {
+                    (Some(words), _, _, Expr::StringConstant(word, at))
+                    | (_, Some(words), Expr::StringConstant(word, at), _) => check_word(&words, word, *at, found),
                     _ => self.kinds(a, &ta, b, &tb, at, found),
                 }
             }
@@ -199,7 +199,7 @@ impl Checker<'_> {
 
     /// `x in ["a", "b"]`: each word written, when `x` takes a closed set of words.
     fn words_in(&self, value: &Expr, list: &Expr, found: &mut Vec<Slip>) {
-        let Ty::Word(words) = self.ty(value) else { return };
+        let Some(words) = closed(value, &self.ty(value)) else { return };
         if let Expr::Array(items, _) = list {
             for item in items.iter() {
                 if let Expr::StringConstant(word, at) = item {
@@ -230,6 +230,19 @@ impl Checker<'_> {
     }
 }
 
+/// The closed set of words `expr` (of kind `ty`) holds, if it is one: a vocabulary's, a
+/// table's results, an interpretation's choices, or the literals it is only ever given.
+fn closed(expr: &Expr, ty: &Ty) -> Option<std::rc::Rc<Words>> {
+    match ty {
+        Ty::Word(words) => Some(words.clone()),
+        // A literal is not compared with itself: `"a" == "b"` is the writer's own business.
+        Ty::Literal(given) if !expr.is_constant() => {
+            Some(std::rc::Rc::new(Words { of: WordsOf::Given(shown(expr)), words: (**given).clone() }))
+        }
+        _ => None,
+    }
+}
+
 /// What a string literal may have meant as a value of another kind.
 fn literal_fix(word: &str, wanted: Plain) -> String {
     match wanted {
@@ -245,7 +258,8 @@ fn literal_fix(word: &str, wanted: Plain) -> String {
 
 /// A word held to its set: the error when it is not one of them.
 fn check_word(words: &Words, word: &str, at: Position, found: &mut Vec<Slip>) {
-    if words.words.contains(word) {
+    // "" is what a unit without a nation (or another kernel word) holds.
+    if words.words.contains(word) || (word.is_empty() && matches!(words.of, WordsOf::Vocabulary(_))) {
         return;
     }
     let hint = did_you_mean(word, words.words.iter().map(String::as_str));
@@ -262,6 +276,10 @@ fn check_word(words: &Words, word: &str, at: Position, found: &mut Vec<Slip>) {
             format!("interpretation `{name}` has no choice \"{word}\"{hint}; its choices are {list}")
         }
         WordsOf::Key(path) => format!("{path} has no word \"{word}\"{hint}; its words are {list}"),
+        WordsOf::Given(what) => {
+            let given: Vec<String> = words.words.iter().map(|w| format!("\"{w}\"")).collect();
+            format!("{what} is only ever given {}{hint}: it is never \"{word}\"", given.join(" or "))
+        }
     };
     found.push((message, at));
 }

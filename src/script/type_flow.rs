@@ -25,6 +25,9 @@ pub(super) enum WordsOf {
     Choices(String),
     /// A contract's word key, by its path: "situation.cover".
     Key(String),
+    /// The string literals a variable, parameter or function's result is ever given, as
+    /// written: "`side`".
+    Given(String),
 }
 
 /// A closed set of words and whose they are.
@@ -56,8 +59,9 @@ pub(super) enum Ty {
     Bool,
     /// A text made by the script (interpolated, joined).
     Text,
-    /// A string literal: it takes the words of whatever it is joined with.
-    Literal,
+    /// One of the string literals a place is ever given: joined with a closed set of words it
+    /// takes that set's words (each literal checked against them).
+    Literal(Rc<BTreeSet<String>>),
     Word(Rc<Words>),
     Declared(Rc<Declared>),
     /// A map literal with the kinds of its keys.
@@ -81,7 +85,7 @@ impl Ty {
         match self {
             Ty::Number => Some(Plain::Number),
             Ty::Bool => Some(Plain::Bool),
-            Ty::Text | Ty::Literal | Ty::Word(_) => Some(Plain::Text),
+            Ty::Text | Ty::Literal(_) | Ty::Word(_) => Some(Plain::Text),
             _ => None,
         }
     }
@@ -91,10 +95,26 @@ impl Ty {
         match self {
             Ty::Number => "a number",
             Ty::Bool => "true or false",
-            Ty::Text | Ty::Literal | Ty::Word(_) => "a word",
+            Ty::Text | Ty::Literal(_) | Ty::Word(_) => "a word",
             Ty::Unit => "a unit",
             Ty::Leader => "a leader",
             _ => "a value",
+        }
+    }
+
+    /// The string literal `word`.
+    pub(super) fn literal(word: &str) -> Ty {
+        Ty::Literal(Rc::new(std::iter::once(word.to_string()).collect()))
+    }
+
+    /// Whether what a parameter's known callers pass still holds when another caller passes
+    /// something unknown: a unit stays a unit (a helper is not given a unit by some callers and a
+    /// look-alike map by others), but a set of words or a number is no longer closed.
+    fn survives_unknown_callers(&self) -> bool {
+        match self {
+            Ty::Unit | Ty::Leader | Ty::Declared(_) | Ty::Cell(_) | Ty::Roll => true,
+            Ty::List(item) => matches!(**item, Ty::Unit | Ty::Leader),
+            _ => false,
         }
     }
 
@@ -105,8 +125,9 @@ impl Ty {
             (a, Ty::Nothing) => a.clone(),
             (Ty::Nothing, b) => b.clone(),
             (a, b) if a == b => a.clone(),
-            (Ty::Word(w), Ty::Literal) | (Ty::Literal, Ty::Word(w)) => Ty::Word(w.clone()),
-            (Ty::Text | Ty::Literal | Ty::Word(_), Ty::Text | Ty::Literal | Ty::Word(_)) => Ty::Text,
+            (Ty::Word(w), Ty::Literal(_)) | (Ty::Literal(_), Ty::Word(w)) => Ty::Word(w.clone()),
+            (Ty::Literal(a), Ty::Literal(b)) => Ty::Literal(Rc::new(a.union(b).cloned().collect())),
+            (Ty::Text | Ty::Literal(_) | Ty::Word(_), Ty::Text | Ty::Literal(_) | Ty::Word(_)) => Ty::Text,
             (Ty::List(a), Ty::List(b)) => Ty::List(Rc::new(Ty::join(Some(a), b).unwrap_or(Ty::Unknown))),
             (Ty::Cell(_), Ty::Cell(_)) => Ty::Cell(None),
             _ => Ty::Unknown,
@@ -146,6 +167,8 @@ pub(super) fn bodies(ast: &AST) -> Vec<Body> {
 #[derive(Clone, Debug, Default)]
 struct Signature {
     params: Vec<Option<Ty>>,
+    /// A parameter some caller passes a value nothing knows.
+    open: Vec<bool>,
     returns: Option<Ty>,
     /// Its parameters come from a contract, not from its callers.
     contracted: bool,
@@ -170,10 +193,16 @@ impl<'r> Flow<'r> {
             let signature = match contract {
                 Some(contract) => Signature {
                     params: contract.params.iter().map(|p| Some(flow.of_key(p, &p.name, &contract.name))).collect(),
+                    open: vec![false; body.params.len()],
                     returns: None,
                     contracted: true,
                 },
-                None => Signature { params: vec![None; body.params.len()], returns: None, contracted: false },
+                None => Signature {
+                    params: vec![None; body.params.len()],
+                    open: vec![false; body.params.len()],
+                    returns: None,
+                    contracted: false,
+                },
             };
             flow.signatures.insert(key, signature);
         }
@@ -232,10 +261,12 @@ impl<'r> Flow<'r> {
     pub(super) fn env(&self, body: &Body) -> Env {
         let mut env = Env::new();
         if let Some(signature) = self.signatures.get(&(body.name.clone(), body.params.len())) {
-            for (name, ty) in body.params.iter().zip(&signature.params) {
-                if let Some(ty) = ty {
-                    env.insert(name.clone(), ty.clone());
-                }
+            for ((name, ty), open) in body.params.iter().zip(&signature.params).zip(&signature.open) {
+                match ty {
+                    Some(ty) if !*open || ty.survives_unknown_callers() => env.insert(name.clone(), ty.clone()),
+                    Some(_) => env.insert(name.clone(), Ty::Unknown),
+                    None => None,
+                };
             }
         }
         self.locals(&body.statements, &mut env);
@@ -326,8 +357,14 @@ impl<'r> Flow<'r> {
             if signature.contracted {
                 continue;
             }
-            for (slot, ty) in signature.params.iter_mut().zip(args) {
-                *slot = Ty::join(slot.as_ref(), &ty);
+            for ((slot, open), ty) in signature.params.iter_mut().zip(signature.open.iter_mut()).zip(args) {
+                // A caller that passes what nothing knows tells nothing of a unit the others pass
+                // (see `survives_unknown_callers`).
+                if ty == Ty::Unknown {
+                    *open = true;
+                } else {
+                    *slot = Ty::join(slot.as_ref(), &ty);
+                }
             }
         }
         let signature = self.signatures.entry((body.name.clone(), body.params.len())).or_default();
@@ -338,7 +375,9 @@ impl<'r> Flow<'r> {
 
     /// What a parameter of a function is known to be, from its contract or its callers.
     pub(super) fn param(&self, name: &str, arity: usize, index: usize) -> Option<&Ty> {
-        self.signatures.get(&(name.to_string(), arity))?.params.get(index)?.as_ref()
+        let signature = self.signatures.get(&(name.to_string(), arity))?;
+        let ty = signature.params.get(index)?.as_ref()?;
+        (!signature.open[index] || ty.survives_unknown_callers()).then_some(ty)
     }
 
     /// The value of a statement used as a value (the last of a block).
@@ -371,7 +410,7 @@ impl<'r> Flow<'r> {
     /// What `expr` is, with `env`'s variables known.
     pub(super) fn ty(&self, expr: &Expr, env: &Env) -> Ty {
         match expr {
-            Expr::StringConstant(..) => Ty::Literal,
+            Expr::StringConstant(word, _) => Ty::literal(word),
             Expr::InterpolatedString(..) | Expr::CharConstant(..) => Ty::Text,
             Expr::IntegerConstant(..) | Expr::FloatConstant(..) => Ty::Number,
             Expr::BoolConstant(..) => Ty::Bool,
@@ -571,7 +610,7 @@ impl<'r> Flow<'r> {
                 .signatures
                 .get(&(name.to_string(), args.len()))
                 .and_then(|s| s.returns.clone())
-                .map_or(Ty::Unknown, |ty| if ty == Ty::Literal { Ty::Text } else { ty }),
+                .unwrap_or(Ty::Unknown),
         }
     }
 }
@@ -583,7 +622,7 @@ fn of_constant(value: &rhai::Dynamic) -> Ty {
     } else if value.is_bool() {
         Ty::Bool
     } else if value.is_string() {
-        Ty::Literal
+        Ty::literal(&value.to_string())
     } else if value.is_array() {
         Ty::List(Rc::new(Ty::Unknown))
     } else {
