@@ -125,3 +125,31 @@ fn an_army_commander_s_rating_and_his_range_are_given_together() {
         "{err}"
     );
 }
+
+#[test]
+fn fire_points_given_with_the_stands_that_fire_are_refused() {
+    let host = host(&["ff-napoleonic"]);
+    let firer = portuguese("L", "infantry", "");
+    let target = portuguese("T", "infantry", "");
+    let err = fails(&host, &[5], &format!("fire({firer}, {target}, #{{ fire_points: 6, firing_stands: 3 }})"));
+    assert!(
+        err.contains(
+            "situation.fire_points and situation.firing_stands are both given: the fire points are used as given, \
+             and the stands that fire would count for nothing"
+        ),
+        "{err}"
+    );
+    // Each alone still reads: 3 stands at 1" in line, 1 fire point each (seed 004, RANGE AND FIRE POINTS).
+    let (out, lines, _) =
+        map_and_trace(run(&host, &[5], &format!("fire({firer}, {target}, #{{ range: 1, firing_stands: 3 }})")));
+    assert_eq!(out["fire_points"].as_float().unwrap(), 3.0, "{lines:#?}");
+}
+
+#[test]
+fn a_new_formation_without_a_formation_change_is_refused() {
+    let host = host(&["ff-napoleonic"]);
+    let code = r#"let u = unit(#{name: "Bn", nation: "france", arm: "infantry", stands: 6, formation: "column"});
+        move_allowance(u, #{ new_formation: "line" })"#;
+    let err = fails(&host, &[], code);
+    assert!(err.contains("situation.new_formation is line but situation.formation_change is not true"), "{err}");
+}
