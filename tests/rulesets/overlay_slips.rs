@@ -85,9 +85,15 @@ fn a_function_with_another_number_of_parameters_than_the_base_s_is_refused() {
     edit(&overlay, "procedures/fire_row.rhai", "fn fire_row(fire_points)", "fn fire_row(fire_points, rounding)");
     let (found, all) = slips(&overlay);
     assert_eq!(found.len(), 1, "{all}");
+    // The base's line, found in its file: `fn fire_row(fire_points)`.
+    let base = std::fs::read_to_string(rules_dir().join("ff-napoleonic/procedures/fire.rhai")).unwrap();
+    let line = base.lines().position(|l| l.starts_with("fn fire_row(fire_points)")).unwrap() + 1;
     assert_eq!(
         found[0].message,
-        "`fire_row` takes 1 parameter in ff-napoleonic (procedures/fire.rhai:147), here 2: it would not replace it"
+        format!(
+            "`fire_row` takes 1 parameter in ff-napoleonic (procedures/fire.rhai:{line}), here 2: it would not \
+             replace it"
+        )
     );
     assert_eq!(place_in(&found[0], &overlay), "procedures/fire_row.rhai:4:4");
 }

@@ -126,7 +126,7 @@ impl Host {
         // Unoptimized: `fold` optimizes them once the switches are read.
         self.engine.set_optimization_level(OptimizationLevel::None);
         for (file, layer) in files {
-            let (text, calls) = base_calls::rewrite(&self.engine, file.inner(), layer);
+            let (text, calls) = base_calls::rewrite(file.inner(), layer);
             match self.engine.compile(&text) {
                 Ok(mut ast) => {
                     ast.set_source(file.name());
