@@ -181,7 +181,8 @@ fn functions(files: &[LayerFile], rs: &Ruleset, named: &BTreeSet<String>) -> Vec
 fn lists_and_tables(rs: &Ruleset, named: &BTreeSet<String>) -> Vec<Problem> {
     let mut problems = Vec::new();
     let lists = rs.modifiers.values().map(|l| (l.id.as_str(), Some(&l.file)));
-    let tables = rs.tables.values().map(|t| (&*t.id, t.file.as_ref()));
+    // A table written whole in place of a base's is no table the overlay adds.
+    let tables = rs.tables.values().map(|t| (&*t.id, t.file.as_ref().filter(|_| !t.replaces_below)));
     for (kind, things) in [("modifier list", lists.collect::<Vec<_>>()), ("table", tables.collect())] {
         let layer_of: BTreeMap<&str, (usize, Option<&SourceFile>)> =
             things.iter().map(|(id, file)| (*id, (file.map_or(0, |f| layer_of(rs, f)), *file))).collect();
