@@ -1,6 +1,6 @@
 //! What an overlay writes that changes nothing it meant to: a function that replaces no function
 //! of the layers below and that nothing calls, one named as a base function but taking another
-//! number of parameters, and a modifier list or table it adds that nothing reads.
+//! number of parameters, and a modifier list, table or constant it adds that nothing reads.
 //!
 //! Why: an overlay replaces by name (and, for a function, by arity too). A slip in either makes a
 //! new thing beside the base's instead of a replacement, and the house rule is quietly not
@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use miette::SourceSpan;
 use rhai::{AST, ASTNode, Engine, Expr, OptimizationLevel, Stmt};
 
 use super::base_calls::{LayerFile, written_name};
@@ -177,17 +178,29 @@ fn functions(files: &[LayerFile], rs: &Ruleset, named: &BTreeSet<String>) -> Vec
     problems
 }
 
-/// The modifier lists and tables an overlay adds that no code of any layer names.
+/// The modifier lists, tables and constants an overlay adds that no code of any layer names.
 fn lists_and_tables(rs: &Ruleset, named: &BTreeSet<String>) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let lists = rs.modifiers.values().map(|l| (l.id.as_str(), Some(&l.file)));
+    let whole = |file: &SourceFile| Some((file.clone(), SourceSpan::from((0, 0))));
+    let lists: Vec<Added> = rs.modifiers.values().map(|l| (l.id.as_str(), whole(&l.file))).collect();
     // A table written whole in place of a base's is no table the overlay adds.
-    let tables = rs.tables.values().map(|t| (&*t.id, t.file.as_ref().filter(|_| !t.replaces_below)));
-    for (kind, things) in [("modifier list", lists.collect::<Vec<_>>()), ("table", tables.collect())] {
-        let layer_of: BTreeMap<&str, (usize, Option<&SourceFile>)> =
-            things.iter().map(|(id, file)| (*id, (file.map_or(0, |f| layer_of(rs, f)), *file))).collect();
-        for (id, (layer, file)) in &layer_of {
-            let (Some(file), true) = (file, *layer > 0) else { continue };
+    let tables: Vec<Added> =
+        rs.tables.values().map(|t| (&*t.id, t.file.as_ref().filter(|_| !t.replaces_below).and_then(whole))).collect();
+    let constants: Vec<Added> = rs
+        .constants
+        .iter()
+        .map(|(name, c)| {
+            let at = (!c.replaces_below).then(|| (c.written.file.clone(), c.written.span));
+            (name.as_str(), at)
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for (kind, things) in [("modifier list", lists), ("table", tables), ("constant", constants)] {
+        let layer_of: BTreeMap<&str, (usize, Option<(SourceFile, SourceSpan)>)> = things
+            .into_iter()
+            .map(|(id, at)| (id, (at.as_ref().map_or(0, |(file, _)| layer_of(rs, file)), at)))
+            .collect();
+        for (id, (layer, at)) in &layer_of {
+            let (Some((file, span)), true) = (at, *layer > 0) else { continue };
             if named.contains(*id) {
                 continue;
             }
@@ -197,16 +210,18 @@ fn lists_and_tables(rs: &Ruleset, named: &BTreeSet<String>) -> Vec<Problem> {
                 "{kind} `{id}` is added by {} and nothing reads it: no procedure or condition names it{hint}",
                 rs.layers[*layer].id
             );
-            problems.push(Problem::error(CODE, message, file, (0, 0).into()).with_label("added here").with_help(
-                format!(
-                    "a file of the same id as the base's {kind} changes it; a {kind} of the overlay's own is \
-                         read by a procedure that names it"
-                ),
-            ));
+            problems.push(Problem::error(CODE, message, file, *span).with_label("added here").with_help(format!(
+                "the base's {kind} of the same name is changed by writing that name; a {kind} of the \
+                     overlay's own is read by a procedure that names it"
+            )));
         }
     }
     problems
 }
+
+/// A list, table or constant by name, with where a layer adds it (none when it replaces a lower
+/// layer's).
+type Added<'a> = (&'a str, Option<(SourceFile, SourceSpan)>);
 
 /// The index of the layer whose folder holds `file` (the last that does).
 fn layer_of(rs: &Ruleset, file: &SourceFile) -> usize {

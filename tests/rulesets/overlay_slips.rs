@@ -174,3 +174,33 @@ fn a_modifier_list_or_table_an_overlay_adds_that_nothing_reads_is_refused() {
     let (found, all) = slips(&overlay);
     assert!(found.iter().all(|p| !p.message.contains("muskettry")), "{all}");
 }
+
+#[test]
+fn a_constant_an_overlay_adds_that_nothing_reads_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let overlay = house_copy(dir.path());
+    // Meant to change the base's struggle_cap: misspelt, it would add a constant beside it.
+    let manifest = overlay.join("ruleset.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!(
+            "{text}\nconstants:\n  struggle_cpa: {{ value: 1, text: One desperate struggle at most, source: house }}\n"
+        ),
+    )
+    .unwrap();
+    let line = text.lines().count() + 3;
+    let (found, all) = slips(&overlay);
+    assert_eq!(found.len(), 1, "{all}");
+    assert_eq!(
+        found[0].message,
+        "constant `struggle_cpa` is added by ff-house-example and nothing reads it: no procedure or condition \
+         names it (did you mean `struggle_cap`?)"
+    );
+    assert_eq!(place_in(&found[0], &overlay), format!("ruleset.yaml:{line}:3"));
+    // Spelt right, it changes the base's constant: nothing to report.
+    let fixed = std::fs::read_to_string(&manifest).unwrap().replace("struggle_cpa", "struggle_cap");
+    std::fs::write(&manifest, fixed).unwrap();
+    let (found, all) = slips(&overlay);
+    assert!(found.is_empty(), "{all}");
+}
