@@ -195,7 +195,7 @@ fn lists_and_tables(rs: &Ruleset, named: &BTreeSet<String>) -> Vec<Problem> {
         .collect();
     let mut problems = Vec::new();
     for (kind, things) in [("modifier list", lists), ("table", tables), ("constant", constants)] {
-        let layer_of: BTreeMap<&str, (usize, Option<(SourceFile, SourceSpan)>)> = things
+        let layer_of: BTreeMap<&str, (usize, Option<Place>)> = things
             .into_iter()
             .map(|(id, at)| (id, (at.as_ref().map_or(0, |(file, _)| layer_of(rs, file)), at)))
             .collect();
@@ -221,7 +221,10 @@ fn lists_and_tables(rs: &Ruleset, named: &BTreeSet<String>) -> Vec<Problem> {
 
 /// A list, table or constant by name, with where a layer adds it (none when it replaces a lower
 /// layer's).
-type Added<'a> = (&'a str, Option<(SourceFile, SourceSpan)>);
+type Added<'a> = (&'a str, Option<Place>);
+
+/// Where something is written: its file and span.
+type Place = (SourceFile, SourceSpan);
 
 /// The index of the layer whose folder holds `file` (the last that does).
 fn layer_of(rs: &Ruleset, file: &SourceFile) -> usize {
