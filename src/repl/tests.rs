@@ -519,7 +519,7 @@ fn inside_a_situation_the_procedures_keys_complete() {
     assert_eq!((start, keys), (13, vec!["enfiladed: ".to_string()]));
     let (_, keys) = at_end("fire(a, b, #{range: 2, ");
     assert!(keys.contains(&"cover: ".to_string()) && !keys.contains(&"range: ".to_string()), "{keys:?}");
-    assert_eq!(at_end("melee(a, b, #{wo").1, ["woods: "]);
+    assert_eq!(at_end("melee(a, b, #{rea").1, ["reacting: "]);
     // A value is not a key; outside a situation the usual words complete.
     assert!(at_end("fire(a, b, #{range: ").1.iter().all(|w| !w.ends_with(": ")));
     assert!(at_end("mel").1.contains(&"melee".to_string()));

@@ -193,6 +193,9 @@ pub struct ModifierList {
     /// What the conditions may read off `situation`, when the list says.
     pub situation: Option<ListSituation>,
     pub modifiers: Vec<Modifier>,
+    /// The file that first wrote the list (a later layer's file of the same id changes it):
+    /// it tells which layer added the list.
+    pub file: super::problem::SourceFile,
 }
 
 /// Whether a modifier applies, why not, how many times it counts and what it adds.

@@ -60,6 +60,10 @@ pub struct ConstantInfo {
     pub value: super::table::LookupValue,
     pub text: String,
     pub source: Source,
+    /// Where its name is written (the last layer's that gives it).
+    pub written: super::problem::Origin,
+    /// Whether a lower layer gave it first (so the layer changes it, and adds nothing).
+    pub replaces_below: bool,
 }
 
 /// An optional rule.

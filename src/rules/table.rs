@@ -176,6 +176,9 @@ pub struct Table {
     pub printed_by_column: bool,
     /// The source of each band (as printed) an overlay's patch wrote in a bands table.
     pub band_sources: BTreeMap<Arc<str>, Source>,
+    /// Written whole in place of a lower layer's table of the same id (so not a table the
+    /// layer adds: see `script::overlay_check`).
+    pub replaces_below: bool,
 }
 
 /// The body of a table.

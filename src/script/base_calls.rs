@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 
 use miette::SourceSpan;
-use rhai::{AST, ASTNode, Engine, Expr, Module, Position, Shared, Token};
+use rhai::{AST, ASTNode, Expr, Module, Position, Shared};
 
 use super::error::offset_of;
 use crate::rules::{Problem, SourceFile, did_you_mean};
@@ -55,32 +55,11 @@ pub(crate) struct BaseCall {
     pub span: SourceSpan,
 }
 
-/// `text` with each `base::name` (found by Rhai's own tokenizer, so never inside a string or a
-/// comment) written as `mangled(layer, name)`, padded with spaces when the author spaced
+/// `text` with each `base::name` (found in code, never inside a string or a comment: see
+/// `written_calls`) written as `mangled(layer, name)`, padded with spaces when the author spaced
 /// `base :: name`; and the calls found.
-pub(crate) fn rewrite(engine: &Engine, text: &str, layer: usize) -> (String, Vec<BaseCall>) {
-    let inputs = [text];
-    let (tokens, _) = engine.lex(&inputs);
-    let mut recent: Vec<(Token, Position)> = Vec::with_capacity(3);
-    let mut found = Vec::new();
-    for (token, position) in tokens {
-        if matches!(token, Token::EOF) {
-            break;
-        }
-        if recent.len() == 3 {
-            recent.remove(0);
-        }
-        recent.push((token, position));
-        if let [(Token::Identifier(base), at), (Token::DoubleColon, _), (Token::Identifier(name), end)] =
-            recent.as_slice()
-            && base.as_str() == "base"
-        {
-            let start = offset_of(text, *at);
-            let stop = offset_of(text, *end) + name.len();
-            found.push(BaseCall { name: name.to_string(), span: (start, stop - start).into() });
-            recent.clear();
-        }
-    }
+pub(crate) fn rewrite(text: &str, layer: usize) -> (String, Vec<BaseCall>) {
+    let found = written_calls(text);
     if found.is_empty() || layer > MAX_LAYER {
         return (text.to_string(), found);
     }
@@ -94,6 +73,123 @@ pub(crate) fn rewrite(engine: &Engine, text: &str, layer: usize) -> (String, Vec
     }
     out.push_str(&text[at..]);
     (out, found)
+}
+
+/// Every `base::name` written in code. Read by a scanner of its own rather than by Rhai's
+/// tokenizer: alone, that tokenizer cannot read past an interpolated string (`${...}` in
+/// backticks needs the parser's help), so a `base::` call after one was left unrewritten and
+/// refused as an unknown module.
+fn written_calls(text: &str) -> Vec<BaseCall> {
+    let mut found = Vec::new();
+    scan_code(text.as_bytes(), 0, false, &mut found);
+    found
+}
+
+/// Scans code from `i` (to the end, or past the `}` that closes an interpolation when `inside`),
+/// skipping comments and strings, noting each `base::name`; returns where it stopped.
+fn scan_code(b: &[u8], mut i: usize, inside: bool, found: &mut Vec<BaseCall>) -> usize {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => i = skip_block_comment(b, i),
+            b'"' | b'\'' => i = skip_quoted(b, i),
+            b'`' => {
+                i += 1;
+                while i < b.len() && b[i] != b'`' {
+                    match b[i] {
+                        b'\\' => i += 2,
+                        b'$' if b.get(i + 1) == Some(&b'{') => i = scan_code(b, i + 2, true, found),
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'{' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' => {
+                i += 1;
+                if depth == 0 && inside {
+                    return i;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                if &b[start..i] == b"base"
+                    && let Some(call) = base_call_at(b, start, i)
+                {
+                    found.push(call);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+/// `base :: name` from `start` (where `base` begins; `after` is just past it), if that is what
+/// is written there.
+fn base_call_at(b: &[u8], start: usize, after: usize) -> Option<BaseCall> {
+    let spaces = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let i = spaces(after);
+    if b.get(i..i + 2) != Some(b"::") {
+        return None;
+    }
+    let from = spaces(i + 2);
+    let mut end = from;
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+        end += 1;
+    }
+    if end == from || b[from].is_ascii_digit() {
+        return None;
+    }
+    let name = std::str::from_utf8(&b[from..end]).ok()?.to_string();
+    Some(BaseCall { name, span: (start, end - start).into() })
+}
+
+/// Past a `/* ... */` comment starting at `i` (Rhai nests them).
+fn skip_block_comment(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            depth += 1;
+            i += 2;
+        } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                return i;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// Past a string or character literal starting at `i` (its quote), escapes and all.
+fn skip_quoted(b: &[u8], mut i: usize) -> usize {
+    let quote = b[i];
+    i += 1;
+    while i < b.len() && b[i] != quote {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
 }
 
 /// A compiled procedure file and the layer it belongs to.
@@ -218,9 +314,8 @@ mod tests {
 
     #[test]
     fn only_calls_in_code_are_rewritten() {
-        let engine = Engine::new_raw();
         let text = "fn fire(a) {\n  // base::fire in a comment\n  let s = \"base::fire\";\n  base::fire(a) + base :: fire(a)\n}";
-        let (out, calls) = rewrite(&engine, text, 2);
+        let (out, calls) = rewrite(text, 2);
         assert_eq!(
             out,
             "fn fire(a) {\n  // base::fire in a comment\n  let s = \"base::fire\";\n  __b2__fire(a) + __b2__fire  (a)\n}"
@@ -232,5 +327,20 @@ mod tests {
         for (a, b) in text.lines().zip(out.lines()) {
             assert_eq!(a.len(), b.len());
         }
+    }
+
+    #[test]
+    fn a_call_after_an_interpolated_string_is_rewritten_and_one_inside_its_code_too() {
+        let text = "fn fire(a) {\n  note(`${a.name} \"fires\" /* not a comment */ ${base::fire(a)} base::fire`);\n  \
+                    /* base::fire /* nested */ base::fire */ base::fire(a)\n}";
+        let (out, calls) = rewrite(text, 1);
+        assert_eq!(
+            out,
+            "fn fire(a) {\n  note(`${a.name} \"fires\" /* not a comment */ ${__b1__fire(a)} base::fire`);\n  \
+             /* base::fire /* nested */ base::fire */ __b1__fire(a)\n}"
+        );
+        assert_eq!(calls.len(), 2);
+        // Not a `base::` call: another name, a name that ends in base, a number.
+        assert!(written_calls("database::x(); based::y; base; base::1").is_empty());
     }
 }

@@ -28,6 +28,7 @@ mod modifiers;
 mod observed;
 mod odds;
 mod outcome;
+mod overlay_check;
 mod plain;
 mod procedure_odds;
 mod properties;

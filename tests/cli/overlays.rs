@@ -173,3 +173,21 @@ fn ids_are_looked_up_on_the_search_path_in_order() {
         "{listed}"
     );
 }
+
+#[test]
+fn check_refuses_a_house_rule_renamed_so_it_replaces_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    for id in ["ff-napoleonic", "ff-house-example"] {
+        copy_folder(&rules.join(id), &dir.path().join(id));
+    }
+    let file = dir.path().join("ff-house-example/procedures/fire_row.rhai");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("fn fire_row(fire_points)", "fn fire_rwo(fire_points)")).unwrap();
+    let out = grognard_in(dir.path(), &["check", "./ff-house-example"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("script::overlay"), "{err}");
+    assert!(err.contains("`fire_rwo` replaces nothing in ff-napoleonic and nothing calls it (did you"), "{err}");
+    assert!(err.contains("ff-house-example/procedures/fire_row.rhai:4:4"), "{err}");
+}

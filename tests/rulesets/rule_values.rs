@@ -112,6 +112,14 @@ fn an_overlay_changes_a_constant_for_the_procedures_too() {
     .unwrap();
     // A procedure reads the constant as the shipped melee does, folded when the host is built.
     std::fs::write(overlay.join("procedures/cap.rhai"), "fn cap() { constant(\"struggle_cap\") }\n").unwrap();
+    // A function of the overlay's own that nothing in the rules calls is an entry procedure: it
+    // has a contract (else `check` takes it for a misspelt replacement, script::overlay).
+    std::fs::create_dir_all(overlay.join("contracts")).unwrap();
+    std::fs::write(
+        overlay.join("contracts/cap.yaml"),
+        "cap:\n  text: The desperate struggles fought at most\n  source: house\n  params: {}\n",
+    )
+    .unwrap();
     let spec = overlay.to_string_lossy().into_owned();
     let loaded = load(&[spec], &rules_dir()).unwrap_or_else(|p| panic!("{:?}", p.0));
     assert_eq!(loaded.ruleset.constants["struggle_cap"].value, LookupValue::Int(1));

@@ -123,7 +123,13 @@ impl Loader {
         self.unit_fields(rs, file, m.unit_fields, m.unit_defaults);
         self.unit_templates(rs, file, m.unit_templates);
         for (name, def) in m.constants.0 {
-            let info = ConstantInfo { value: def.value, text: def.text.trim().to_string(), source: def.source };
+            let info = ConstantInfo {
+                value: def.value,
+                text: def.text.trim().to_string(),
+                source: def.source,
+                written: crate::rules::problem::Origin { file: file.clone(), span: span_of(file, &name) },
+                replaces_below: rs.constants.contains_key(&name.value),
+            };
             rs.constants.insert(name.value, info);
         }
         for (name, def) in m.interpretations.0 {

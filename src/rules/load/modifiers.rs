@@ -38,6 +38,7 @@ impl Loader {
                 groups: BTreeMap::new(),
                 situation: None,
                 modifiers: Vec::new(),
+                file: file.clone(),
             });
             match (parsed.title, list.title.is_empty()) {
                 (Some(title), _) => list.title = title,

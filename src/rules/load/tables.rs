@@ -110,8 +110,9 @@ impl Loader {
                 ));
                 continue;
             }
-            if let Some(table) = TableBuilder::new(self, &file, rs.dice.clone()).build(&stem, parsed) {
+            if let Some(mut table) = TableBuilder::new(self, &file, rs.dice.clone()).build(&stem, parsed) {
                 // A table written whole replaces the one of its id, every way it read.
+                table.replaces_below = rs.tables.contains_key(table.id.as_ref());
                 rs.switched_tables.remove(table.id.as_ref());
                 rs.tables.insert(table.id.to_string(), table);
             }
@@ -311,6 +312,7 @@ impl<'a> TableBuilder<'a> {
             file: Some(self.file.clone()),
             printed_by_column,
             band_sources: BTreeMap::new(),
+            replaces_below: false,
         };
         let bodies = [t.bands.is_some(), t.rows.is_some() || t.columns.is_some(), t.values.is_some()];
         match bodies.iter().filter(|b| **b).count() {

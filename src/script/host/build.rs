@@ -129,7 +129,7 @@ impl Host {
         // Unoptimized: `fold` optimizes them once the switches are read.
         self.engine.set_optimization_level(OptimizationLevel::None);
         for (file, layer) in files {
-            let (text, calls) = base_calls::rewrite(&self.engine, file.inner(), layer);
+            let (text, calls) = base_calls::rewrite(file.inner(), layer);
             match self.engine.compile(&text) {
                 Ok(mut ast) => {
                     ast.set_source(file.name());
@@ -154,6 +154,7 @@ impl Host {
             })
             .collect();
         let (copies, homes) = base_calls::copies(&layer_files, problems);
+        problems.extend(crate::script::overlay_check::problems(&layer_files, &self.state.borrow().ruleset));
         // A `base::` call that reaches nothing is already reported; it is not also unknown.
         let script_fns: BTreeSet<String> = compiled
             .iter()

@@ -195,7 +195,7 @@ fn melee_in_woods_and_into_a_town_disorders() {
     assert_eq!(a.0.borrow().order, "disordered");
     host.set_dice(Box::new(Supplied::new([9, 2])));
     let mut scope = Scope::new();
-    host.eval(&mut scope, &format!("{EQUAL} melee(a, d, #{{ woods: true }})")).unwrap();
+    host.eval(&mut scope, &format!("{EQUAL} melee(a, d, #{{ cover: \"woods\" }})")).unwrap();
     for name in ["a", "d"] {
         assert_eq!(scope.get_value::<UnitRef>(name).unwrap().0.borrow().order, "disordered", "{name}");
     }

@@ -6,6 +6,7 @@ mod fire;
 mod maneuver;
 mod melee;
 mod movement;
+mod one_fact;
 mod rule_notes;
 mod sequence;
 mod tables;
