@@ -103,6 +103,7 @@ fn locate(source: &crate::rules::SourceFile, error: &UnitError) -> Problem {
         UnitError::UnknownFieldWord { word, help, .. } => (word.clone(), help.clone()),
         UnitError::UnknownField { field, help, .. } => (field.clone(), Some(help.clone())),
         UnitError::FieldKind { field, .. } => (field.clone(), None),
+        UnitError::MarkerKind { marker, .. } => (marker.clone(), None),
         UnitError::DuplicateId { id, .. }
         | UnitError::CommandCycle { id, .. }
         | UnitError::Stands { id, .. }
@@ -118,15 +119,35 @@ fn locate(source: &crate::rules::SourceFile, error: &UnitError) -> Problem {
         UnitError::UnknownField { .. } | UnitError::FieldKind { .. } | UnitError::UnknownFieldWord { .. } => {
             "scenario::unit_field"
         }
+        UnitError::MarkerKind { .. } => "scenario::marker_kind",
     };
     let text = source.inner();
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let whole = |word: &str| -> Vec<usize> {
+        text.match_indices(word)
+            .filter(|(at, _)| {
+                !text[..*at].chars().next_back().is_some_and(is_word)
+                    && !text[at + word.len()..].chars().next().is_some_and(is_word)
+            })
+            .map(|(at, _)| at)
+            .collect()
+    };
+    let places = whole(&word);
+    // A marker is found after the id of the unit or leader that carries it: another may carry
+    // the same marker rightly.
+    let owner = match error {
+        UnitError::MarkerKind { id, .. } | UnitError::UnknownWord { id, field: "marker", .. } => {
+            whole(id).first().copied()
+        }
+        _ => None,
+    };
     // The last mention of a duplicate id is the one in the way; otherwise the first.
-    let mut places = text.match_indices(word.as_str()).filter(|(at, _)| {
-        !text[..*at].chars().next_back().is_some_and(is_word)
-            && !text[at + word.len()..].chars().next().is_some_and(is_word)
-    });
-    let place = if matches!(error, UnitError::DuplicateId { .. }) { places.last() } else { places.next() };
+    let place = match owner {
+        Some(from) => places.iter().find(|at| **at > from).or(places.first()),
+        None if matches!(error, UnitError::DuplicateId { .. }) => places.last(),
+        None => places.first(),
+    }
+    .map(|at| (*at, ()));
     let mut problem = match place {
         Some((at, _)) => Problem::error(code, error.to_string(), source, (at, word.len()).into()).with_label("here"),
         None => Problem::general(code, error.to_string()),
