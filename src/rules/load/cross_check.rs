@@ -125,7 +125,9 @@ impl Loader {
             // Effects carry no spans: the marker's name after the result's id in the file that wrote it.
             let place = table.file.as_ref().and_then(|f| {
                 let text = f.inner();
-                let from = find_word(text, &result.id).map_or(0, |at| at.offset());
+                // The result as defined under `results:`, not as named in a band before it.
+                let results = find_word(text, "results").map_or(0, |at| at.offset());
+                let from = find_word(&text[results..], &result.id).map_or(results, |at| results + at.offset());
                 find_word(&text[from..], name).map(|at| (f, SourceSpan::from((at.offset() + from, at.len()))))
             });
             let problem = match place {
