@@ -265,8 +265,9 @@ pub(super) fn markers<'de, D: Deserializer<'de>>(
     d.deserialize_any(Markers)
 }
 
-/// The shape of a marker's kind, for the JSON schema.
+/// What value a marker takes (the shape of `MarkerKind` as written, for the JSON schema).
 #[derive(schemars::JsonSchema)]
+#[schemars(rename = "MarkerKind")]
 #[allow(dead_code)]
 #[serde(untagged)]
 pub enum MarkerKindSchema {
@@ -278,8 +279,9 @@ pub enum MarkerKindSchema {
     Either(Vec<MarkerKindSchema>),
 }
 
-/// A kind's name.
+/// A marker kind's name.
 #[derive(schemars::JsonSchema)]
+#[schemars(rename = "MarkerKindName")]
 #[allow(dead_code)]
 #[serde(rename_all = "snake_case")]
 pub enum KindName {

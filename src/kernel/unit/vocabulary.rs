@@ -26,8 +26,9 @@ pub struct Vocabulary {
     pub orders: BTreeSet<String>,
     #[serde(default)]
     pub nations: BTreeSet<String>,
-    /// Each marker the ruleset uses with the value it takes (`markers:` in ruleset.yaml), read
-    /// through `declare_markers`, `marker_kind` and `check_marker`. Empty: any marker, any value.
+    /// Each marker the ruleset uses, with the value it takes: `spent: flag`, `stunned_turns:
+    /// count`, `stunned_with: word`, `fatigued: { words: [division, corps, army] }`,
+    /// `battalion_guns: [flag, count]`. None listed: any marker, with any value.
     #[serde(default, rename = "markers", deserialize_with = "super::marker_kind::markers")]
     #[schemars(with = "BTreeMap<String, super::marker_kind::MarkerKindSchema>")]
     pub marker_kinds: BTreeMap<String, MarkerKind>,
