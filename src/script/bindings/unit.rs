@@ -210,21 +210,20 @@ pub(crate) fn checked_marker(
     name: &str,
     value: Dynamic,
 ) -> Result<Marker, Box<EvalAltResult>> {
-    let type_name = match value.type_name() {
-        "f64" | "f32" => "decimal",
-        "array" => "list",
-        other => other,
-    };
-    let shown = value.to_string();
-    let marker = match marker_from(value) {
+    let marker = match marker_of(value) {
         Ok(marker) => marker,
         // A value no marker takes (a decimal, a list): said with what this one takes.
-        Err(err) => match vocabulary.marker_kind(name) {
-            Some(kind) => {
-                return fail(format!("{}: `{name}` is {}, not the {type_name} {shown}", what(), kind.describe()));
-            }
-            None => return Err(err),
-        },
+        Err(value) => {
+            let type_name = match value.type_name() {
+                "f64" | "f32" => "decimal",
+                "array" => "list",
+                other => other,
+            };
+            return match vocabulary.marker_kind(name) {
+                Some(kind) => fail(format!("{}: `{name}` is {}, not the {type_name} {value}", what(), kind.describe())),
+                None => fail(format!("a marker is true/false, a whole number or a word, not {type_name}")),
+            };
+        }
     };
     match vocabulary.marker_fault(name, &marker) {
         Some(fault) => fail(format!("{}: {}", what(), fault.sentence(name))),
@@ -234,14 +233,20 @@ pub(crate) fn checked_marker(
 
 /// A marker's value from Rhai: a flag, a count or a word.
 pub(crate) fn marker_from(value: Dynamic) -> Result<Marker, Box<EvalAltResult>> {
-    if let Some(b) = value.clone().try_cast::<bool>() {
+    marker_of(value)
+        .or_else(|value| fail(format!("a marker is true/false, a whole number or a word, not {}", value.type_name())))
+}
+
+/// A flag, a count or a word as a marker's value; any other value given back.
+fn marker_of(value: Dynamic) -> Result<Marker, Dynamic> {
+    if let Ok(b) = value.as_bool() {
         Ok(Marker::Flag(b))
-    } else if let Some(n) = value.clone().try_cast::<i64>() {
+    } else if let Ok(n) = value.as_int() {
         Ok(Marker::Count(n))
     } else if value.is_string() {
-        Ok(Marker::Text(value.to_string()))
+        Ok(Marker::Text(value.into_string().unwrap_or_default()))
     } else {
-        fail(format!("a marker is true/false, a whole number or a word, not {}", value.type_name()))
+        Err(value)
     }
 }
 
