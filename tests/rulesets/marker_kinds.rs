@@ -101,6 +101,16 @@ fn a_leader_is_checked_as_a_unit_is() {
         error(&ff, r#"let d = leader(#{name: "Davout"}); apply(d, #{markers: #{captured: "no"}})"#),
         "apply to `Davout`, markers: `captured` is a flag, true or false, not the text \"no\" (did you mean false?)"
     );
+    // A misspelt key is named with the nearest, for a leader as for a unit.
+    assert_eq!(
+        error(&ff, r#"leader(#{name: "Davout", ratng: "2"})"#),
+        "leader `Davout` has no key `ratng` (did you mean `rating`?); a leader gives id, name, side, rating, \
+         commands, attached_to, markers"
+    );
+    assert!(
+        error(&ff, &format!(r#"unit(#{{name: "A", {FOOT}, markrs: #{{}}}})"#))
+            .starts_with("unit `A` has no key `markrs` (did you mean `markers`?); a unit gives id, name,")
+    );
     // Rightly written, the exceptional officer still adds 2" (10" command range, not 8").
     let ok = ff.eval(
         &mut Scope::new(),

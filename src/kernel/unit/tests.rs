@@ -162,3 +162,34 @@ fn a_unit_cloned_into_another_becomes_equal_to_it_in_every_field() {
     back.clone_from(&Unit::new("u3", "x", "s", "n", "a", "f", 1));
     assert_eq!(back, Unit::new("u3", "x", "s", "n", "a", "f", 1));
 }
+
+#[test]
+fn the_keys_a_unit_and_a_leader_are_written_with_are_their_fields() {
+    use super::{Leader, Marker, Placement};
+    let mut unit = Unit::new("a", "A", "s", "n", "infantry", "line", 4);
+    unit.kind = Some("line".into());
+    unit.grade = Some("veteran".into());
+    unit.stands_at_start = Some(5);
+    unit.markers.insert("m".into(), Marker::Flag(true));
+    unit.placement = Some(Placement { x: 0.0, y: 0.0, facing: 0.0 });
+    unit.command = Some("c".into());
+    unit.leaders.push("l".into());
+    unit.attached.push("b".into());
+    unit.fields.insert("f".into(), Marker::Count(1));
+    let keys = |value: serde_json::Value| -> Vec<String> { value.as_object().unwrap().keys().cloned().collect() };
+    let mut written = Unit::KEYS.map(String::from).to_vec();
+    written.sort();
+    assert_eq!(keys(serde_json::to_value(&unit).unwrap()), written);
+    let leader = Leader {
+        id: "l".into(),
+        name: "L".into(),
+        side: "s".into(),
+        rating: Some("2".into()),
+        commands: Some("c".into()),
+        attached_to: Some("a".into()),
+        markers: [("m".to_string(), Marker::Flag(true))].into(),
+    };
+    let mut written = Leader::KEYS.map(String::from).to_vec();
+    written.sort();
+    assert_eq!(keys(serde_json::to_value(&leader).unwrap()), written);
+}

@@ -136,6 +136,7 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
     if slug(&name).is_empty() && !spec.contains_key("id") {
         return fail(format!("a unit's name needs a letter or a digit, not `{name}`"));
     }
+    known_keys("unit", &name, &spec, &Unit::KEYS)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     for key in ["side", "nation"] {
         spec.entry(key.into()).or_insert_with(|| Dynamic::from(String::new()));
@@ -168,6 +169,7 @@ fn leader_from(mut spec: Map, vocabulary: &Vocabulary) -> Result<Leader, Box<Eva
     if name.is_empty() {
         return fail("a leader needs a `name`, e.g. leader(#{name: \"Ney\", rating: \"excellent\"})");
     }
+    known_keys("leader", &name, &spec, &Leader::KEYS)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     spec.entry("side".into()).or_insert_with(|| Dynamic::from(String::new()));
     let leader: Leader =
@@ -175,6 +177,18 @@ fn leader_from(mut spec: Map, vocabulary: &Vocabulary) -> Result<Leader, Box<Eva
     match vocabulary.check_leader(&leader).into_iter().next() {
         Some(problem) => fail(with_help(&problem)),
         None => Ok(leader),
+    }
+}
+
+/// Refuses a key of `spec` that a unit or leader (`what`) is not written with, naming the
+/// nearest: serde's own refusal lists the keys but says nothing of which was meant.
+fn known_keys(what: &str, name: &str, spec: &Map, keys: &[&str]) -> Result<(), Box<EvalAltResult>> {
+    match spec.keys().find(|k| !keys.contains(&k.as_str())) {
+        Some(key) => {
+            let hint = crate::rules::did_you_mean(key, keys.iter().copied());
+            fail(format!("{what} `{name}` has no key `{key}`{hint}; a {what} gives {}", keys.join(", ")))
+        }
+        None => Ok(()),
     }
 }
 
