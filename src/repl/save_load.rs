@@ -122,6 +122,17 @@ impl Session {
             Ok(host) => host,
             Err(err) => return Reply::Error(diagnostic::render(&err, self.look)),
         };
+        // Saved units and leaders are checked as an order of battle's are: a file edited by hand
+        // (`fresh: no`) must not quietly change the odds.
+        let wrong = {
+            let vocabulary = &host.ruleset().vocabulary;
+            let units = saved.units.values().flat_map(|u| vocabulary.check_unit(u));
+            units.chain(saved.leaders.values().flat_map(|l| vocabulary.check_leader(l))).next()
+        };
+        if let Some(wrong) = wrong {
+            let problem = crate::rules::unit_problem::locate_unit_error(&file, &wrong);
+            return Reply::Error(format!("{}the session was not changed", diagnostic::render(&problem, self.look)));
+        }
         let (scope, units, leaders) = match saved::scope_of(&saved) {
             Ok(parts) => parts,
             Err(why) => return Reply::Error(format!("{path}: {why}; the session was not changed")),

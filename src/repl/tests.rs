@@ -719,6 +719,34 @@ fn saving_over_a_file_keeps_its_mode_refuses_a_read_only_one_and_clears_a_killed
 }
 
 #[test]
+fn a_saved_game_edited_to_a_marker_of_the_wrong_kind_is_refused_where_it_is_written() {
+    let dir = scratch("save-marker-kinds");
+    let file = dir.join("game.yaml");
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(
+        r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", markers: #{fresh: true}});"#,
+    ));
+    output(s.handle(r#"let d = leader(#{name: "Davout", markers: #{exceptional: true}});"#));
+    output(s.handle(&format!(":save {}", file.display())));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    for (from, to, said) in [
+        ("fresh: true", "fresh: no", "unit `a`: `fresh` is a flag, true or false, not the text \"no\" (did you"),
+        ("exceptional: true", "exceptionel: true", "leader `davout` has marker `exceptionel`, which this ruleset"),
+    ] {
+        assert!(saved.contains(from), "{saved}");
+        std::fs::write(&file, saved.replace(from, to)).unwrap();
+        let mut t = session(&["ff-napoleonic"]);
+        output(t.handle("let kept = 5;"));
+        let err = error(t.handle(&format!(":load {}", file.display())));
+        assert!(err.contains(said), "{err}");
+        assert!(err.contains("game.yaml:"), "{err}");
+        assert!(err.ends_with("the session was not changed"), "{err}");
+        assert_eq!(output(t.handle("kept")), "= 5");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_saved_game_of_another_format_is_refused() {
     let dir = scratch("save-format");
     let file = dir.join("old.yaml");

@@ -20,6 +20,7 @@ pub mod shipped;
 mod source;
 mod switched_table;
 mod table;
+pub mod unit_problem;
 pub mod unit_template;
 mod yaml;
 

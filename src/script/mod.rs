@@ -23,6 +23,7 @@ mod fields;
 mod handles;
 mod host;
 mod luck;
+mod marker_kinds;
 mod modifier_engine;
 mod modifiers;
 mod observed;

@@ -671,7 +671,7 @@ fn a_walk_that_cuts_off_most_of_the_chance_is_sampled_instead() {
 #[test]
 fn effects_written_in_a_script_clear_markers() {
     let host = host(&["ff-napoleonic"]);
-    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", markers: #{fatigued: true, guard: true}});
+    let code = r#"let u = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", markers: #{fatigued: "division", guard: true}});
         apply(u, #{clear_markers: ["fatigued"]}); [u.has_marker("fatigued"), u.has_marker("guard")]"#;
     let value = host.eval(&mut Scope::new(), code).unwrap().value.into_array().unwrap();
     assert_eq!(value.iter().map(|v| v.as_bool().unwrap()).collect::<Vec<_>>(), [false, true]);

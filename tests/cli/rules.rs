@@ -73,6 +73,17 @@ fn misspelt_words_are_pointed_at() {
 }
 
 #[test]
+fn marker_values_of_the_wrong_kind_are_pointed_at() {
+    // In table effects (at load) and in literals the procedures write (`check`).
+    insta::assert_snapshot!("broken_marker_kinds", broken("broken-marker-kinds"));
+}
+
+#[test]
+fn markers_listed_without_kinds_are_refused_with_how_to_give_them() {
+    insta::assert_snapshot!("broken_marker_list", broken("broken-marker-list"));
+}
+
+#[test]
 fn misspelt_result_values_and_constants_are_pointed_at() {
     insta::assert_snapshot!("broken_values", broken("broken-values"));
 }

@@ -8,6 +8,7 @@ mod ff_napoleonic;
 mod fields_and_observations;
 mod generated_programs;
 mod linear_warfare;
+mod marker_kinds;
 mod monte_carlo;
 mod overlay_slips;
 mod overlays;

@@ -64,7 +64,7 @@ fn an_overlay_changes_a_template_and_adds_its_own_markers_merged() {
 fn templates_written_wrongly_are_refused_where_they_are_written() {
     let (_, problems) = load_partial(&[fixture("broken-unit-templates")], &rules_dir());
     let found: Vec<(&str, &str)> = problems.iter().map(|p| (p.code, p.message.as_str())).collect();
-    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found.len(), 4, "{found:?}");
     assert!(found.iter().all(|(code, _)| *code == "rules::unit_template"), "{found:?}");
     assert!(
         found[0].1.starts_with("unit template `short_line`: a template cannot give `stand` (did you mean `stands`?)"),
@@ -72,5 +72,10 @@ fn templates_written_wrongly_are_refused_where_they_are_written() {
     );
     assert!(found[1].1.starts_with("unit template `named_line`: a template cannot give `name`"), "{found:?}");
     assert!(found[2].1.starts_with("unit template `odd_arm`:") && found[2].1.contains("infantery"), "{found:?}");
+    assert_eq!(
+        found[3].1,
+        "unit template `spent_line`: unit `template`: `spent` is a flag, true or false, not the text \"no\" (did you mean false?)"
+    );
     assert!(problems[0].place().ends_with("ruleset.yaml:7:3"), "{}", problems[0].place());
+    assert!(problems[3].place().ends_with("ruleset.yaml:19:3"), "{}", problems[3].place());
 }

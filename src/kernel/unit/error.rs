@@ -50,12 +50,34 @@ pub enum UnitError {
         help: String,
     },
 
-    #[error("unit `{id}` gives `{field}` as {value}, but it is a field of type {kind}")]
+    #[error("unit `{id}` gives `{field}` as {value}, but it is a field of type {kind}{hint}")]
     #[diagnostic(
         code(unit::field_type),
         help("bool fields take true or false, int fields a whole number, word fields a word")
     )]
-    FieldKind { id: String, field: String, kind: &'static str, value: String },
+    FieldKind {
+        id: String,
+        field: String,
+        kind: &'static str,
+        value: String,
+        /// " (did you mean false?)", or nothing.
+        hint: String,
+    },
+
+    #[error("{kind} `{id}`: {why}")]
+    #[diagnostic(
+        code(unit::marker_kind),
+        help(
+            "each marker takes the kind `vocabulary: markers:` gives it in ruleset.yaml (`grognard show` lists them)"
+        )
+    )]
+    MarkerKind {
+        kind: &'static str,
+        id: String,
+        marker: String,
+        /// "`spent` is a flag, true or false, not the text "no" (did you mean false?)".
+        why: String,
+    },
 
     #[error("unit `{id}` has {field} `{word}`, which this ruleset does not know")]
     #[diagnostic(code(unit::unknown_word))]

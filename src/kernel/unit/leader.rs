@@ -28,6 +28,9 @@ pub struct Leader {
 }
 
 impl Leader {
+    /// The keys a leader is written with (its serde fields), for a "did you mean" on a misspelt one.
+    pub const KEYS: [&'static str; 7] = ["id", "name", "side", "rating", "commands", "attached_to", "markers"];
+
     /// Whether the leader carries `marker` (a flag that is set, or any count or text).
     pub fn has_marker(&self, marker: &str) -> bool {
         self.markers.get(marker).is_some_and(Marker::is_set)

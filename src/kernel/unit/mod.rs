@@ -5,6 +5,7 @@
 
 mod error;
 mod leader;
+mod marker_kind;
 mod order_of_battle;
 mod side;
 #[allow(clippy::module_inception)]
@@ -13,10 +14,11 @@ mod vocabulary;
 
 pub use error::UnitError;
 pub use leader::Leader;
+pub use marker_kind::{KIND_EXAMPLE, MarkerKind, shown as shown_marker};
 pub use order_of_battle::{Command, OrderOfBattle};
 pub use side::Side;
 pub use unit::{Marker, Placement, Unit};
-pub use vocabulary::{FieldFault, FieldKind, FieldSpec, UnitDefaults, Vocabulary};
+pub use vocabulary::{FieldFault, FieldKind, FieldSpec, MarkerFault, UnitDefaults, Vocabulary};
 
 #[cfg(test)]
 mod tests;

@@ -129,6 +129,9 @@ impl OrderOfBattle {
             }
         }
         self.check_cycles(&mut errors);
+        for l in &self.leaders {
+            errors.extend(vocabulary.check_leader(l));
+        }
         for u in &self.units {
             errors.extend(vocabulary.check_unit(u));
             if u.stands > u.starting_stands() {

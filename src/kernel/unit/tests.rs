@@ -162,3 +162,95 @@ fn a_unit_cloned_into_another_becomes_equal_to_it_in_every_field() {
     back.clone_from(&Unit::new("u3", "x", "s", "n", "a", "f", 1));
     assert_eq!(back, Unit::new("u3", "x", "s", "n", "a", "f", 1));
 }
+
+#[test]
+fn the_keys_a_unit_and_a_leader_are_written_with_are_their_fields() {
+    use super::{Leader, Marker, Placement};
+    let mut unit = Unit::new("a", "A", "s", "n", "infantry", "line", 4);
+    unit.kind = Some("line".into());
+    unit.grade = Some("veteran".into());
+    unit.stands_at_start = Some(5);
+    unit.markers.insert("m".into(), Marker::Flag(true));
+    unit.placement = Some(Placement { x: 0.0, y: 0.0, facing: 0.0 });
+    unit.command = Some("c".into());
+    unit.leaders.push("l".into());
+    unit.attached.push("b".into());
+    unit.fields.insert("f".into(), Marker::Count(1));
+    let keys = |value: serde_json::Value| -> Vec<String> { value.as_object().unwrap().keys().cloned().collect() };
+    let mut written = Unit::KEYS.map(String::from).to_vec();
+    written.sort();
+    assert_eq!(keys(serde_json::to_value(&unit).unwrap()), written);
+    let leader = Leader {
+        id: "l".into(),
+        name: "L".into(),
+        side: "s".into(),
+        rating: Some("2".into()),
+        commands: Some("c".into()),
+        attached_to: Some("a".into()),
+        markers: [("m".to_string(), Marker::Flag(true))].into(),
+    };
+    let mut written = Leader::KEYS.map(String::from).to_vec();
+    written.sort();
+    assert_eq!(keys(serde_json::to_value(&leader).unwrap()), written);
+}
+
+#[test]
+fn a_marker_kind_is_read_as_a_ruleset_writes_it_and_a_slip_is_named() {
+    use super::MarkerKind;
+    let kind = |json: &str| serde_json::from_str::<MarkerKind>(json).map_err(|e| e.to_string());
+    assert_eq!(kind(r#""flag""#), Ok(MarkerKind::Flag));
+    assert_eq!(kind(r#""count""#), Ok(MarkerKind::Count));
+    assert_eq!(kind(r#""word""#), Ok(MarkerKind::Word(Default::default())));
+    assert_eq!(kind(r#"{"words": ["silenced"]}"#), Ok(MarkerKind::Word(["silenced".to_string()].into())));
+    assert_eq!(kind(r#"["flag", "count"]"#), Ok(MarkerKind::Either(vec![MarkerKind::Flag, MarkerKind::Count])));
+    let err = kind(r#""flg""#).unwrap_err();
+    assert!(err.starts_with("`flg` is not a marker's kind (did you mean flag?)"), "{err}");
+    let err = kind(r#"{"word": ["a"]}"#).unwrap_err();
+    assert!(err.starts_with("a marker's kind written as a map takes only `words`, not `word`"), "{err}");
+    let err = kind(r#"["flag", ["count"]]"#).unwrap_err();
+    assert!(err.starts_with("a list of a marker's kinds holds kinds, not another list"), "{err}");
+    // Rulesets once listed bare names: refused with how to give kinds.
+    let err = serde_json::from_str::<Vocabulary>(r#"{"markers": ["spent"]}"#).unwrap_err().to_string();
+    assert!(err.starts_with("markers are listed with their kinds (flag, count, word or { words: [...] })"), "{err}");
+}
+
+#[test]
+fn a_value_not_of_its_markers_kind_is_refused_with_what_it_may_mean() {
+    use super::{MarkerFault, MarkerKind};
+    let mut v = Vocabulary::default();
+    v.declare_markers(
+        [
+            ("spent".to_string(), MarkerKind::Flag),
+            ("turns".to_string(), MarkerKind::Count),
+            ("guns".to_string(), MarkerKind::Either(vec![MarkerKind::Flag, MarkerKind::Count])),
+            ("battery".to_string(), MarkerKind::Word(["silenced".to_string(), "damaged".to_string()].into())),
+        ]
+        .into(),
+    );
+    let why = |name: &str, value: Marker| v.marker_fault(name, &value).map(|f| f.sentence(name));
+    assert_eq!(why("spent", Marker::Flag(false)), None);
+    assert_eq!(
+        why("spent", Marker::Text("no".into())).unwrap(),
+        "`spent` is a flag, true or false, not the text \"no\" (did you mean false?)"
+    );
+    assert_eq!(
+        why("spent", Marker::Count(1)).unwrap(),
+        "`spent` is a flag, true or false, not the number 1 (did you mean true?)"
+    );
+    assert_eq!(
+        why("turns", Marker::Flag(true)).unwrap(),
+        "`turns` is a count, a whole number, not the flag true (did you mean 1?)"
+    );
+    assert_eq!(why("guns", Marker::Count(2)), None);
+    assert_eq!(
+        why("battery", Marker::Text("silenc".into())).unwrap(),
+        "`battery` is a word, one of damaged, silenced, not the text \"silenc\" (did you mean `silenced`?)"
+    );
+    assert_eq!(
+        v.marker_fault("spnet", &Marker::Flag(true)),
+        Some(MarkerFault::Unknown("did you mean `spent`?".into()))
+    );
+    // `removed` is grognard's own flag; a ruleset listing no markers takes any.
+    assert_eq!(v.marker_kind("removed"), Some(&MarkerKind::Flag));
+    assert_eq!(Vocabulary::default().marker_fault("spent", &Marker::Text("no".into())), None);
+}

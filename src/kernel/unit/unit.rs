@@ -210,6 +210,27 @@ impl Unit {
         "eliminated",
     ];
 
+    /// The keys a unit is written with (its serde fields), for a "did you mean" on a misspelt one.
+    pub const KEYS: [&'static str; 17] = [
+        "id",
+        "name",
+        "side",
+        "nation",
+        "arm",
+        "type",
+        "grade",
+        "stands",
+        "stands_at_start",
+        "formation",
+        "order",
+        "markers",
+        "placement",
+        "command",
+        "leaders",
+        "attached",
+        "fields",
+    ];
+
     /// Whether `name` is one a unit has whatever the ruleset (a property, or a key of a unit as
     /// written): a field of a ruleset's own may not take it.
     pub fn is_kernel_name(name: &str) -> bool {

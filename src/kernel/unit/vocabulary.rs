@@ -5,6 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::error::UnitError;
+use super::leader::Leader;
+use super::marker_kind::MarkerKind;
 use super::unit::{Marker, Unit};
 
 /// Words a ruleset allows. An empty set means "any word": a ruleset that does
@@ -24,7 +26,15 @@ pub struct Vocabulary {
     pub orders: BTreeSet<String>,
     #[serde(default)]
     pub nations: BTreeSet<String>,
-    #[serde(default)]
+    /// Each marker the ruleset uses, with the value it takes: `spent: flag`, `stunned_turns:
+    /// count`, `stunned_with: word`, `fatigued: { words: [division, corps, army] }`,
+    /// `battalion_guns: [flag, count]`. None listed: any marker, with any value.
+    #[serde(default, rename = "markers", deserialize_with = "super::marker_kind::markers")]
+    #[schemars(with = "BTreeMap<String, super::marker_kind::MarkerKindSchema>")]
+    pub marker_kinds: BTreeMap<String, MarkerKind>,
+    /// The names of `marker_kinds`, as a set of words for what reads markers as words (the
+    /// static checks, a contract's `vocabulary: markers`); kept in step by `declare_markers`.
+    #[serde(skip)]
     pub markers: BTreeSet<String>,
     /// The fields of its own a ruleset gives units (`unit_fields:` in ruleset.yaml).
     #[serde(skip)]
@@ -49,6 +59,15 @@ impl FieldKind {
             FieldKind::Flag => "bool",
             FieldKind::Count => "int",
             FieldKind::Word => "word",
+        }
+    }
+
+    /// The same kind as a marker's, for the words of a value that is not one.
+    fn as_marker_kind(self) -> MarkerKind {
+        match self {
+            FieldKind::Flag => MarkerKind::Flag,
+            FieldKind::Count => MarkerKind::Count,
+            FieldKind::Word => MarkerKind::Word(BTreeSet::new()),
         }
     }
 
@@ -140,9 +159,8 @@ impl Vocabulary {
             ("order", Some(&unit.order), &self.orders),
             ("nation", Some(&unit.nation), &self.nations),
         ];
-        let markers = unit.markers.keys().map(|m| ("marker", Some(m.as_str()), &self.markers));
         let mut errors = self.check_fields(unit);
-        for (field, word, allowed) in fields.into_iter().chain(markers) {
+        for (field, word, allowed) in fields {
             // A word left blank (a unit made at the REPL without a nation) is not a wrong word.
             let Some(word) = word.filter(|w| !w.is_empty()) else { continue };
             if !Vocabulary::allows(allowed, word) {
@@ -159,7 +177,92 @@ impl Vocabulary {
                 });
             }
         }
+        errors.extend(self.check_markers("unit", &unit.id, &unit.markers));
         errors
+    }
+
+    /// The markers of `leader` this vocabulary does not allow: a name it does not list, or a
+    /// value not of the marker's kind. A leader's other fields are the kernel's, checked as read.
+    pub fn check_leader(&self, leader: &Leader) -> Vec<UnitError> {
+        self.check_markers("leader", &leader.id, &leader.markers)
+    }
+
+    /// Each marker of the unit or leader `id` (`kind` says which), against the markers listed.
+    fn check_markers(&self, kind: &'static str, id: &str, markers: &BTreeMap<String, Marker>) -> Vec<UnitError> {
+        let mut errors = Vec::new();
+        for (name, value) in markers {
+            match self.marker_fault(name, value) {
+                None => {}
+                Some(MarkerFault::Unknown(help)) => errors.push(UnitError::UnknownWord {
+                    kind,
+                    id: id.to_string(),
+                    field: "marker",
+                    word: name.clone(),
+                    help: Some(help),
+                }),
+                Some(MarkerFault::Kind(why)) => {
+                    errors.push(UnitError::MarkerKind { kind, id: id.to_string(), marker: name.clone(), why })
+                }
+            }
+        }
+        errors
+    }
+}
+
+/// Why a marker's name or value cannot be a unit's or a leader's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MarkerFault {
+    /// A name the ruleset does not list; the help says what it may have meant.
+    Unknown(String),
+    /// A value not of the marker's kind: the whole sentence, with what it may have meant.
+    Kind(String),
+}
+
+impl MarkerFault {
+    /// The fault in one sentence, for a script's error.
+    pub fn sentence(&self, name: &str) -> String {
+        match self {
+            MarkerFault::Unknown(help) => format!("`{name}` is not a marker of this ruleset ({help})"),
+            MarkerFault::Kind(why) => why.clone(),
+        }
+    }
+}
+
+/// `removed` is grognard's own marker, a flag: the `removed: true` effect sets it.
+const REMOVED: (&str, MarkerKind) = ("removed", MarkerKind::Flag);
+
+impl Vocabulary {
+    /// Declares markers with their kinds (a layer's `markers:`; an overlay's replace the base's
+    /// of the same name).
+    pub fn declare_markers(&mut self, kinds: BTreeMap<String, MarkerKind>) {
+        self.markers.extend(kinds.keys().cloned());
+        self.marker_kinds.extend(kinds);
+    }
+
+    /// The kind of the marker `name`: one the ruleset lists, or grognard's own `removed`.
+    /// None for a name it does not list (and for every name when it lists none).
+    pub fn marker_kind(&self, name: &str) -> Option<&MarkerKind> {
+        static OWN: MarkerKind = REMOVED.1;
+        match self.marker_kinds.get(name) {
+            Some(kind) => Some(kind),
+            None if name == REMOVED.0 => Some(&OWN),
+            None => None,
+        }
+    }
+
+    /// Why `value` cannot be the marker `name`'s, if it cannot: a name the ruleset does not
+    /// list, or a value not of its kind. A ruleset that lists no markers takes any.
+    pub fn marker_fault(&self, name: &str, value: &Marker) -> Option<MarkerFault> {
+        if self.marker_kinds.is_empty() {
+            return None;
+        }
+        match self.marker_kind(name) {
+            Some(kind) => kind.fault(name, value).map(MarkerFault::Kind),
+            None => Some(MarkerFault::Unknown(match Vocabulary::closest(&self.markers, name) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("known: {}", self.markers.iter().cloned().collect::<Vec<_>>().join(", ")),
+            })),
+        }
     }
 }
 
@@ -223,6 +326,12 @@ impl Vocabulary {
                         Marker::Text(t) => format!("the word `{t}`"),
                         other => other.to_string(),
                     },
+                    hint: spec
+                        .kind
+                        .as_marker_kind()
+                        .meant(value)
+                        .map(|m| format!(" (did you mean {m}?)"))
+                        .unwrap_or_default(),
                 });
                 continue;
             }

@@ -5,6 +5,8 @@ use crate::rules::modifier::ListSituation;
 use crate::rules::problem::Problem;
 use crate::rules::problem::did_you_mean;
 use crate::rules::ruleset::Ruleset;
+use crate::rules::table::{Table, TableResult};
+use miette::SourceSpan;
 
 impl Loader {
     /// Checks that need the whole ruleset: modifiers' options and
@@ -85,6 +87,7 @@ impl Loader {
                         }
                     }
                 }
+                self.check_marker_kinds(rs, table, result);
                 for (kind, word, known) in unknown {
                     let hint = did_you_mean(word, known.iter().map(String::as_str));
                     let message = format!(
@@ -105,6 +108,35 @@ impl Loader {
                     );
                 }
             }
+        }
+    }
+}
+
+impl Loader {
+    /// Each marker a table result sets, against the kind the vocabulary gives it
+    /// (`silenced: "no"` for a flag): located at the marker under the result that sets it.
+    fn check_marker_kinds(&mut self, rs: &Ruleset, table: &Table, result: &TableResult) {
+        for (name, value) in &result.effects.markers {
+            let Some(why) = rs.vocabulary.marker_kind(name).and_then(|kind| kind.fault(name, value)) else {
+                continue;
+            };
+            let message =
+                format!("result `{}` of table `{}` sets a marker of the wrong kind: {why}", result.id, table.id);
+            // Effects carry no spans: the marker's name after the result's id in the file that wrote it.
+            let place = table.file.as_ref().and_then(|f| {
+                let text = f.inner();
+                // The result as defined under `results:`, not as named in a band before it.
+                let results = find_word(text, "results").map_or(0, |at| at.offset());
+                let from = find_word(&text[results..], &result.id).map_or(results, |at| results + at.offset());
+                find_word(&text[from..], name).map(|at| (f, SourceSpan::from((at.offset() + from, at.len()))))
+            });
+            let problem = match place {
+                Some((file, at)) => Problem::error("rules::marker_kind", message, file, at)
+                    .with_label(format!("{} here", crate::unit::shown_marker(value))),
+                None => Problem::general("rules::marker_kind", message),
+            };
+            self.problems
+                .push(problem.with_help("each marker takes the kind `vocabulary: markers:` gives it in ruleset.yaml"));
         }
     }
 }

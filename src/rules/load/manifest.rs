@@ -104,10 +104,10 @@ impl Loader {
             (&mut rs.vocabulary.formations, v.formations),
             (&mut rs.vocabulary.orders, v.orders),
             (&mut rs.vocabulary.nations, v.nations),
-            (&mut rs.vocabulary.markers, v.markers),
         ] {
             into.extend(from);
         }
+        rs.vocabulary.declare_markers(v.marker_kinds);
         for (name, def) in m.options.0 {
             rs.settings.options.insert(name.value.clone(), def.default);
             rs.options.insert(

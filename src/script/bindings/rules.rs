@@ -5,7 +5,7 @@
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString, Map, NativeCallContext};
 
 use super::fail;
-use super::unit::marker_from;
+use super::unit::checked_marker;
 use crate::rules::{Cell, Effects, LookupValue, RowKey};
 use crate::script::condition::{any_marker, has_any};
 use crate::script::handles::{LeaderRef, UnitRef};
@@ -303,7 +303,8 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
     FuncRegistration::new("apply").with_volatility(true).register_into_engine(
         engine,
         move |leader: LeaderRef, spec: Map| -> Result<(), Box<EvalAltResult>> {
-            apply_to_leader(&st, &leader, &effects_from(spec)?)
+            let effects = effects_from(&st, &|| format!("apply to `{}`", leader.name()), spec)?;
+            apply_to_leader(&st, &leader, &effects)
         },
     );
     // Effects written in a script: apply(unit, #{order: "disordered", lose_stands: 1}).
@@ -315,18 +316,28 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
 
 /// `apply(unit, #{order: "disordered", lose_stands: 1})`: effects written in a script, traced.
 pub(crate) fn apply_spec(st: &Shared, unit: &UnitRef, spec: Map) -> Result<(), Box<EvalAltResult>> {
-    let effects = effects_from(spec)?;
+    let effects = effects_from(st, &|| format!("apply to `{}`", unit.name()), spec)?;
     apply_to_unit(unit, &effects);
     st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
     Ok(())
 }
 
-/// Effects written in a script as a map, each key checked.
-fn effects_from(spec: Map) -> Result<Effects, Box<EvalAltResult>> {
+/// Effects written in a script as a map, each key checked, and each order and marker against
+/// the ruleset's words and the marker's kind (`what` names the call, for an error).
+fn effects_from(st: &Shared, what: &dyn Fn() -> String, spec: Map) -> Result<Effects, Box<EvalAltResult>> {
+    let st = st.borrow();
+    let vocabulary = &st.ruleset.vocabulary;
     let mut effects = Effects::default();
     for (key, value) in spec {
         match key.as_str() {
-            "order" => effects.order = Some(value.to_string()),
+            "order" => {
+                let order = value.to_string();
+                if !crate::unit::Vocabulary::allows(&vocabulary.orders, &order) {
+                    let hint = crate::rules::did_you_mean(&order, vocabulary.orders.iter().map(String::as_str));
+                    return fail(format!("{}: `{order}` is not an order of this ruleset{hint}", what()));
+                }
+                effects.order = Some(order);
+            }
             "lose_stands" => {
                 let n = value.as_int().map_err(|t| format!("lose_stands is a whole number, not {t}"))?;
                 effects.lose_stands = Some(n.clamp(0, i64::from(u32::MAX)) as u32);
@@ -335,7 +346,8 @@ fn effects_from(spec: Map) -> Result<Effects, Box<EvalAltResult>> {
             "markers" => {
                 let markers = value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"silenced\"}")?;
                 for (name, v) in markers {
-                    effects.markers.insert(name.to_string(), marker_from(v)?);
+                    let marker = checked_marker(vocabulary, &|| format!("{}, markers", what()), &name, v)?;
+                    effects.markers.insert(name.to_string(), marker);
                 }
             }
             "clear_markers" => {
@@ -344,6 +356,14 @@ fn effects_from(spec: Map) -> Result<Effects, Box<EvalAltResult>> {
                     .filter(|names| names.iter().all(Dynamic::is_string))
                     .ok_or("clear_markers is a list of marker names such as [\"alert\"]")?;
                 effects.clear_markers = names.into_iter().map(|n| n.to_string()).collect();
+                let unknown = effects
+                    .clear_markers
+                    .iter()
+                    .find(|n| !vocabulary.markers.is_empty() && vocabulary.marker_kind(n).is_none());
+                if let Some(name) = unknown {
+                    let hint = crate::rules::did_you_mean(name, vocabulary.markers.iter().map(String::as_str));
+                    return fail(format!("{}, clear_markers: `{name}` is not a marker of this ruleset{hint}", what()));
+                }
             }
             other => {
                 let known = ["order", "lose_stands", "markers", "clear_markers", "removed"];

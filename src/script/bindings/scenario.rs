@@ -6,7 +6,8 @@ use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
 
 use super::fail;
 use crate::rules::files::Confined;
-use crate::rules::{Problem, Problems, parse_yaml, source_file};
+use crate::rules::unit_problem::locate_unit_error;
+use crate::rules::{Problems, parse_yaml, source_file};
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::state::Shared;
 use crate::unit::{OrderOfBattle, UnitError};
@@ -30,7 +31,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
                     if errors.is_empty() {
                         Ok(oob)
                     } else {
-                        Err(errors.iter().map(|e| locate(&source, e)).collect::<Vec<_>>())
+                        Err(errors.iter().map(|e| locate_unit_error(&source, e)).collect::<Vec<_>>())
                     }
                 }
                 Err(problem) => Err(vec![*problem]),
@@ -93,46 +94,4 @@ fn read(folder: &Path, path: &str) -> Result<String, Box<EvalAltResult>> {
         return fail(format!("order_of_battle(\"{path}\"): there is no scenario folder {}", folder.display()));
     }
     folders.read(Path::new(path)).map_err(|err| format!("order_of_battle(\"{path}\"): {err}").into())
-}
-
-/// A problem of the order of battle, underlining the word or id it is about.
-fn locate(source: &crate::rules::SourceFile, error: &UnitError) -> Problem {
-    let (word, help) = match error {
-        UnitError::UnknownWord { word, help, .. } => (word.clone(), help.clone()),
-        UnitError::UnknownReference { target, .. } => (target.clone(), None),
-        UnitError::UnknownFieldWord { word, help, .. } => (word.clone(), help.clone()),
-        UnitError::UnknownField { field, help, .. } => (field.clone(), Some(help.clone())),
-        UnitError::FieldKind { field, .. } => (field.clone(), None),
-        UnitError::DuplicateId { id, .. }
-        | UnitError::CommandCycle { id, .. }
-        | UnitError::Stands { id, .. }
-        | UnitError::Missing { id, .. } => (id.clone(), None),
-    };
-    let code = match error {
-        UnitError::UnknownWord { .. } => "scenario::unknown_word",
-        UnitError::UnknownReference { .. } => "scenario::unknown_reference",
-        UnitError::DuplicateId { .. } => "scenario::duplicate_id",
-        UnitError::CommandCycle { .. } => "scenario::command_cycle",
-        UnitError::Stands { .. } => "scenario::stands",
-        UnitError::Missing { .. } => "scenario::missing_field",
-        UnitError::UnknownField { .. } | UnitError::FieldKind { .. } | UnitError::UnknownFieldWord { .. } => {
-            "scenario::unit_field"
-        }
-    };
-    let text = source.inner();
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    // The last mention of a duplicate id is the one in the way; otherwise the first.
-    let mut places = text.match_indices(word.as_str()).filter(|(at, _)| {
-        !text[..*at].chars().next_back().is_some_and(is_word)
-            && !text[at + word.len()..].chars().next().is_some_and(is_word)
-    });
-    let place = if matches!(error, UnitError::DuplicateId { .. }) { places.last() } else { places.next() };
-    let mut problem = match place {
-        Some((at, _)) => Problem::error(code, error.to_string(), source, (at, word.len()).into()).with_label("here"),
-        None => Problem::general(code, error.to_string()),
-    };
-    if let Some(help) = help {
-        problem = problem.with_help(help);
-    }
-    problem
 }

@@ -6,11 +6,11 @@ use super::fail;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, marker_to, unit_property};
 use crate::script::state::{Shared, UnitMade};
-use crate::unit::{Leader, Marker, Unit};
+use crate::unit::{Leader, Marker, Unit, Vocabulary};
 
 pub fn register(engine: &mut Engine, state: &Shared) {
     register_unit_type(engine, state);
-    register_leader_type(engine);
+    register_leader_type(engine, state);
 
     let st = state.clone();
     engine.register_fn("unit", move |spec: Map| make_unit(&st, spec));
@@ -27,7 +27,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     });
     let st = state.clone();
     engine.register_fn("leader", move |spec: Map| -> Result<LeaderRef, Box<EvalAltResult>> {
-        let leader = leader_from(spec)?;
+        let leader = leader_from(spec, &st.borrow().ruleset.vocabulary)?;
         let handle = LeaderRef::new(leader);
         st.borrow_mut().add_leader(handle.clone());
         Ok(handle)
@@ -136,6 +136,7 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
     if slug(&name).is_empty() && !spec.contains_key("id") {
         return fail(format!("a unit's name needs a letter or a digit, not `{name}`"));
     }
+    known_keys("unit", &name, &spec, &Unit::KEYS)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     for key in ["side", "nation"] {
         spec.entry(key.into()).or_insert_with(|| Dynamic::from(String::new()));
@@ -156,25 +157,50 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
     let mut problems = vocabulary.complete(&mut unit);
     problems.extend(vocabulary.check_unit(&unit));
     if let Some(problem) = problems.into_iter().next() {
-        let help = match &problem {
-            crate::unit::UnitError::UnknownWord { help: Some(h), .. }
-            | crate::unit::UnitError::UnknownFieldWord { help: Some(h), .. }
-            | crate::unit::UnitError::UnknownField { help: h, .. } => format!(" ({h})"),
-            _ => String::new(),
-        };
-        return fail(format!("{problem}{help}"));
+        return fail(with_help(&problem));
     }
     Ok(unit)
 }
 
-fn leader_from(mut spec: Map) -> Result<Leader, Box<EvalAltResult>> {
+/// A leader from a Rhai map, `id` from the name and `side` blank as for a unit, his markers
+/// checked against the ruleset's as a unit's are.
+fn leader_from(mut spec: Map, vocabulary: &Vocabulary) -> Result<Leader, Box<EvalAltResult>> {
     let name = spec.get("name").map(|n| n.to_string()).unwrap_or_default();
     if name.is_empty() {
         return fail("a leader needs a `name`, e.g. leader(#{name: \"Ney\", rating: \"excellent\"})");
     }
+    known_keys("leader", &name, &spec, &Leader::KEYS)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     spec.entry("side".into()).or_insert_with(|| Dynamic::from(String::new()));
-    rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("leader `{name}`: {e}").into())
+    let leader: Leader =
+        rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("leader `{name}`: {e}"))?;
+    match vocabulary.check_leader(&leader).into_iter().next() {
+        Some(problem) => fail(with_help(&problem)),
+        None => Ok(leader),
+    }
+}
+
+/// Refuses a key of `spec` that a unit or leader (`what`) is not written with, naming the
+/// nearest: serde's own refusal lists the keys but says nothing of which was meant.
+fn known_keys(what: &str, name: &str, spec: &Map, keys: &[&str]) -> Result<(), Box<EvalAltResult>> {
+    match spec.keys().find(|k| !keys.contains(&k.as_str())) {
+        Some(key) => {
+            let hint = crate::rules::did_you_mean(key, keys.iter().copied());
+            fail(format!("{what} `{name}` has no key `{key}`{hint}; a {what} gives {}", keys.join(", ")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// A problem with its help, in one line, for a script's error.
+fn with_help(problem: &crate::unit::UnitError) -> String {
+    let help = match problem {
+        crate::unit::UnitError::UnknownWord { help: Some(h), .. }
+        | crate::unit::UnitError::UnknownFieldWord { help: Some(h), .. }
+        | crate::unit::UnitError::UnknownField { help: h, .. } => format!(" ({h})"),
+        _ => String::new(),
+    };
+    format!("{problem}{help}")
 }
 
 /// `4e Ligne` -> `4e_ligne`: an id from a name.
@@ -190,16 +216,51 @@ fn slug(name: &str) -> String {
     id.trim_end_matches('_').to_string()
 }
 
+/// The marker `name`'s value from Rhai, checked against the kind the ruleset gives it: `what`
+/// names the call it is given to (`set_marker on \`4e Ligne\``), made only for an error.
+pub(crate) fn checked_marker(
+    vocabulary: &Vocabulary,
+    what: &dyn Fn() -> String,
+    name: &str,
+    value: Dynamic,
+) -> Result<Marker, Box<EvalAltResult>> {
+    let marker = match marker_of(value) {
+        Ok(marker) => marker,
+        // A value no marker takes (a decimal, a list): said with what this one takes.
+        Err(value) => {
+            let type_name = match value.type_name() {
+                "f64" | "f32" => "decimal",
+                "array" => "list",
+                other => other,
+            };
+            return match vocabulary.marker_kind(name) {
+                Some(kind) => fail(format!("{}: `{name}` is {}, not the {type_name} {value}", what(), kind.describe())),
+                None => fail(format!("a marker is true/false, a whole number or a word, not {type_name}")),
+            };
+        }
+    };
+    match vocabulary.marker_fault(name, &marker) {
+        Some(fault) => fail(format!("{}: {}", what(), fault.sentence(name))),
+        None => Ok(marker),
+    }
+}
+
 /// A marker's value from Rhai: a flag, a count or a word.
 pub(crate) fn marker_from(value: Dynamic) -> Result<Marker, Box<EvalAltResult>> {
-    if let Some(b) = value.clone().try_cast::<bool>() {
+    marker_of(value)
+        .or_else(|value| fail(format!("a marker is true/false, a whole number or a word, not {}", value.type_name())))
+}
+
+/// A flag, a count or a word as a marker's value; any other value given back.
+fn marker_of(value: Dynamic) -> Result<Marker, Dynamic> {
+    if let Ok(b) = value.as_bool() {
         Ok(Marker::Flag(b))
-    } else if let Some(n) = value.clone().try_cast::<i64>() {
+    } else if let Ok(n) = value.as_int() {
         Ok(Marker::Count(n))
     } else if value.is_string() {
-        Ok(Marker::Text(value.to_string()))
+        Ok(Marker::Text(value.into_string().unwrap_or_default()))
     } else {
-        fail(format!("a marker is true/false, a whole number or a word, not {}", value.type_name()))
+        Err(value)
     }
 }
 
@@ -263,11 +324,16 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
         unit.stands = n;
         Ok(())
     });
-    engine.register_fn("set_marker", |u: &mut UnitRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
-        let marker = marker_from(value)?;
-        u.edit().set_marker(name, marker);
-        Ok(())
-    });
+    let st = state.clone();
+    engine.register_fn(
+        "set_marker",
+        move |u: &mut UnitRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+            let what = || format!("set_marker on `{}`", u.name());
+            let marker = checked_marker(&st.borrow().ruleset.vocabulary, &what, name, value)?;
+            u.edit().set_marker(name, marker);
+            Ok(())
+        },
+    );
     let st = state.clone();
     engine.register_get("leaders", move |u: &mut UnitRef| -> Array {
         let st = st.borrow();
@@ -288,7 +354,7 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
     });
 }
 
-fn register_leader_type(engine: &mut Engine) {
+fn register_leader_type(engine: &mut Engine, state: &Shared) {
     for name in LEADER_PROPERTIES {
         engine.register_get(name, move |l: &mut LeaderRef| leader_property(&l.0.borrow(), name).unwrap_or_default());
     }
@@ -296,11 +362,16 @@ fn register_leader_type(engine: &mut Engine) {
         .register_type_with_name::<LeaderRef>("Leader")
         .register_fn("has_marker", |l: &mut LeaderRef, name: &str| l.0.borrow().has_marker(name))
         .register_fn("marker", |l: &mut LeaderRef, name: &str| marker_to(l.0.borrow().markers.get(name)))
-        .register_fn("set_marker", |l: &mut LeaderRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
-            let marker = marker_from(value)?;
-            l.edit().markers.insert(name.to_string(), marker);
-            Ok(())
-        })
         .register_fn("to_string", |l: &mut LeaderRef| l.to_string())
         .register_fn("to_debug", |l: &mut LeaderRef| l.to_string());
+    let st = state.clone();
+    engine.register_fn(
+        "set_marker",
+        move |l: &mut LeaderRef, name: &str, value: Dynamic| -> Result<(), Box<EvalAltResult>> {
+            let what = || format!("set_marker on `{}`", l.name());
+            let marker = checked_marker(&st.borrow().ruleset.vocabulary, &what, name, value)?;
+            l.edit().markers.insert(name.to_string(), marker);
+            Ok(())
+        },
+    );
 }

@@ -97,6 +97,9 @@ impl Host {
         for (why, at) in crate::script::words::unknown_values(ast, &self.state.borrow().ruleset) {
             problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
         }
+        for (why, at) in crate::script::marker_kinds::wrong_kinds(ast, &self.state.borrow().ruleset) {
+            problems.push(Problem::error("script::marker_kind", why, file, span_at(file, at)).with_label("this value"));
+        }
         for (why, at) in crate::script::words::unknown_methods(ast, known) {
             problems.push(
                 Problem::error("script::unknown_function", why, file, span_at(file, at)).with_label("not a method"),
