@@ -276,6 +276,7 @@ fn check_word(words: &Words, word: &str, at: Position, found: &mut Vec<Slip>) {
             format!("interpretation `{name}` has no choice \"{word}\"{hint}; its choices are {list}")
         }
         WordsOf::Key(path) => format!("{path} has no word \"{word}\"{hint}; its words are {list}"),
+        WordsOf::Marker(name) => format!("marker `{name}` has no word \"{word}\"{hint}; its words are {list}"),
         WordsOf::Given(what) => {
             let given: Vec<String> = words.words.iter().map(|w| format!("\"{w}\"")).collect();
             format!("{what} is only ever given {}{hint}: it is never \"{word}\"", given.join(" or "))
@@ -304,7 +305,7 @@ fn path_of(expr: &Expr) -> Option<String> {
         Expr::Variable(var, ..) => Some(var.1.to_string()),
         Expr::Property(p, _) => Some(p.2.to_string()),
         Expr::Dot(chain, ..) => Some(format!("{}.{}", path_of(&chain.lhs)?, path_of(&chain.rhs)?)),
-        Expr::FnCall(call, _) if call.args.len() == 1 => match &call.args[0] {
+        Expr::FnCall(call, _) | Expr::MethodCall(call, _) if call.args.len() == 1 => match &call.args[0] {
             Expr::StringConstant(name, _) => Some(format!("{}(\"{name}\")", call.name)),
             _ => None,
         },

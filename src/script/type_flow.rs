@@ -25,6 +25,8 @@ pub(super) enum WordsOf {
     Choices(String),
     /// A contract's word key, by its path: "situation.cover".
     Key(String),
+    /// The words a marker is declared to take.
+    Marker(String),
     /// The string literals a variable, parameter or function's result is ever given, as
     /// written: "`side`".
     Given(String),
@@ -535,6 +537,20 @@ impl<'r> Flow<'r> {
         }
     }
 
+    /// The kind of value marker `name` holds, as the vocabulary declares it.
+    fn marker(&self, name: &str) -> Ty {
+        use crate::unit::MarkerKind;
+        match self.ruleset.vocabulary.marker_kind(name) {
+            Some(MarkerKind::Flag) => Ty::Bool,
+            Some(MarkerKind::Count) => Ty::Number,
+            Some(MarkerKind::Word(words)) if !words.is_empty() => {
+                Ty::Word(Rc::new(Words { of: WordsOf::Marker(name.to_string()), words: words.clone() }))
+            }
+            Some(MarkerKind::Word(_)) => Ty::Text,
+            _ => Ty::Unknown,
+        }
+    }
+
     /// Every result id a table can give, whichever way its switches stand.
     pub(super) fn results(&self, table: &str) -> BTreeSet<String> {
         let mut ids: BTreeSet<String> = BTreeSet::new();
@@ -552,6 +568,11 @@ impl<'r> Flow<'r> {
     fn method(&self, base: &Ty, call: &FnCallExpr) -> Ty {
         match (base, call.name.as_str()) {
             (Ty::Unit | Ty::Leader, "has_marker") => Ty::Bool,
+            // `unit.marker("battery")`: what the vocabulary says the marker holds (or `()`).
+            (Ty::Unit | Ty::Leader, "marker") => match call.args.first() {
+                Some(Expr::StringConstant(name, _)) => self.marker(name),
+                _ => Ty::Unknown,
+            },
             (_, "len") => Ty::Number,
             (_, "contains" | "is_empty") => Ty::Bool,
             _ => Ty::Unknown,

@@ -100,33 +100,49 @@ fn slips_inside_the_shipped_procedures_are_caught_where_written() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("ff-napoleonic");
     super::copy_tree(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/ff-napoleonic"), &copy);
-    let edit = |file: &str, from: &str, to: &str| {
+    // Each edit gives where its slip is written: `file:line:col` of `slip` inside `to`.
+    let edit = |file: &str, from: &str, to: &str, slip: &str| -> String {
         let path = copy.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains(from), "{file} no longer holds {from}");
+        let start = text.find(from).unwrap_or_else(|| panic!("{file} no longer holds {from}"));
         std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let offset = start + to.find(slip).unwrap();
+        let line = text[..offset].matches('\n').count() + 1;
+        let col = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+        format!("ff-napoleonic/{file}:{line}:{col}")
     };
-    edit("procedures/melee.rhai", r#"if result == "desperate_struggle""#, r#"if result == "desperate_struggel""#);
-    edit(
+    let struggle = edit(
+        "procedures/melee.rhai",
+        r#"if result == "desperate_struggle""#,
+        r#"if result == "desperate_struggel""#,
+        r#""desperate_struggel""#,
+    );
+    let over = edit(
         "procedures/melee.rhai",
         r#"interpretation("melee_extra_stands") == "over_7""#,
         r#"interpretation("melee_extra_stands") == "over7""#,
+        r#""over7""#,
     );
     // In a helper with no contract: `unit` is a unit because every caller passes one.
-    edit("procedures/melee.rhai", r#""column" => unit.formation == "column""#, r#""column" => unit.formation == "colum""#);
-    edit("modifiers/fire_modifiers.yaml", "situation.range <= 2 &&", r#"situation.range <= "8" &&"#);
+    let colum = edit(
+        "procedures/melee.rhai",
+        r#""column" => unit.formation == "column""#,
+        r#""column" => unit.formation == "colum""#,
+        r#""colum""#,
+    );
+    let range = edit("modifiers/fire_modifiers.yaml", "situation.range <= 2 &&", r#"situation.range <= "8" &&"#, r#""8""#);
     let out = grognard(&["check", copy.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = format!("{}{}", stdout(&out), stderr(&out)).replace(&format!("{}/", dir.path().display()), "");
     for (message, at) in [
-        ("table `melee` has no result `desperate_struggel` (did you mean", "ff-napoleonic/procedures/melee.rhai:40:22"),
-        ("interpretation `melee_extra_stands` has no choice \"over7\" (did you mean", "melee.rhai:148:67"),
-        ("\"colum\" is not a formation of this ruleset (did you mean `column`?)", "melee.rhai:236:39"),
-        ("compares `situation.range` (a number) with \"8\" (a word)", "fire_modifiers.yaml:33:58"),
+        ("table `melee` has no result `desperate_struggel` (did you mean", struggle),
+        ("interpretation `melee_extra_stands` has no choice \"over7\" (did you mean", over),
+        ("\"colum\" is not a formation of this ruleset (did you mean `column`?)", colum),
+        ("compares `situation.range` (a number) with \"8\" (a word)", range),
     ] {
         let flat = text.replace("\n  │ ", " ");
         assert!(flat.contains(message), "{message}\n{text}");
-        assert!(text.contains(at), "{at}\n{text}");
+        assert!(text.contains(&at), "{at}\n{text}");
     }
     assert!(text.contains("ff-napoleonic: 4 errors and 0 warnings"), "{text}");
 }
