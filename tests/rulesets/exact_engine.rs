@@ -2,7 +2,7 @@
 //! enough for it) outcome for outcome, and sampling, across the shipped rulesets.
 
 use grognard::dice::EnumLimits;
-use grognard::script::{Host, Outcome, ProcedureOdds};
+use grognard::script::{Host, Limits, Outcome, ProcedureOdds};
 use num_traits::Zero;
 use rhai::Scope;
 
@@ -11,6 +11,9 @@ use crate::support::{host, switched};
 /// The same call's odds through the engine and by replaying every face, which must be complete.
 fn both_ways(host: &Host, call: &str) -> (ProcedureOdds, ProcedureOdds) {
     let limits = EnumLimits { max_outcomes: 2_000_000, max_depth: 64 };
+    // Replaying every face is the slow reference, longer than a player is asked to wait
+    // (`Limits::for_walk`), most of all in a debug build on a busy machine: it is given the time.
+    host.set_walk_limits(Limits { max_operations: 2_000_000_000, time_limit: None, ..Limits::for_walk() });
     host.set_exact_engine(true);
     let engine = host.odds(&Scope::new(), call, limits, (100, 1)).unwrap_or_else(|e| panic!("{call}: {e}"));
     host.set_exact_engine(false);
