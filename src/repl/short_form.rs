@@ -303,6 +303,9 @@ mod tests {
             words: words.iter().map(|w| w.to_string()).collect::<BTreeSet<_>>(),
             default: None,
             optional: false,
+            keys: None,
+            items: None,
+            option: None,
             text: format!("the {name}"),
             source: None,
         }

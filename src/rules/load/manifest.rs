@@ -8,6 +8,7 @@ use serde_saphyr::Spanned;
 use super::Loader;
 use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFieldType, UnitTemplateDef};
 use crate::rules::problem::{Problem, SourceFile};
+use crate::rules::option_inputs;
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
 use crate::rules::unit_template::UnitTemplate;
 use crate::rules::yaml::{self, Entries, span_of};
@@ -110,12 +111,14 @@ impl Loader {
         }
         for (name, def) in m.options.0 {
             rs.settings.options.insert(name.value.clone(), def.default);
+            let brings = option_inputs::build(file, &name.value, def.brings, &rs.vocabulary, &mut self.problems);
             rs.options.insert(
                 name.value,
                 OptionInfo {
                     text: def.text.trim().to_string(),
                     default: def.default,
                     number: def.number,
+                    brings,
                     source: def.source,
                 },
             );

@@ -344,7 +344,10 @@ impl Loader {
             };
             match yaml::parse::<ContractFile>(&file) {
                 Ok(parsed) => {
-                    for contract in contract::build(&file, parsed, &rs.source, &rs.vocabulary, &mut self.problems) {
+                    let options: Vec<String> = rs.options.keys().cloned().collect();
+                    for contract in
+                        contract::build(&file, parsed, &rs.source, &rs.vocabulary, &options, &mut self.problems)
+                    {
                         if let Some(first) = this_layer.insert(contract.name.clone(), file.clone()) {
                             self.problems.push(
                                 Problem::error(
