@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::problem::{Problem, SourceFile, did_you_mean};
+use super::problem::{Origin, Problem, SourceFile, did_you_mean};
 use super::yaml::span_of;
 use crate::unit::{Leader, Marker, Unit, Vocabulary};
 
@@ -29,6 +29,16 @@ pub struct BroughtDef {
     /// Only for units of these arms (absent: every arm).
     #[serde(default)]
     pub arms: Vec<String>,
+    /// Only when given to these procedures, the ones whose reading the option changes
+    /// (absent: any contracted procedure). An elite battery rallies as elite in the base
+    /// game; only its fire waits for the option.
+    #[serde(default, rename = "in")]
+    #[schemars(with = "Vec<String>")]
+    pub procedures: Vec<Spanned<String>>,
+    /// How the words are read while the option is off, when they are: then they are not
+    /// refused ("lancers are light cavalry without rule 505").
+    #[serde(default)]
+    pub without: Option<String>,
 }
 
 /// A checked `brings:` entry.
@@ -37,9 +47,19 @@ pub struct Brought {
     pub field: String,
     pub words: BTreeSet<String>,
     pub arms: BTreeSet<String>,
+    /// The procedures it is refused in (empty: all), each with where it is written, for
+    /// the check that they exist once the contracts are loaded.
+    pub procedures: Vec<(String, Origin)>,
+    /// How the words read while the option is off; `Some`: they are not refused.
+    pub without: Option<String>,
 }
 
 impl Brought {
+    /// Whether a value of this entry given to `procedure` is refused while the option is off.
+    pub fn refused_in(&self, procedure: &str) -> bool {
+        self.without.is_none() && (self.procedures.is_empty() || self.procedures.iter().any(|(p, _)| p == procedure))
+    }
+
     /// What of this entry `unit` carries, as an error names it: `grade "elite"`.
     pub fn in_unit(&self, unit: &Unit) -> Option<String> {
         if !self.arms.is_empty() && !self.arms.contains(&unit.arm) {
@@ -140,6 +160,15 @@ pub(super) fn build(
             field: def.field.value,
             words: def.words.into_iter().map(|w| w.value).collect(),
             arms: def.arms.into_iter().collect(),
+            procedures: def
+                .procedures
+                .into_iter()
+                .map(|p| {
+                    let origin = Origin { file: file.clone(), span: span_of(file, &p) };
+                    (p.value, origin)
+                })
+                .collect(),
+            without: def.without.map(|w| w.trim().to_string()),
         });
     }
     out

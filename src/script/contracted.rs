@@ -3,7 +3,7 @@
 
 use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
 
-use super::bindings::contract::{CHECK, check_situation_key, check_value, unknown_key};
+use super::bindings::contract::{CHECK, check_situation_key, check_value, shown, unknown_key};
 use super::error::offset_of;
 use crate::rules::contract::{Contract, Key, Kind};
 use crate::rules::{Problem, Ruleset, SourceFile, did_you_mean};
@@ -139,7 +139,7 @@ pub(super) fn literal_breaches(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Pos
                     }
                 }
                 (Kind::Situation, _) => {}
-                (_, arg) => literal_in(contract, param, arg, &format!("`{}`", param.name), &mut found),
+                (_, arg) => literal_in(contract, param, arg, &param.name, &mut found),
             }
         }
         true
@@ -154,7 +154,10 @@ fn literal_in(contract: &Contract, key: &Key, expr: &Expr, path: &str, found: &m
         (Kind::Map, Expr::Map(map, _)) if key.keys.is_some() => {
             for (name, value) in &map.0 {
                 match key.key(&name.name) {
-                    None => found.push((format!("{}: {path} {}", contract.signature(), unknown_key(key, &name.name)), name.pos)),
+                    None => {
+                        let why = unknown_key(key, &name.name);
+                        found.push((format!("{}: {} {why}", contract.signature(), shown(path)), name.pos));
+                    }
                     Some(spec) => literal_in(contract, spec, value, &format!("{path}.{}", name.name), found),
                 }
             }
@@ -170,7 +173,7 @@ fn literal_in(contract: &Contract, key: &Key, expr: &Expr, path: &str, found: &m
                 && !value.is_unit()
                 && let Err((at, why)) = check_value(key, &value, path, None)
             {
-                found.push((format!("{}: {at} {why}", contract.signature()), expr.position()));
+                found.push((format!("{}: {} {why}", contract.signature(), shown(&at)), expr.position()));
             }
         }
     }

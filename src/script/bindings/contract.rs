@@ -21,7 +21,7 @@ pub(super) fn register(engine: &mut Engine, state: &Shared) {
         move |name: ImmutableString, args: Array| -> Result<(), Box<EvalAltResult>> {
             let st = st.borrow();
             let Some(contract) = st.ruleset.contracts.get(name.as_str()) else { return Ok(()) };
-            check_call(contract, &args, Some(&st.ruleset)).map_err(|breach| {
+            check_call(contract, &args, Some(Live { ruleset: &st.ruleset, procedure: &contract.name })).map_err(|breach| {
                 EvalAltResult::ErrorRuntime(Dynamic::from(ContractBreach(breach)), Position::NONE).into()
             })
         },
@@ -39,10 +39,18 @@ impl std::fmt::Display for ContractBreach {
     }
 }
 
+/// What a check at call time knows that `check` does not: the switches as they stand,
+/// and the procedure called (an option's words may be refused in some procedures only).
+#[derive(Clone, Copy)]
+pub struct Live<'a> {
+    pub ruleset: &'a Ruleset,
+    pub procedure: &'a str,
+}
+
 /// Whether `args` are what `contract` asks for under `settings`; else the first mistake,
 /// worded for a player with the path to it (`situation.supported.left`).
-pub fn check_call(contract: &Contract, args: &[Dynamic], ruleset: Option<&Ruleset>) -> Result<(), String> {
-    let at = |path: &str, why: String| format!("{}: {path} {why}", contract.signature());
+pub fn check_call(contract: &Contract, args: &[Dynamic], ruleset: Option<Live<'_>>) -> Result<(), String> {
+    let at = |path: &str, why: String| format!("{}: {} {why}", contract.signature(), shown(path));
     for (param, value) in contract.params.iter().zip(args) {
         // A situation given as () would fail at its first key: it is refused here, unless optional.
         if value.is_unit() {
@@ -72,10 +80,15 @@ pub fn check_call(contract: &Contract, args: &[Dynamic], ruleset: Option<&Rulese
             }
             continue;
         }
-        let path = format!("`{}`", param.name);
-        check_value(param, value, &path, ruleset).map_err(|(path, why)| at(&path, why))?;
+        check_value(param, value, &param.name, ruleset).map_err(|(path, why)| at(&path, why))?;
     }
     Ok(())
+}
+
+/// A path as an error shows it: a parameter alone in backticks (`` `battery` ``), a
+/// path into it as written (`first[0].range`, `situation.overlap.left`).
+pub fn shown(path: &str) -> String {
+    if path.contains(['.', '[']) { path.to_string() } else { format!("`{path}`") }
 }
 
 /// What a parameter wants, for an error: a situation names the keys it may hold.
@@ -102,7 +115,7 @@ pub fn check_situation_key(
     param: &str,
     key: &str,
     value: Option<&Dynamic>,
-    ruleset: Option<&Ruleset>,
+    ruleset: Option<Live<'_>>,
 ) -> Result<(), String> {
     let Some(spec) = contract.situation_key(key) else {
         let hint = did_you_mean(key, contract.situation.iter().map(|k| k.name.as_str()));
@@ -132,10 +145,10 @@ pub fn unknown_key(map: &Key, key: &str) -> String {
 /// keys, a list of its items, a unit with no input of a switched-off option); else the
 /// path to the first mistake inside it and why. Without a ruleset (`check`, which does
 /// not know the switches a script will run under) options are not looked at.
-pub fn check_value(key: &Key, value: &Dynamic, path: &str, ruleset: Option<&Ruleset>) -> Result<(), (String, String)> {
+pub fn check_value(key: &Key, value: &Dynamic, path: &str, ruleset: Option<Live<'_>>) -> Result<(), (String, String)> {
     let fail = |why: String| Err((path.to_string(), why));
-    if let (Some(option), Some(ruleset)) = (&key.option, ruleset)
-        && !ruleset.settings.options.get(option).copied().unwrap_or(false)
+    if let (Some(option), Some(live)) = (&key.option, ruleset)
+        && !live.ruleset.settings.options.get(option).copied().unwrap_or(false)
     {
         return fail(format!("is read only with the optional rule {option}: add --with {option}"));
     }
@@ -204,7 +217,7 @@ pub fn check_value(key: &Key, value: &Dynamic, path: &str, ruleset: Option<&Rule
 
 /// Anything is taken, but a unit or leader inside it still may not carry an input of a
 /// switched-off option (`attackers` is a unit or a list of units).
-fn inside_any(value: &Dynamic, path: &str, ruleset: Option<&Ruleset>) -> Result<(), (String, String)> {
+fn inside_any(value: &Dynamic, path: &str, ruleset: Option<Live<'_>>) -> Result<(), (String, String)> {
     let Some(ruleset) = ruleset else { return Ok(()) };
     if let Some(unit) = value.read_lock::<UnitRef>() {
         return switched_off(&unit, ruleset).map_or(Ok(()), |why| Err((path.to_string(), why)));
@@ -227,22 +240,22 @@ fn wrong(key: &Key, value: &Dynamic) -> String {
 }
 
 /// The first input of a switched-off option that `unit` carries, worded as an error.
-fn switched_off(unit: &UnitRef, ruleset: &Ruleset) -> Option<String> {
+fn switched_off(unit: &UnitRef, ruleset: Live<'_>) -> Option<String> {
     let unit = unit.0.borrow();
     refused(ruleset, |b| b.in_unit(&unit)).map(|why| format!("({}): {why}", unit.name))
 }
 
-fn switched_off_leader(leader: &LeaderRef, ruleset: &Ruleset) -> Option<String> {
+fn switched_off_leader(leader: &LeaderRef, ruleset: Live<'_>) -> Option<String> {
     let leader = leader.0.borrow();
     refused(ruleset, |b| b.in_leader(&leader)).map(|why| format!("({}): {why}", leader.name))
 }
 
-fn refused(ruleset: &Ruleset, found: impl Fn(&Brought) -> Option<String>) -> Option<String> {
-    for (name, option) in &ruleset.options {
-        if option.brings.is_empty() || ruleset.settings.options.get(name).copied().unwrap_or(false) {
+fn refused(live: Live<'_>, found: impl Fn(&Brought) -> Option<String>) -> Option<String> {
+    for (name, option) in &live.ruleset.options {
+        if option.brings.is_empty() || live.ruleset.settings.options.get(name).copied().unwrap_or(false) {
             continue;
         }
-        if let Some(what) = option.brings.iter().find_map(&found) {
+        if let Some(what) = option.brings.iter().filter(|b| b.refused_in(live.procedure)).find_map(&found) {
             return Some(format!("{what} is read only with the optional rule {name}: add --with {name}"));
         }
     }
@@ -269,10 +282,10 @@ fn describe(value: &Dynamic) -> String {
         format!("the number {value}")
     } else if value.is_bool() {
         format!("{value}")
-    } else if value.is::<UnitRef>() {
-        format!("the unit {value}")
-    } else if value.is::<LeaderRef>() {
-        format!("the leader {value}")
+    } else if let Some(unit) = value.read_lock::<UnitRef>() {
+        format!("the unit {}", unit.name())
+    } else if let Some(leader) = value.read_lock::<LeaderRef>() {
+        format!("the leader {}", leader.name())
     } else if value.is_map() {
         "a map".to_string()
     } else if value.is_array() {
