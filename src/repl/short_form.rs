@@ -306,6 +306,7 @@ mod tests {
             keys: None,
             items: None,
             option: None,
+            situation_of: None,
             text: format!("the {name}"),
             source: None,
         }

@@ -63,6 +63,11 @@ pub struct KeyDef {
     #[serde(default)]
     #[schemars(with = "Option<std::collections::BTreeMap<String, KeyDef>>")]
     pub keys: Option<Entries<Spanned<String>, KeyDef>>,
+    /// For `map`: its keys are those of this procedure's situation (a situation handed on
+    /// whole), instead of `keys:`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub situation_of: Option<Spanned<String>>,
     /// For `list`: what each element is (absent: anything).
     #[serde(default)]
     pub items: Option<Box<KeyDef>>,
@@ -178,6 +183,8 @@ pub struct Key {
     pub items: Option<Box<Key>>,
     /// The option without which this key is refused.
     pub option: Option<String>,
+    /// The procedure whose situation keys this map takes, until `resolve` copies them in.
+    pub situation_of: Option<(String, Origin)>,
     pub text: String,
     pub source: Option<Source>,
 }
@@ -349,6 +356,21 @@ pub(super) fn build_key(
             })
             .collect::<Vec<Key>>()
     });
+    let situation_of = def.situation_of.map(|name| {
+        if kind != Kind::Map || keys.is_some() {
+            problems.push(
+                Problem::error(
+                    "rules::contract",
+                    format!("{what}: only a map without `keys:` takes `situation_of:`"),
+                    file,
+                    span_of(file, &name),
+                )
+                .with_label("here"),
+            );
+        }
+        let origin = Origin { file: file.clone(), span: span_of(file, &name) };
+        (name.value, origin)
+    });
     let items = def.items.and_then(|item| {
         if kind != Kind::List {
             problems.push(
@@ -387,7 +409,56 @@ pub(super) fn build_key(
         keys,
         items,
         option: def.option.map(|o| o.value),
+        situation_of,
         text: def.text.trim().to_string(),
         source: def.source,
     })
+}
+
+/// Gives every map key with `situation_of: NAME` the situation keys of `NAME`'s contract,
+/// once every layer's contracts are loaded; a name with no situation is a problem.
+pub(super) fn resolve(contracts: &mut std::collections::BTreeMap<String, Contract>, problems: &mut Vec<Problem>) {
+    let situations: std::collections::BTreeMap<String, Vec<Key>> =
+        contracts.iter().map(|(name, c)| (name.clone(), c.situation.clone())).collect();
+    // `depth` stops two situations that hold each other from copying without end.
+    fn walk(
+        key: &mut Key,
+        situations: &std::collections::BTreeMap<String, Vec<Key>>,
+        depth: usize,
+        problems: &mut Vec<Problem>,
+    ) {
+        if depth > 8 {
+            key.situation_of = None;
+            return;
+        }
+        if let Some((name, origin)) = key.situation_of.take() {
+            match situations.get(&name).filter(|keys| !keys.is_empty()) {
+                Some(keys) => key.keys = Some(keys.clone()),
+                None => {
+                    let with = situations.iter().filter(|(_, k)| !k.is_empty()).map(|(n, _)| n.as_str());
+                    let hint = did_you_mean(&name, with);
+                    problems.push(
+                        Problem::error(
+                            "rules::contract",
+                            format!("`{}` takes the situation of `{name}`, which has no contract with situation keys{hint}", key.name),
+                            &origin.file,
+                            origin.span,
+                        )
+                        .with_label("no such contract"),
+                    );
+                }
+            }
+        }
+        for inner in key.keys.iter_mut().flatten() {
+            walk(inner, situations, depth + 1, problems);
+        }
+        if let Some(items) = key.items.as_deref_mut() {
+            walk(items, situations, depth + 1, problems);
+        }
+    }
+    for contract in contracts.values_mut() {
+        for key in contract.params.iter_mut().chain(contract.situation.iter_mut()) {
+            walk(key, &situations, 0, problems);
+        }
+    }
 }

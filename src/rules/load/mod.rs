@@ -251,6 +251,7 @@ impl Loader {
             self.contracts(rs, &folder);
         }
         let mut ruleset = ruleset?;
+        contract::resolve(&mut ruleset.contracts, &mut self.problems);
         // A later layer's `set:` may have chosen otherwise than a switched patch's layer knew.
         ruleset.select_tables();
         self.cross_check(&ruleset);
