@@ -20,10 +20,13 @@ pub const FIELDS: [&str; 5] = ["grade", "type", "formation", "order", "marker"];
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BroughtDef {
-    /// The unit field: grade, type, formation, order, or marker (a unit's or a leader's).
+    /// The unit field: grade, type, formation, order, marker (a unit's or a leader's), or
+    /// a field of the ruleset's own (`unit_fields:`).
     #[schemars(with = "String")]
     pub field: Spanned<String>,
-    /// Its words (for `marker`: the marker names) that mean something only under the option.
+    /// Its words (for `marker`: the marker names) that mean something only under the option;
+    /// for a field of the ruleset's own, none: any value set (true, not 0) is the option's.
+    #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub words: Vec<Spanned<String>>,
     /// Only for units of these arms (absent: every arm).
@@ -70,7 +73,12 @@ impl Brought {
             "type" => unit.kind.as_deref(),
             "formation" => Some(unit.formation.as_str()),
             "order" => Some(unit.order.as_str()),
-            _ => return self.marker_in(&unit.markers),
+            "marker" => return self.marker_in(&unit.markers),
+            own => {
+                let value = unit.fields.get(own).filter(|v| v.is_set())?;
+                let word = value.to_string();
+                return (self.words.is_empty() || self.words.contains(&word)).then(|| format!("{own}: {value}"));
+            }
         };
         word.filter(|w| self.words.contains(*w)).map(|w| format!("{} \"{w}\"", self.field))
     }
@@ -110,8 +118,10 @@ pub(super) fn build(
 ) -> Vec<Brought> {
     let mut out = Vec::new();
     for def in defs {
-        if !FIELDS.contains(&def.field.value.as_str()) {
-            let hint = did_you_mean(&def.field.value, FIELDS.into_iter());
+        let own = vocabulary.unit_fields.contains_key(&def.field.value);
+        if !own && !FIELDS.contains(&def.field.value.as_str()) {
+            let fields = FIELDS.into_iter().chain(vocabulary.unit_fields.keys().map(String::as_str));
+            let hint = did_you_mean(&def.field.value, fields);
             problems.push(
                 Problem::error(
                     "rules::option_brings",
@@ -123,6 +133,17 @@ pub(super) fn build(
                 .with_help(format!("fields: {}", FIELDS.join(", "))),
             );
             continue;
+        }
+        if !own && def.words.is_empty() {
+            problems.push(
+                Problem::error(
+                    "rules::option_brings",
+                    format!("option `{option}` brings {} without naming its words", def.field.value),
+                    file,
+                    span_of(file, &def.field),
+                )
+                .with_label("give `words: [...]`"),
+            );
         }
         let known = vocabulary_words(vocabulary, &def.field.value);
         for word in &def.words {

@@ -109,21 +109,29 @@ impl Loader {
         ] {
             into.extend(from);
         }
+        let mut brings = Vec::new();
         for (name, def) in m.options.0 {
             rs.settings.options.insert(name.value.clone(), def.default);
-            let brings = option_inputs::build(file, &name.value, def.brings, &rs.vocabulary, &mut self.problems);
+            brings.push((name.value.clone(), def.brings));
             rs.options.insert(
                 name.value,
                 OptionInfo {
                     text: def.text.trim().to_string(),
                     default: def.default,
                     number: def.number,
-                    brings,
+                    brings: Vec::new(),
                     source: def.source,
                 },
             );
         }
         self.unit_fields(rs, file, m.unit_fields, m.unit_defaults);
+        // What an option brings is checked against the vocabulary and the unit fields, all read.
+        for (name, defs) in brings {
+            let built = option_inputs::build(file, &name, defs, &rs.vocabulary, &mut self.problems);
+            if let Some(info) = rs.options.get_mut(&name) {
+                info.brings = built;
+            }
+        }
         self.unit_templates(rs, file, m.unit_templates);
         for (name, def) in m.constants.0 {
             let info = ConstantInfo { value: def.value, text: def.text.trim().to_string(), source: def.source };
