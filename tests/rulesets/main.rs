@@ -9,6 +9,7 @@ mod fields_and_observations;
 mod generated_programs;
 mod linear_warfare;
 mod monte_carlo;
+mod nested_contracts;
 mod overlays;
 mod republique;
 mod rule_values;
