@@ -440,7 +440,10 @@ pub(super) fn resolve(contracts: &mut std::collections::BTreeMap<String, Contrac
                     problems.push(
                         Problem::error(
                             "rules::contract",
-                            format!("`{}` takes the situation of `{name}`, which has no contract with situation keys{hint}", key.name),
+                            format!(
+                                "`{}` takes the situation of `{name}`, which has no contract with situation keys{hint}",
+                                key.name
+                            ),
                             &origin.file,
                             origin.span,
                         )

@@ -170,7 +170,9 @@ pub(super) fn build(
             problems.push(
                 Problem::error(
                     "rules::option_brings",
-                    format!("option `{option}` brings words for arm \"{arm}\", which the vocabulary does not list{hint}"),
+                    format!(
+                        "option `{option}` brings words for arm \"{arm}\", which the vocabulary does not list{hint}"
+                    ),
                     file,
                     span_of(file, &def.field),
                 )

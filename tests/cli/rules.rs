@@ -57,7 +57,10 @@ fn nested_slips_are_pointed_at() {
         "situation.overlap has no key `lfet` (did you mean `left`?); it reads: left, right",
         "slips.rhai:9:34",
     ] {
-        assert!(text.replace(['\n', '│'], " ").split_whitespace().collect::<Vec<_>>().join(" ").contains(expected), "{expected}: {text}");
+        assert!(
+            text.replace(['\n', '│'], " ").split_whitespace().collect::<Vec<_>>().join(" ").contains(expected),
+            "{expected}: {text}"
+        );
     }
     insta::assert_snapshot!("nested_slips", text);
     let text = broken("nested-slips-lw");

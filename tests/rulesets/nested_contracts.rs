@@ -34,22 +34,29 @@ fn republique_supported_and_overlap_keys_are_held_to_their_names_and_kinds() {
     );
     let err = error(&host, &format!("{REPUBLIQUE_SIDES} assault(a, d, #{{supported: #{{left: \"yes\"}}}})"));
     assert!(
-        err.contains("assault(attackers, defenders, situation): situation.supported.left is true or false, not the text \"yes\""),
+        err.contains(
+            "assault(attackers, defenders, situation): situation.supported.left is true or false, not the text \"yes\""
+        ),
         "{err}"
     );
     let err = error(&host, &format!("{REPUBLIQUE_SIDES} assault(a, d, #{{overlap: #{{lfet: 1, right: 0}}}})"));
     assert!(err.contains("situation.overlap has no key `lfet` (did you mean `left`?); it reads: left, right"), "{err}");
     // The keys of rule 501 without rule 501: refused naming the switch, not left unread.
-    let err = error(&host_with(&[], &[]), &format!("{REPUBLIQUE_SIDES} assault(a, d, #{{overlap: #{{left: 1, right: 1}}}})"));
+    let err =
+        error(&host_with(&[], &[]), &format!("{REPUBLIQUE_SIDES} assault(a, d, #{{overlap: #{{left: 1, right: 1}}}})"));
     assert!(
-        err.contains("situation.overlap is read only with the optional rule unopposed_overlap: add --with unopposed_overlap"),
+        err.contains(
+            "situation.overlap is read only with the optional rule unopposed_overlap: add --with unopposed_overlap"
+        ),
         "{err}"
     );
     // The alert unit's counter-attack takes assault's own situation, held to the same keys.
     let alert = host_with(&["alert_infantry", "unopposed_overlap"], &[]);
     let err = error(
         &alert,
-        &format!("{REPUBLIQUE_SIDES} alert_reaction(a, d, #{{enemy_distance: 2, assault: #{{supported: #{{lfet: true}}}}}})"),
+        &format!(
+            "{REPUBLIQUE_SIDES} alert_reaction(a, d, #{{enemy_distance: 2, assault: #{{supported: #{{lfet: true}}}}}})"
+        ),
     );
     assert!(
         err.contains("alert_reaction(unit, enemy, situation): situation.assault.supported has no key `lfet` (did you mean `left`?)"),
@@ -73,7 +80,9 @@ fn a_card_day_side_is_held_to_its_keys() {
     assert!(err.contains("setup.sides[0] has no key `polcy` (did you mean `policy`?)"), "{err}");
     let err = error(&lw(), &DAY.replace("EXCEPTIONAL: true", "policy: \"alwyas\""));
     assert!(
-        err.contains("setup.sides[0].policy has no word \"alwyas\" (did you mean `always`?); its words are always, first, never"),
+        err.contains(
+            "setup.sides[0].policy has no word \"alwyas\" (did you mean `always`?); its words are always, first, never"
+        ),
         "{err}"
     );
     let err = error(&lw(), &DAY.replace("EXCEPTIONAL: true", "plan: [true, 1]"));
@@ -106,7 +115,9 @@ fn the_army_withdrawal_ledger_is_held_to_its_keys() {
     // The campaign's failure count is the campaign option's.
     let err = error(&lw(), &ARMY.replace("LEDGER", "failures"));
     assert!(
-        err.contains("army.failures is read only with the optional rule campaign_army_morale: add --with campaign_army_morale"),
+        err.contains(
+            "army.failures is read only with the optional rule campaign_army_morale: add --with campaign_army_morale"
+        ),
         "{err}"
     );
     let with = lw_host(&[], &["campaign_army_morale"]);

@@ -7,8 +7,8 @@ use serde_saphyr::Spanned;
 
 use super::Loader;
 use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFieldType, UnitTemplateDef};
-use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::option_inputs;
+use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
 use crate::rules::unit_template::UnitTemplate;
 use crate::rules::yaml::{self, Entries, span_of};

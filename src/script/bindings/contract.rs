@@ -21,9 +21,9 @@ pub(super) fn register(engine: &mut Engine, state: &Shared) {
         move |name: ImmutableString, args: Array| -> Result<(), Box<EvalAltResult>> {
             let st = st.borrow();
             let Some(contract) = st.ruleset.contracts.get(name.as_str()) else { return Ok(()) };
-            check_call(contract, &args, Some(Live { ruleset: &st.ruleset, procedure: &contract.name })).map_err(|breach| {
-                EvalAltResult::ErrorRuntime(Dynamic::from(ContractBreach(breach)), Position::NONE).into()
-            })
+            check_call(contract, &args, Some(Live { ruleset: &st.ruleset, procedure: &contract.name })).map_err(
+                |breach| EvalAltResult::ErrorRuntime(Dynamic::from(ContractBreach(breach)), Position::NONE).into(),
+            )
         },
     );
 }

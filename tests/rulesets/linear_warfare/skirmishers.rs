@@ -78,7 +78,10 @@ fn with_the_option_off_no_unit_may_be_in_skirmish_formation() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(eval.value.as_int().unwrap(), 5, "{:#?}", eval.trace.lines());
     let err = lw().eval(&mut Scope::new(), &format!("{units} maneuver_check(s, #{{}}).total")).unwrap_err().to_string();
-    assert!(err.contains("maneuver_check(unit, situation): `unit` (Jaegers): formation \"skirmish\" is read only"), "{err}");
+    assert!(
+        err.contains("maneuver_check(unit, situation): `unit` (Jaegers): formation \"skirmish\" is read only"),
+        "{err}"
+    );
 }
 
 #[test]

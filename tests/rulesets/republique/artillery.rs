@@ -28,7 +28,10 @@ fn elite_batteries_add_two_and_green_ones_lose_two() {
     );
     // Only its fire waits for rule 407: an elite battery rallies as elite without it.
     let (eval, _) = run(&host_with(&[], &[]), &[9], &format!("{} rally(b).level", battery("elite")));
-    assert_eq!(eval.value.as_int(), run(&host_with(&[], &[]), &[9], r#"lookup("rally_levels", "elite")"#).0.value.as_int());
+    assert_eq!(
+        eval.value.as_int(),
+        run(&host_with(&[], &[]), &[9], r#"lookup("rally_levels", "elite")"#).0.value.as_int()
+    );
     // Green or militia: 8 - 2 = 6, a morale hit instead of a base hit.
     for grade in ["green", "militia"] {
         let green = format!("{} fire(b, t, #{{}})", battery(grade));
@@ -36,7 +39,10 @@ fn elite_batteries_add_two_and_green_ones_lose_two() {
         assert_line(&eval, &["mod     yes -2", "Green or militia battery"]);
         assert_eq!(text(&eval, "result"), "morale_hit", "{grade}");
         let err = fails(&host_with(&[], &[]), &[8], &green);
-        assert!(err.contains(&format!("grade \"{grade}\" is read only with the optional rule elite_green_artillery")), "{err}");
+        assert!(
+            err.contains(&format!("grade \"{grade}\" is read only with the optional rule elite_green_artillery")),
+            "{err}"
+        );
     }
     // A crack battery counts as the class it rallies as (rule 102), or as veteran.
     let crack = format!("{} fire(b, t, #{{}}).total", battery("crack"));

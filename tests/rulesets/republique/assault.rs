@@ -200,7 +200,10 @@ fn cavalry_with_attached_artillery_keeps_its_bonus_against_a_square() {
     // Off: the marker is refused naming the switch; without it, no bonus: 9 - 4 = 5,
     // Defender Advantage 5-7: the square retreats.
     let err = fails(&host_with(&[], &[]), &[9, 2], code);
-    assert!(err.contains("marker \"attached_artillery\" is read only with the optional rule attached_artillery"), "{err}");
+    assert!(
+        err.contains("marker \"attached_artillery\" is read only with the optional rule attached_artillery"),
+        "{err}"
+    );
     let (eval, _) = run(&host_with(&[], &[]), &[9, 2], &code.replace(", markers: #{attached_artillery: 1}", ""));
     assert_line(&eval, &["no cavalry bonus against a square"]);
     assert_eq!((text(&eval, "result"), int(&eval, "differential")), ("defender_retreats".into(), 5));
@@ -357,7 +360,9 @@ fn a_spaced_cavalry_line_overlaps_where_a_closed_one_does_not() {
     assert_line(&eval, &["rule 501: no overlap"]);
     let err = fails(&host_with(&["unopposed_overlap"], &[]), &DICE, &overlap_code(spaced, 0.0, "line", "#{}"));
     assert!(
-        err.contains("formation \"spaced_line\" is read only with the optional rule cavalry_in_line: add --with cavalry_in_line"),
+        err.contains(
+            "formation \"spaced_line\" is read only with the optional rule cavalry_in_line: add --with cavalry_in_line"
+        ),
         "{err}"
     );
     // Solo against a square: never; with infantry against a square: allowed.

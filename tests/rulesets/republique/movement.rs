@@ -121,7 +121,8 @@ fn an_enemy_in_the_three_inch_zone_triggers_the_alert() {
         run(&on, &[], &format!("{} alert_triggered(u, e, #{{phase: \"movement\"}})", alert_and_enemy(0.0, 2.5, 180.0)));
     assert!(!eval.value.as_bool().unwrap());
     // Off, an alert marker is refused naming the switch (once it quietly did nothing).
-    let err = fails(&host_with(&[], &[]), &[], &format!("{} alert_triggered(u, e, #{{}})", alert_and_enemy(0.0, 2.5, 180.0)));
+    let err =
+        fails(&host_with(&[], &[]), &[], &format!("{} alert_triggered(u, e, #{{}})", alert_and_enemy(0.0, 2.5, 180.0)));
     assert!(
         err.contains("alert_triggered(unit, enemy, situation): `unit` (9e Ligne): marker \"alert\" is read only with the optional rule alert_infantry: add --with alert_infantry"),
         "{err}"
