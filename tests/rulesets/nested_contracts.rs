@@ -124,3 +124,27 @@ fn the_army_withdrawal_ledger_is_held_to_its_keys() {
     let m = value(&with, &ARMY.replace("LEDGER", "standards_lost").replace(".result", ""));
     assert_eq!(int(&m.cast::<rhai::Map>(), "modifier"), 3);
 }
+
+/// Orders of battle, units and leaders are read by serde: a misspelt key is refused with
+/// the key it may be, not left out.
+#[test]
+fn orders_of_battle_units_and_leaders_refuse_a_misspelt_key_with_did_you_mean() {
+    let host = crate::support::host(&["ff-napoleonic"]);
+    host.allow_scenarios_from(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenarios"));
+    for (file, hint) in [
+        ("misspelt.yaml", "`stnds` (did you mean `stands`?)"),
+        ("misspelt_leader.yaml", "`markrs` (did you mean `markers`?)"),
+    ] {
+        let Err(grognard::script::ScriptError::Rules(problems)) =
+            host.eval(&mut Scope::new(), &format!("order_of_battle(\"{file}\")"))
+        else {
+            panic!("{file} should be refused")
+        };
+        let messages: Vec<&str> = problems.0.iter().map(|p| p.message.as_str()).collect();
+        assert!(messages.iter().any(|m| m.contains(&format!("unknown field {hint}"))), "{file}: {messages:?}");
+    }
+    let err = error(&host, r#"unit(#{name: "A", arm: "infantry", stnds: 4, formation: "line"})"#);
+    assert!(err.contains("unit `A`: Syntax error: unknown field `stnds` (did you mean `stands`?)"), "{err}");
+    let err = error(&host, r#"leader(#{name: "Ney", side: "france", markrs: #{}})"#);
+    assert!(err.contains("leader `Ney`: Syntax error: unknown field `markrs` (did you mean `markers`?)"), "{err}");
+}

@@ -151,8 +151,8 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
         let place = super::measure::place_from(&at).map_err(|e| format!("unit `{name}`: {e}"))?;
         spec.insert("placement".into(), rhai::serde::to_dynamic(place)?);
     }
-    let mut unit: Unit =
-        rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("unit `{name}`: {e}"))?;
+    let mut unit: Unit = rhai::serde::from_dynamic(&Dynamic::from_map(spec))
+        .map_err(|e| format!("unit `{name}`: {}", unknown_field(&e)))?;
     let mut problems = vocabulary.complete(&mut unit);
     problems.extend(vocabulary.check_unit(&unit));
     if let Some(problem) = problems.into_iter().next() {
@@ -174,7 +174,8 @@ fn leader_from(mut spec: Map) -> Result<Leader, Box<EvalAltResult>> {
     }
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     spec.entry("side".into()).or_insert_with(|| Dynamic::from(String::new()));
-    rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("leader `{name}`: {e}").into())
+    rhai::serde::from_dynamic(&Dynamic::from_map(spec))
+        .map_err(|e| format!("leader `{name}`: {}", unknown_field(&e)).into())
 }
 
 /// `4e Ligne` -> `4e_ligne`: an id from a name.
@@ -303,4 +304,14 @@ fn register_leader_type(engine: &mut Engine) {
         })
         .register_fn("to_string", |l: &mut LeaderRef| l.to_string())
         .register_fn("to_debug", |l: &mut LeaderRef| l.to_string());
+}
+
+/// A map made into a unit or leader refused for a key it may not hold: serde's words with
+/// "did you mean" put after the key.
+fn unknown_field(err: &EvalAltResult) -> String {
+    let text = err.to_string();
+    match text.find("unknown field `") {
+        Some(i) => format!("{}{}", &text[..i], crate::kernel::spelling::hint_unknown_field(&text[i..])),
+        None => text,
+    }
 }
