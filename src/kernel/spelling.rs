@@ -11,9 +11,45 @@ pub fn closest<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Opti
         .map(|(_, w)| w)
 }
 
+/// A serde "unknown field `X`, expected one of `a`, `b`" (YAML or a Rhai map made into a unit)
+/// with "(did you mean `a`?)" put after the field when one of the expected is near it;
+/// any other message as it is.
+pub fn hint_unknown_field(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else { return message.to_string() };
+    let Some(end) = rest.find('`') else { return message.to_string() };
+    let (field, after) = (&rest[..end], &rest[end + 1..]);
+    let expected = after
+        .trim_start_matches(", expected one of ")
+        .trim_start_matches(", expected ")
+        .split(',')
+        .map(|w| w.trim().trim_matches('`'))
+        .filter(|w| !w.is_empty());
+    match closest(field, expected) {
+        Some(near) => format!("unknown field `{field}` (did you mean `{near}`?){after}"),
+        None => message.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::{closest, hint_unknown_field};
+
+    #[test]
+    fn an_unknown_field_is_given_the_nearest_expected_one() {
+        assert_eq!(
+            hint_unknown_field("unknown field `stnds`, expected one of `name`, `stands`, `arm`"),
+            "unknown field `stnds` (did you mean `stands`?), expected one of `name`, `stands`, `arm`"
+        );
+        assert_eq!(
+            hint_unknown_field("unknown field `bandz`, expected one of id, bands, rows"),
+            "unknown field `bandz` (did you mean `bands`?), expected one of id, bands, rows"
+        );
+        assert_eq!(
+            hint_unknown_field("unknown field `colour`, expected one of text, source"),
+            "unknown field `colour`, expected one of text, source"
+        );
+        assert_eq!(hint_unknown_field("invalid type: string"), "invalid type: string");
+    }
 
     #[test]
     fn the_nearest_word_within_reach() {

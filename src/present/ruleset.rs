@@ -78,34 +78,47 @@ fn defined_in(file: &crate::rules::SourceFile) -> impl Iterator<Item = &str> {
         .filter_map(|line| line.trim_start().strip_prefix("fn ")?.split_once('(').map(|(name, _)| name.trim()))
 }
 
-/// A procedure's contract: what it does, each parameter and each situation key.
+/// A procedure's contract: what it does, each parameter and each situation key, and the
+/// keys of a map or the item of a list declared inside them, indented under it.
 pub fn contract_text(contract: &Contract) -> String {
     let mut s = format!("{}\n  {}  [{}]\n", contract.signature(), contract.text, contract.source);
-    let key_line = |key: &Key| {
-        let mut kind = key.kind.to_string();
-        if !key.words.is_empty() {
-            kind += &format!(" ({})", key.words.iter().map(String::as_str).collect::<Vec<_>>().join(", "));
-        }
-        if key.optional {
-            kind += " or ()";
-        }
-        if let Some(default) = &key.default {
-            kind += &format!(", default {default}");
-        }
-        let source = key.source.as_ref().map(|s| format!("  [{s}]")).unwrap_or_default();
-        format!("  {:<26} {kind}\n  {:<26} {}{source}\n", key.name, "", key.text)
-    };
     s += "parameters:\n";
     for p in &contract.params {
-        s += &key_line(p);
+        key_lines(&mut s, p, 0);
     }
     if !contract.situation.is_empty() {
         s += "situation keys (each may be left out):\n";
         for k in &contract.situation {
-            s += &key_line(k);
+            key_lines(&mut s, k, 0);
         }
     }
     s
+}
+
+/// One key as `show` writes it, `depth` levels inside a map or list.
+fn key_lines(s: &mut String, key: &Key, depth: usize) {
+    let mut kind = key.kind.to_string();
+    if !key.words.is_empty() {
+        kind += &format!(" ({})", key.words.iter().map(String::as_str).collect::<Vec<_>>().join(", "));
+    }
+    if key.optional {
+        kind += " or ()";
+    }
+    if let Some(default) = &key.default {
+        kind += &format!(", default {default}");
+    }
+    if let Some(option) = &key.option {
+        kind += &format!(", with option {option}");
+    }
+    let source = key.source.as_ref().map(|s| format!("  [{s}]")).unwrap_or_default();
+    let name = format!("{}{}", "  ".repeat(depth), key.name);
+    *s += &format!("  {name:<26} {kind}\n  {:<26} {}{source}\n", "", key.text);
+    for inner in key.keys.iter().flatten() {
+        key_lines(s, inner, depth + 1);
+    }
+    if let Some(item) = &key.items {
+        key_lines(s, item, depth + 1);
+    }
 }
 
 /// What the ruleset holds, one line each.

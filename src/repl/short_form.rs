@@ -303,6 +303,10 @@ mod tests {
             words: words.iter().map(|w| w.to_string()).collect::<BTreeSet<_>>(),
             default: None,
             optional: false,
+            keys: None,
+            items: None,
+            option: None,
+            situation_of: None,
             text: format!("the {name}"),
             source: None,
         }

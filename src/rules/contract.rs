@@ -59,6 +59,23 @@ pub struct KeyDef {
     /// A parameter that may be `()`.
     #[serde(default)]
     pub optional: bool,
+    /// For `map`: the keys it may hold, each a key of its own (absent: any map).
+    #[serde(default)]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, KeyDef>>")]
+    pub keys: Option<Entries<Spanned<String>, KeyDef>>,
+    /// For `map`: its keys are those of this procedure's situation (a situation handed on
+    /// whole), instead of `keys:`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub situation_of: Option<Spanned<String>>,
+    /// For `list`: what each element is (absent: anything).
+    #[serde(default)]
+    pub items: Option<Box<KeyDef>>,
+    /// The optional rule this key belongs to: given while the option is off, it is
+    /// refused naming the switch, not quietly left unread.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub option: Option<Spanned<String>>,
     /// One line for the reader.
     pub text: String,
     #[serde(default)]
@@ -160,8 +177,23 @@ pub struct Key {
     pub words: BTreeSet<String>,
     pub default: Option<LookupValue>,
     pub optional: bool,
+    /// A `map`'s keys; `None`: any map.
+    pub keys: Option<Vec<Key>>,
+    /// A `list`'s element; `None`: anything.
+    pub items: Option<Box<Key>>,
+    /// The option without which this key is refused.
+    pub option: Option<String>,
+    /// The procedure whose situation keys this map takes, until `resolve` copies them in.
+    pub situation_of: Option<(String, Origin)>,
     pub text: String,
     pub source: Option<Source>,
+}
+
+impl Key {
+    /// The key of this map called `name`, when its keys are declared.
+    pub fn key(&self, name: &str) -> Option<&Key> {
+        self.keys.as_ref()?.iter().find(|k| k.name == name)
+    }
 }
 
 /// A checked contract: what a call of `name` must pass.
@@ -199,6 +231,7 @@ pub(super) fn build(
     parsed: ContractFile,
     file_source: &Source,
     vocabulary: &Vocabulary,
+    options: &[String],
     problems: &mut Vec<Problem>,
 ) -> Vec<Contract> {
     let mut contracts = Vec::new();
@@ -211,6 +244,7 @@ pub(super) fn build(
                 key_name,
                 def,
                 vocabulary,
+                options,
                 problems,
             )
         };
@@ -242,13 +276,15 @@ pub(super) fn build(
 }
 
 /// One parameter or situation key checked (`what` names it in errors: "situation key
-/// `range` of `fire`"): its type, its words and its vocabulary field.
+/// `range` of `fire`"): its type, its words and its vocabulary field, its option (one of
+/// `options`), and a map's keys and a list's element, each checked as a key of its own.
 pub(super) fn build_key(
     file: &SourceFile,
     what: &str,
     key_name: Spanned<String>,
     def: KeyDef,
     vocabulary: &Vocabulary,
+    options: &[String],
     problems: &mut Vec<Problem>,
 ) -> Option<Key> {
     let kind = match Kind::named(&def.kind.value) {
@@ -298,13 +334,134 @@ pub(super) fn build_key(
             .with_label("give `type: word` or `type: words`"),
         );
     }
+    // A map's keys and a list's element are keys of their own, checked the same way.
+    let keys = def.keys.map(|entries| {
+        if kind != Kind::Map {
+            problems.push(
+                Problem::error(
+                    "rules::contract",
+                    format!("{what} is {kind}: only a map takes `keys:`"),
+                    file,
+                    span_of(file, &def.kind),
+                )
+                .with_label("give `type: map`"),
+            );
+        }
+        entries
+            .0
+            .into_iter()
+            .filter_map(|(n, d)| {
+                let inner = format!("key `{}` of {what}", n.value);
+                build_key(file, &inner, n, d, vocabulary, options, problems)
+            })
+            .collect::<Vec<Key>>()
+    });
+    let situation_of = def.situation_of.map(|name| {
+        if kind != Kind::Map || keys.is_some() {
+            problems.push(
+                Problem::error(
+                    "rules::contract",
+                    format!("{what}: only a map without `keys:` takes `situation_of:`"),
+                    file,
+                    span_of(file, &name),
+                )
+                .with_label("here"),
+            );
+        }
+        let origin = Origin { file: file.clone(), span: span_of(file, &name) };
+        (name.value, origin)
+    });
+    let items = def.items.and_then(|item| {
+        if kind != Kind::List {
+            problems.push(
+                Problem::error(
+                    "rules::contract",
+                    format!("{what} is {kind}: only a list takes `items:`"),
+                    file,
+                    span_of(file, &def.kind),
+                )
+                .with_label("give `type: list`"),
+            );
+        }
+        let name = Spanned { value: "item".to_string(), referenced: def.kind.referenced, defined: def.kind.defined };
+        build_key(file, &format!("an item of {what}"), name, *item, vocabulary, options, problems).map(Box::new)
+    });
+    if let Some(option) = &def.option
+        && !options.contains(&option.value)
+    {
+        let hint = did_you_mean(&option.value, options.iter().map(String::as_str));
+        problems.push(
+            Problem::error(
+                "rules::unknown_option",
+                format!("{what} belongs to option `{}`, which does not exist{hint}", option.value),
+                file,
+                span_of(file, option),
+            )
+            .with_label("no such option"),
+        );
+    }
     Some(Key {
         name: key_name.value,
         kind,
         words,
         default: def.default,
         optional: def.optional,
+        keys,
+        items,
+        option: def.option.map(|o| o.value),
+        situation_of,
         text: def.text.trim().to_string(),
         source: def.source,
     })
+}
+
+/// Gives every map key with `situation_of: NAME` the situation keys of `NAME`'s contract,
+/// once every layer's contracts are loaded; a name with no situation is a problem.
+pub(super) fn resolve(contracts: &mut std::collections::BTreeMap<String, Contract>, problems: &mut Vec<Problem>) {
+    let situations: std::collections::BTreeMap<String, Vec<Key>> =
+        contracts.iter().map(|(name, c)| (name.clone(), c.situation.clone())).collect();
+    // `depth` stops two situations that hold each other from copying without end.
+    fn walk(
+        key: &mut Key,
+        situations: &std::collections::BTreeMap<String, Vec<Key>>,
+        depth: usize,
+        problems: &mut Vec<Problem>,
+    ) {
+        if depth > 8 {
+            key.situation_of = None;
+            return;
+        }
+        if let Some((name, origin)) = key.situation_of.take() {
+            match situations.get(&name).filter(|keys| !keys.is_empty()) {
+                Some(keys) => key.keys = Some(keys.clone()),
+                None => {
+                    let with = situations.iter().filter(|(_, k)| !k.is_empty()).map(|(n, _)| n.as_str());
+                    let hint = did_you_mean(&name, with);
+                    problems.push(
+                        Problem::error(
+                            "rules::contract",
+                            format!(
+                                "`{}` takes the situation of `{name}`, which has no contract with situation keys{hint}",
+                                key.name
+                            ),
+                            &origin.file,
+                            origin.span,
+                        )
+                        .with_label("no such contract"),
+                    );
+                }
+            }
+        }
+        for inner in key.keys.iter_mut().flatten() {
+            walk(inner, situations, depth + 1, problems);
+        }
+        if let Some(items) = key.items.as_deref_mut() {
+            walk(items, situations, depth + 1, problems);
+        }
+    }
+    for contract in contracts.values_mut() {
+        for key in contract.params.iter_mut().chain(contract.situation.iter_mut()) {
+            walk(key, &situations, 0, problems);
+        }
+    }
 }

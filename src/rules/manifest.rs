@@ -89,6 +89,10 @@ pub struct OptionDef {
     /// The rule's number in its source, e.g. "513".
     #[serde(default)]
     pub number: Option<String>,
+    /// Unit words and markers that mean something only under this rule: given while it
+    /// is off, they are refused naming the switch.
+    #[serde(default)]
+    pub brings: Vec<super::option_inputs::BroughtDef>,
     pub source: Source,
 }
 

@@ -13,6 +13,7 @@ pub mod files;
 mod load;
 mod manifest;
 mod modifier;
+pub mod option_inputs;
 mod problem;
 mod ruleset;
 mod settings;

@@ -72,6 +72,8 @@ pub struct OptionInfo {
     pub text: String,
     pub default: bool,
     pub number: Option<String>,
+    /// The unit words and markers read only under this option.
+    pub brings: Vec<super::option_inputs::Brought>,
     pub source: Source,
 }
 

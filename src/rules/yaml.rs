@@ -38,6 +38,8 @@ fn parse_with<T: DeserializeOwned>(file: &SourceFile, options: serde_saphyr::Opt
             Some(i) => message[..i].to_string(),
             None => message,
         };
+        // A misspelt key is given the nearest one it may be.
+        let message = crate::kernel::spelling::hint_unknown_field(&message);
         let code = if message.starts_with("unknown field") { "rules::unknown_key" } else { "rules::yaml" };
         let problem = Problem::error(code, message, file, span);
         Box::new(match code {

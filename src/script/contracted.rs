@@ -3,9 +3,9 @@
 
 use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
 
-use super::bindings::contract::{CHECK, check_param, check_situation_key};
+use super::bindings::contract::{CHECK, check_situation_key, check_value, shown, unknown_key};
 use super::error::offset_of;
-use crate::rules::contract::Kind;
+use crate::rules::contract::{Contract, Key, Kind};
 use crate::rules::{Problem, Ruleset, SourceFile, did_you_mean};
 
 /// The procedure files with `contract_check(...)` put first in the body of every function
@@ -106,9 +106,10 @@ pub(super) fn put_checks(
 }
 
 /// Calls in `ast` of a contracted procedure that break its contract where it can be seen
-/// without running them: a literal situation key that is not listed, and a literal value
-/// (a word, a number, a flag, a list of words) of the wrong kind or not among its words.
-/// Each with the position of the key or value to point at.
+/// without running them: a literal key that is not listed (in the situation or in any map
+/// a contract declares the keys of, at any depth), and a literal value (a word, a number,
+/// a flag, a list of words) of the wrong kind or not among its words. Each with the
+/// position of the key or value to point at.
 pub(super) fn literal_breaches(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
     let mut found = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
@@ -127,26 +128,53 @@ pub(super) fn literal_breaches(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Pos
             match (param.kind, arg) {
                 (Kind::Situation, Expr::Map(map, _)) => {
                     for (key, value) in &map.0 {
-                        let literal = value.get_literal_value(None);
-                        if let Err(why) = check_situation_key(contract, &param.name, &key.name, literal.as_ref()) {
-                            // An unknown key is pointed at by its name, a wrong value by itself.
-                            let at =
-                                if contract.situation_key(&key.name).is_some() { value.position() } else { key.pos };
-                            found.push((why, at));
-                        }
+                        let Some(spec) = contract.situation_key(&key.name) else {
+                            if let Err(why) = check_situation_key(contract, &param.name, &key.name, None, None) {
+                                found.push((why, key.pos));
+                            }
+                            continue;
+                        };
+                        let at = format!("{}.{}", param.name, key.name);
+                        literal_in(contract, spec, value, &at, &mut found);
                     }
                 }
                 (Kind::Situation, _) => {}
-                (_, arg) => {
-                    if let Some(value) = arg.get_literal_value(None)
-                        && let Err(why) = check_param(contract, param, &value)
-                    {
-                        found.push((why, arg.position()));
-                    }
-                }
+                (_, arg) => literal_in(contract, param, arg, &param.name, &mut found),
             }
         }
         true
     });
     found
+}
+
+/// A literal `expr` given for `key` at `path`: a map literal is looked into key by key
+/// when its keys are declared, a list literal item by item when its items are.
+fn literal_in(contract: &Contract, key: &Key, expr: &Expr, path: &str, found: &mut Vec<(String, Position)>) {
+    match (key.kind, expr) {
+        (Kind::Map, Expr::Map(map, _)) if key.keys.is_some() => {
+            for (name, value) in &map.0 {
+                match key.key(&name.name) {
+                    None => {
+                        let why = unknown_key(key, &name.name);
+                        found.push((format!("{}: {} {why}", contract.signature(), shown(path)), name.pos));
+                    }
+                    Some(spec) => literal_in(contract, spec, value, &format!("{path}.{}", name.name), found),
+                }
+            }
+        }
+        (Kind::List, Expr::Array(items, _)) if key.items.is_some() => {
+            let spec = key.items.as_deref().expect("items checked above");
+            for (i, item) in items.iter().enumerate() {
+                literal_in(contract, spec, item, &format!("{path}[{i}]"), found);
+            }
+        }
+        _ => {
+            if let Some(value) = expr.get_literal_value(None)
+                && !value.is_unit()
+                && let Err((at, why)) = check_value(key, &value, path, None)
+            {
+                found.push((format!("{}: {} {why}", contract.signature(), shown(&at)), expr.position()));
+            }
+        }
+    }
 }

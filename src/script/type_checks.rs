@@ -135,7 +135,13 @@ impl Checker<'_> {
                                 _ => String::new(),
                             };
                             found.push((
-                                format!("{} is {}, not {} ({}){fix}", shown(lhs), target.wanted(), shown(rhs), given.wanted()),
+                                format!(
+                                    "{} is {}, not {} ({}){fix}",
+                                    shown(lhs),
+                                    target.wanted(),
+                                    shown(rhs),
+                                    given.wanted()
+                                ),
                                 rhs.position(),
                             ));
                         }
@@ -224,7 +230,13 @@ impl Checker<'_> {
             _ => (at, String::new()),
         };
         found.push((
-            format!("compares {} ({}) with {} ({}): values of two kinds{fix}", shown(a), ta.wanted(), shown(b), tb.wanted()),
+            format!(
+                "compares {} ({}) with {} ({}): values of two kinds{fix}",
+                shown(a),
+                ta.wanted(),
+                shown(b),
+                tb.wanted()
+            ),
             at,
         ));
     }

@@ -501,10 +501,9 @@ impl<'r> Flow<'r> {
                     Some(spec) => match spec.kind {
                         crate::unit::FieldKind::Flag => Ty::Bool,
                         crate::unit::FieldKind::Count => Ty::Number,
-                        crate::unit::FieldKind::Word if !spec.words.is_empty() => Ty::Word(Rc::new(Words {
-                            of: WordsOf::Field(name.to_string()),
-                            words: spec.words.clone(),
-                        })),
+                        crate::unit::FieldKind::Word if !spec.words.is_empty() => {
+                            Ty::Word(Rc::new(Words { of: WordsOf::Field(name.to_string()), words: spec.words.clone() }))
+                        }
                         crate::unit::FieldKind::Word => Ty::Text,
                     },
                     None => Ty::Unknown,

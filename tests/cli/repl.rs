@@ -240,7 +240,20 @@ fn the_repl_starts_with_a_battle_loaded_a_seed_and_dice_at_the_table() {
     let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scenarios/screened.yaml");
     let mut command = Command::new(env!("CARGO_BIN_EXE_grognard"));
     command
-        .args(["repl", "--rules", "ff-skirmishers", "--load", scenario, "--seed", "11", "--dice", "manual"])
+        // The scenario's rifles have a screen out, read only under skirmish_screens.
+        .args([
+            "repl",
+            "--rules",
+            "ff-skirmishers",
+            "--with",
+            "skirmish_screens",
+            "--load",
+            scenario,
+            "--seed",
+            "11",
+            "--dice",
+            "manual",
+        ])
         .env("GROGNARD_HISTORY", &history)
         .env("NO_COLOR", "1");
     let mut p = spawn_command(command, Some(30_000)).expect("the REPL starts in a pseudo-terminal");

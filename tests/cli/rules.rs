@@ -43,6 +43,30 @@ fn contract_mistakes_are_pointed_at() {
     insta::assert_snapshot!("broken_contracts", broken("broken-contracts"));
 }
 
+/// Issue 38: a slip one level below the top. A literal key or value inside a map or a list
+/// a contract declares (`assault`'s `supported`, `overlap`; the card day's sides), and
+/// mistakes in nested declarations and in what an option brings, each at file:line:col.
+#[test]
+fn nested_slips_are_pointed_at() {
+    let text = broken("nested-slips");
+    for expected in [
+        "situation.supported has no key `lfet` (did you mean `left`?); it reads: left, right",
+        "slips.rhai:7:36",
+        "situation.supported.left is true or false, not the text \"yes\"",
+        "slips.rhai:8:42",
+        "situation.overlap has no key `lfet` (did you mean `left`?); it reads: left, right",
+        "slips.rhai:9:34",
+    ] {
+        assert!(
+            text.replace(['\n', '│'], " ").split_whitespace().collect::<Vec<_>>().join(" ").contains(expected),
+            "{expected}: {text}"
+        );
+    }
+    insta::assert_snapshot!("nested_slips", text);
+    let text = broken("nested-slips-lw");
+    insta::assert_snapshot!("nested_slips_lw", text);
+}
+
 #[test]
 fn show_lists_the_procedures_and_what_each_takes() {
     let rules = "tests/fixtures/rules/contracts";
@@ -130,7 +154,8 @@ fn slips_inside_the_shipped_procedures_are_caught_where_written() {
         r#""column" => unit.formation == "colum""#,
         r#""colum""#,
     );
-    let range = edit("modifiers/fire_modifiers.yaml", "situation.range <= 2 &&", r#"situation.range <= "8" &&"#, r#""8""#);
+    let range =
+        edit("modifiers/fire_modifiers.yaml", "situation.range <= 2 &&", r#"situation.range <= "8" &&"#, r#""8""#);
     let out = grognard(&["check", copy.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = format!("{}{}", stdout(&out), stderr(&out)).replace(&format!("{}/", dir.path().display()), "");

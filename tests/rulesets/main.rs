@@ -10,6 +10,7 @@ mod generated_programs;
 mod linear_warfare;
 mod marker_kinds;
 mod monte_carlo;
+mod nested_contracts;
 mod overlay_slips;
 mod overlays;
 mod republique;

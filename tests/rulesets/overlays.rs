@@ -242,9 +242,15 @@ fn skirmish_screens_are_off_unless_switched_on_and_then_driven_in_on_lively_or_w
         let out = host.eval(&mut Scope::new(), &fire).unwrap().value.cast::<rhai::Array>();
         (out[0].clone().into_string().unwrap(), out[1].as_bool().unwrap())
     };
-    // Off: 4 stands at 2" fire 4 points (row 4: lively on 8-10); the screen neither counts nor goes.
+    // Off: a screened unit is refused naming the switch (it once neither counted nor went,
+    // without a word).
     let host = crate::support::host(&["ff-skirmishers"]);
-    assert_eq!(run(&host, 8), ("lively".into(), true));
+    host.set_dice(Box::new(Supplied::new([8])));
+    let err = host.eval(&mut Scope::new(), &fire).unwrap_err().to_string();
+    assert!(
+        err.contains("fire(firer, target, situation): `target` (95th): skirmishers: true is read only with the optional rule skirmish_screens: add --with skirmish_screens"),
+        "{err}"
+    );
     // On: -1 for the screen, so 8 is Desultory and the screen stays; 9 is Lively and drives it in.
     host.set_option("skirmish_screens", true).unwrap();
     assert_eq!(run(&host, 8), ("desultory".into(), true));
@@ -256,8 +262,10 @@ fn skirmish_screens_are_off_unless_switched_on_and_then_driven_in_on_lively_or_w
         odds.distribution.probability(&Outcome::Word("lively".into()))
     };
     assert_eq!(lively(&host), ratio(2, 10));
-    host.set_option("skirmish_screens", false).unwrap();
-    assert_eq!(lively(&host), ratio(3, 10));
+    // Without the screen, 4 stands at 2" fire 4 points (row 4: lively on 8-10).
+    let unscreened = format!("fire({LINE}, {LINE}, #{{range: 2}}).result");
+    let odds = host.odds(&Scope::new(), &unscreened, EnumLimits::STANDARD, (100, 1)).unwrap();
+    assert_eq!(odds.distribution.probability(&Outcome::Word("lively".into())), ratio(3, 10));
 }
 
 #[test]

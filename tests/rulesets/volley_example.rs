@@ -79,7 +79,9 @@ fn the_exact_odds_of_a_volley_agree_with_a_count_by_hand() {
         (3, "#{range: \"long\"}", true, ratio(1, 3), ratio(1, 6)),
         // Misses re-rolled once: a hit is a 4+ first or second, 1 - (1/2)^2.
         (2, "#{first_volley: true, cover: \"fortified\"}", true, ratio(3, 4), ratio(1, 2)),
-        (2, "#{first_volley: true, cover: \"fortified\"}", false, ratio(1, 2), ratio(1, 2)),
+        // Without first_fire a first volley is no different: the key is left out, since
+        // given it is refused naming the switch (see below).
+        (2, "#{cover: \"fortified\"}", false, ratio(1, 2), ratio(1, 2)),
     ] {
         let rs = if with_first_fire { ruleset(&["volley-example"]) } else { switched_off() };
         let host = grognard::script::Host::new(rs).unwrap();
@@ -92,6 +94,24 @@ fn the_exact_odds_of_a_volley_agree_with_a_count_by_hand() {
             assert_eq!(odds.distribution.probability(&Outcome::Number(lost as i64)), expected, "{situation} at {lost}");
         }
     }
+    let host = grognard::script::Host::new(switched_off()).unwrap();
+    let code = format!("volley({LINE}, {COLUMN}, #{{first_volley: true}}).lost");
+    let err = host.eval(&mut Scope::new(), &code).unwrap_err().to_string();
+    assert!(
+        err.contains("volley(firer, target, situation): situation.first_volley is read only with the optional rule first_fire: add --with first_fire"),
+        "{err}"
+    );
+    // The contract holds the keys and words the procedure reads: a misspelt cover was once
+    // read as the open.
+    let host = grognard::script::Host::new(ruleset(&["volley-example"])).unwrap();
+    let err = host
+        .eval(&mut Scope::new(), &format!("volley({LINE}, {COLUMN}, #{{cuver: \"cover\"}}).lost"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("situation has no key `cuver` (did you mean `cover`?); volley reads: range, cover, first_volley"),
+        "{err}"
+    );
 }
 
 #[test]

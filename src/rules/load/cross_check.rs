@@ -12,6 +12,23 @@ impl Loader {
     /// Checks that need the whole ruleset: modifiers' options and
     /// interpretations, and the words effects use.
     pub(super) fn cross_check(&mut self, rs: &Ruleset) {
+        // An option's `brings: ... in:` names procedures with contracts.
+        for (option, info) in &rs.options {
+            for (name, origin) in info.brings.iter().flat_map(|b| &b.procedures) {
+                if !rs.contracts.contains_key(name) {
+                    let hint = did_you_mean(name, rs.contracts.keys().map(String::as_str));
+                    self.problems.push(
+                        Problem::error(
+                            "rules::option_brings",
+                            format!("option `{option}` brings words read in `{name}`, which has no contract{hint}"),
+                            &origin.file,
+                            origin.span,
+                        )
+                        .with_label("no such contract"),
+                    );
+                }
+            }
+        }
         for list in rs.modifiers.values() {
             if let Some(ListSituation::Of(name, origin)) = &list.situation
                 && rs.contracts.get(name).is_none_or(|c| c.situation.is_empty())

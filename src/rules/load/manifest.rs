@@ -7,6 +7,7 @@ use serde_saphyr::Spanned;
 
 use super::Loader;
 use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFieldType, UnitTemplateDef};
+use crate::rules::option_inputs;
 use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
 use crate::rules::unit_template::UnitTemplate;
@@ -108,19 +109,29 @@ impl Loader {
             into.extend(from);
         }
         rs.vocabulary.declare_markers(v.marker_kinds);
+        let mut brings = Vec::new();
         for (name, def) in m.options.0 {
             rs.settings.options.insert(name.value.clone(), def.default);
+            brings.push((name.value.clone(), def.brings));
             rs.options.insert(
                 name.value,
                 OptionInfo {
                     text: def.text.trim().to_string(),
                     default: def.default,
                     number: def.number,
+                    brings: Vec::new(),
                     source: def.source,
                 },
             );
         }
         self.unit_fields(rs, file, m.unit_fields, m.unit_defaults);
+        // What an option brings is checked against the vocabulary and the unit fields, all read.
+        for (name, defs) in brings {
+            let built = option_inputs::build(file, &name, defs, &rs.vocabulary, &mut self.problems);
+            if let Some(info) = rs.options.get_mut(&name) {
+                info.brings = built;
+            }
+        }
         self.unit_templates(rs, file, m.unit_templates);
         for (name, def) in m.constants.0 {
             let info = ConstantInfo {

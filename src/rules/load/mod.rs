@@ -251,6 +251,7 @@ impl Loader {
             self.contracts(rs, &folder);
         }
         let mut ruleset = ruleset?;
+        contract::resolve(&mut ruleset.contracts, &mut self.problems);
         // A later layer's `set:` may have chosen otherwise than a switched patch's layer knew.
         ruleset.select_tables();
         self.cross_check(&ruleset);
@@ -344,7 +345,10 @@ impl Loader {
             };
             match yaml::parse::<ContractFile>(&file) {
                 Ok(parsed) => {
-                    for contract in contract::build(&file, parsed, &rs.source, &rs.vocabulary, &mut self.problems) {
+                    let options: Vec<String> = rs.options.keys().cloned().collect();
+                    for contract in
+                        contract::build(&file, parsed, &rs.source, &rs.vocabulary, &options, &mut self.problems)
+                    {
                         if let Some(first) = this_layer.insert(contract.name.clone(), file.clone()) {
                             self.problems.push(
                                 Problem::error(

@@ -77,9 +77,10 @@ impl Loader {
                 list.situation = Some(ListSituation::Of(name.value, origin));
             }
             if !parsed.situation.is_empty() {
+                let options: Vec<String> = rs.options.keys().cloned().collect();
                 let keys = parsed.situation.0.into_iter().filter_map(|(name, def)| {
                     let what = format!("situation key `{}` of `{id}`", name.value);
-                    contract::build_key(&file, &what, name, def, &rs.vocabulary, &mut self.problems)
+                    contract::build_key(&file, &what, name, def, &rs.vocabulary, &options, &mut self.problems)
                 });
                 list.situation = Some(ListSituation::Keys(keys.collect()));
             }

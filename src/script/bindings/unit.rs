@@ -152,8 +152,8 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
         let place = super::measure::place_from(&at).map_err(|e| format!("unit `{name}`: {e}"))?;
         spec.insert("placement".into(), rhai::serde::to_dynamic(place)?);
     }
-    let mut unit: Unit =
-        rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("unit `{name}`: {e}"))?;
+    let mut unit: Unit = rhai::serde::from_dynamic(&Dynamic::from_map(spec))
+        .map_err(|e| format!("unit `{name}`: {}", unknown_field(&e)))?;
     let mut problems = vocabulary.complete(&mut unit);
     problems.extend(vocabulary.check_unit(&unit));
     if let Some(problem) = problems.into_iter().next() {
@@ -172,8 +172,8 @@ fn leader_from(mut spec: Map, vocabulary: &Vocabulary) -> Result<Leader, Box<Eva
     known_keys("leader", &name, &spec, &Leader::KEYS)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     spec.entry("side".into()).or_insert_with(|| Dynamic::from(String::new()));
-    let leader: Leader =
-        rhai::serde::from_dynamic(&Dynamic::from_map(spec)).map_err(|e| format!("leader `{name}`: {e}"))?;
+    let leader: Leader = rhai::serde::from_dynamic(&Dynamic::from_map(spec))
+        .map_err(|e| format!("leader `{name}`: {}", unknown_field(&e)))?;
     match vocabulary.check_leader(&leader).into_iter().next() {
         Some(problem) => fail(with_help(&problem)),
         None => Ok(leader),
@@ -374,4 +374,14 @@ fn register_leader_type(engine: &mut Engine, state: &Shared) {
             Ok(())
         },
     );
+}
+
+/// A map made into a unit or leader refused for a key it may not hold: serde's words with
+/// "did you mean" put after the key.
+fn unknown_field(err: &EvalAltResult) -> String {
+    let text = err.to_string();
+    match text.find("unknown field `") {
+        Some(i) => format!("{}{}", &text[..i], crate::kernel::spelling::hint_unknown_field(&text[i..])),
+        None => text,
+    }
 }

@@ -18,8 +18,8 @@ use crate::script::error::parse_problem;
 use crate::script::sandbox::{self, Limits};
 use crate::script::state::{CompiledList, Shared, State};
 use crate::script::trace::Step;
-use crate::script::type_flow::{self, Ty};
 use crate::script::type_checks;
+use crate::script::type_flow::{self, Ty};
 use crate::script::words::Typed;
 
 /// The host, or every problem when any is an error (warnings alone do not stop it).

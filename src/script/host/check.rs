@@ -9,9 +9,9 @@ use super::Host;
 use crate::rules::{Problem, SourceFile};
 use crate::script::condition::CONDITION_NAMES;
 use crate::script::error::span_at;
+use crate::script::sandbox::{self};
 use crate::script::type_flow::Ty;
 use crate::script::words::Typed;
-use crate::script::sandbox::{self};
 
 /// A plain function call found in an AST (no operators, no namespaces).
 pub(super) struct Call {

@@ -593,7 +593,16 @@ fn a_reaction_fire_is_halved_only_when_the_unit_had_moved_before_it() {
         !m["fresh_late"].as_bool().unwrap() && m["moved_late"].as_bool().unwrap() && m["halved"].as_bool().unwrap()
     );
     let e = error_debug(&host, &format!(r#"{BN} reaction_fire_points(u, 6, 1)"#));
-    assert!(e.contains("what react(unit, trigger, reaction) returned"), "{e}");
+    assert!(
+        e.contains("reaction_fire_points(unit, fire_points, reacted): `reacted` is a map, not the number 1"),
+        "{e}"
+    );
+    // Its keys are declared: a misspelt one is refused, not read as "not late".
+    let e = error_debug(&host, &format!(r#"{BN} reaction_fire_points(u, 6, #{{lte: true}})"#));
+    assert!(
+        e.contains("reaction_fire_points(unit, fire_points, reacted): `reacted` has no key `lte` (did you mean `late`?); it reads: reaction, late, fire_points_halved, evade"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -22,12 +22,24 @@ fn the_option_is_off_by_default_and_everything_asks_for_it() {
         let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 6, formation: "line"});
         fire(s, t, #{range: 3})"#;
     let err = host.eval(&mut Scope::new(), code).unwrap_err().to_string();
-    assert!(err.contains("skirmish formation: switch the skirmishers option on"), "{err}");
-    // Off, skirmishers near a unit change nothing (review finding 4: through formation_change,
-    // the grade 3 share of a move per FC, 50%, not grade 2's 75%) and a charged "skirmish"
-    // unit need not evade.
+    assert!(
+        err.contains("fire(firer, target, situation): `firer` (S): formation \"skirmish\" is read only with the optional rule skirmishers: add --with skirmishers"),
+        "{err}"
+    );
+    // Off, skirmishers near a unit are refused naming the switch (they once changed nothing
+    // without a word)...
     let code = format!(
-        "{BATTALION} [formation_change(t, \"column_to_the_right\", #{{year: 1745, near_skirmishers: true}}).share, skirmishers_must_evade(t, bn, #{{}})]"
+        "{BATTALION} formation_change(t, \"column_to_the_right\", #{{year: 1745, near_skirmishers: true}}).share"
+    );
+    let err = host.eval(&mut Scope::new(), &code).unwrap_err().to_string();
+    assert!(
+        err.contains("formation_change(unit, change, situation): situation.near_skirmishers is read only with the optional rule skirmishers: add --with skirmishers"),
+        "{err}"
+    );
+    // ... and without them the grade 3 share of a move per FC is 50% (review finding 4), and
+    // a charged unit not in skirmish formation need not evade.
+    let code = format!(
+        "{BATTALION} [formation_change(t, \"column_to_the_right\", #{{year: 1745}}).share, skirmishers_must_evade(t, bn, #{{}})]"
     );
     let eval = host.eval(&mut Scope::new(), &code).unwrap_or_else(|e| panic!("{e}"));
     let v = eval.value.cast::<rhai::Array>();
@@ -52,18 +64,24 @@ fn with_the_option_off_no_unit_may_be_in_skirmish_formation() {
     ] {
         host.set_dice(Box::new(Supplied::new([10, 5, 5, 5, 5, 5])));
         let err = host.eval(&mut Scope::new(), &format!("{units} {call}")).unwrap_err().to_string();
-        assert!(err.contains("Jaegers is in skirmish formation: switch the skirmishers option on"), "{call}: {err}");
+        assert!(
+            err.contains("(Jaegers): formation \"skirmish\" is read only with the optional rule skirmishers: add --with skirmishers"),
+            "{call}: {err}"
+        );
     }
-    // The Maneuver Table's -1 for skirmish formation is part of the option: off, a die of 6
-    // totals 6; on, 5.
-    for (with, total) in [(vec![], 6), (vec!["skirmishers"], 5)] {
-        let host = lw_host(&[], &with);
-        host.set_dice(Box::new(Supplied::new([6])));
-        let eval = host
-            .eval(&mut Scope::new(), &format!("{units} maneuver_check(s, #{{}}).total"))
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(eval.value.as_int().unwrap(), total, "{with:?}: {:#?}", eval.trace.lines());
-    }
+    // The Maneuver Table's -1 for skirmish formation is part of the option: on, a die of 6
+    // totals 5; off, the unit is refused (it once totalled 6 without a word).
+    let host = lw_host(&[], &["skirmishers"]);
+    host.set_dice(Box::new(Supplied::new([6])));
+    let eval = host
+        .eval(&mut Scope::new(), &format!("{units} maneuver_check(s, #{{}}).total"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(eval.value.as_int().unwrap(), 5, "{:#?}", eval.trace.lines());
+    let err = lw().eval(&mut Scope::new(), &format!("{units} maneuver_check(s, #{{}}).total")).unwrap_err().to_string();
+    assert!(
+        err.contains("maneuver_check(unit, situation): `unit` (Jaegers): formation \"skirmish\" is read only"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -217,9 +235,14 @@ fn the_same_turn_with_the_option_off_and_on() {
         host.eval(&mut Scope::new(), code)
     };
     let err = run(&[], vec![10, 5, 1, 5, 5, 9, 1]).unwrap_err().to_string();
-    assert!(err.contains("Jaegers is in skirmish formation: switch the skirmishers option on"), "{err}");
+    assert!(err.contains("situation.near_skirmishers is read only with the optional rule skirmishers"), "{err}");
     let off = lw()
-        .eval(&mut Scope::new(), &code.replace("let r = charge(c, s, #{});\n        [r.result, share]", "share"))
+        .eval(
+            &mut Scope::new(),
+            &code
+                .replace("let r = charge(c, s, #{});\n        [r.result, share]", "share")
+                .replace(", near_skirmishers: true", ""),
+        )
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(off.value.as_int().unwrap(), 50);
     assert!(!off.trace.lines().iter().any(|l| l.contains("grade worse")), "{:#?}", off.trace.lines());

@@ -15,22 +15,34 @@ fn battery(grade: &str) -> String {
 #[test]
 fn elite_batteries_add_two_and_green_ones_lose_two() {
     let elite = format!("{} fire(b, t, #{{}})", battery("elite"));
-    // On: 5 + 2 = 7, a morale hit. Off: 5, no effect.
+    // On: 5 + 2 = 7, a morale hit. Off: refused naming the switch (it once fired as a
+    // trained battery, 5, no effect, without a word).
     let (eval, scope) = run(&host_with(&["elite_green_artillery"], &[]), &[5], &elite);
     assert_line(&eval, &["mod     yes +2", "Elite battery", "rule 407"]);
     assert_eq!((text(&eval, "result"), int(&eval, "total")), ("morale_hit".into(), 7));
     assert_eq!(super::count(&scope, "t", "morale_hits"), 1);
-    let (eval, _) = run(&host_with(&[], &[]), &[5], &elite);
-    assert_eq!(text(&eval, "result"), "no_effect");
+    let err = fails(&host_with(&[], &[]), &[5], &elite);
+    assert!(
+        err.contains("fire(battery, target, situation): `battery` (Battery): grade \"elite\" is read only with the optional rule elite_green_artillery: add --with elite_green_artillery"),
+        "{err}"
+    );
+    // Only its fire waits for rule 407: an elite battery rallies as elite without it.
+    let (eval, _) = run(&host_with(&[], &[]), &[9], &format!("{} rally(b).level", battery("elite")));
+    assert_eq!(
+        eval.value.as_int(),
+        run(&host_with(&[], &[]), &[9], r#"lookup("rally_levels", "elite")"#).0.value.as_int()
+    );
     // Green or militia: 8 - 2 = 6, a morale hit instead of a base hit.
     for grade in ["green", "militia"] {
         let green = format!("{} fire(b, t, #{{}})", battery(grade));
         let (eval, _) = run(&host_with(&["elite_green_artillery"], &[]), &[8], &green);
         assert_line(&eval, &["mod     yes -2", "Green or militia battery"]);
         assert_eq!(text(&eval, "result"), "morale_hit", "{grade}");
-        let (eval, scope) = run(&host_with(&[], &[]), &[8], &green);
-        assert_eq!(text(&eval, "result"), "base_hit", "{grade}");
-        assert_eq!(unit_in(&scope, "t").stands, 3);
+        let err = fails(&host_with(&[], &[]), &[8], &green);
+        assert!(
+            err.contains(&format!("grade \"{grade}\" is read only with the optional rule elite_green_artillery")),
+            "{err}"
+        );
     }
     // A crack battery counts as the class it rallies as (rule 102), or as veteran.
     let crack = format!("{} fire(b, t, #{{}}).total", battery("crack"));
@@ -213,9 +225,13 @@ fn every_base_hit_from_fire_costs_a_marker() {
     let host = host_with(&["attached_artillery"], &[("marker_loss_same_event", "one")]);
     let (eval, _) = run(&host, &[10, 1, 1], UNDER_FIRE);
     assert_eq!(ints(&eval), [0, 0, 0, 4]);
-    // Off: the markers are not touched.
-    let (eval, _) = run(&host_with(&[], &[]), &[8, 8, 8], UNDER_FIRE);
-    assert_eq!(ints(&eval), [2, 2, 2, 3]);
+    // Off: a unit carrying the markers is refused naming the switch (they were once left
+    // untouched without a word).
+    let err = fails(&host_with(&[], &[]), &[8, 8, 8], UNDER_FIRE);
+    assert!(
+        err.contains("fire(battery, target, situation): `target` (IR 4): marker \"attached_artillery\" is read only with the optional rule attached_artillery: add --with attached_artillery"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -244,5 +260,23 @@ fn bad_fire_and_bombardment_input_is_refused_with_a_reason() {
     assert!(err.contains("Battery fires at IR 4: the target of artillery fire is a unit"), "{err}");
     let err =
         fails(&host, &[5, 5], &format!("{BOMBARDMENT} preliminary_bombardment([a], [b], #{{agreed: true, pairs: 1}})"));
-    assert!(err.contains("a preliminary bombardment takes each battery as #{battery: .., target: ..}"), "{err}");
+    // The contract declares each entry's keys: a unit given for an entry is refused at the call.
+    assert!(
+        err.contains("preliminary_bombardment(first, second, situation): first[0] is a map, not the unit"),
+        "{err}"
+    );
+    // A misspelt key of an entry would have fired at medium range without a word.
+    let err = fails(
+        &host,
+        &[5, 5],
+        &format!(
+            "{BOMBARDMENT} preliminary_bombardment([#{{battery: a, target: b, rnage: \"close\"}}], [], #{{agreed: true, pairs: 1}})"
+        ),
+    );
+    assert!(
+        err.contains(
+            "preliminary_bombardment(first, second, situation): first[0] has no key `rnage` (did you mean `range`?); it reads: battery, target, range"
+        ),
+        "{err}"
+    );
 }

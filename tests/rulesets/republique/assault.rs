@@ -20,7 +20,10 @@ const CRACK: &str = r#"let a = unit(#{name: "Highlanders", arm: "infantry", stan
 #[test]
 fn crack_troops_add_three_only_with_rule_102() {
     let err = fails(&host_with(&[], &[]), &[5, 5], CRACK);
-    assert!(err.contains("crack troops are rule 102, switch it on with --with crack_troops"), "{err}");
+    assert!(
+        err.contains("assault(attackers, defenders, situation): `attackers` (Highlanders): grade \"crack\" is read only with the optional rule crack_troops: add --with crack_troops"),
+        "{err}"
+    );
     // 5 + 3 - 5 = 3: the defender retreats.
     let (eval, _) = run(&host_with(&["crack_troops"], &[]), &[5, 5], CRACK);
     assert_line(&eval, &["mod     yes +3", "Crack assault modifier of +3", "rule 102"]);
@@ -52,13 +55,15 @@ fn attached_artillery_adds_one_in_attack_and_two_in_defence() {
     let attack = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line", markers: #{attached_artillery: 2}});
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
         assault(a, d, #{})"#;
-    // On: 8 + 2 - 5 = 5. Off: 8 - 5 = 3. Both read Defender retreats.
+    // On: 8 + 2 - 5 = 5. Off: refused naming the switch (it once read 8 - 5 = 3 without a word).
     let (eval, _) = run(&host_with(&["attached_artillery"], &[]), &[8, 5], attack);
     assert_line(&eval, &["mod     yes +1 x2", "+1 assault bonus for attack", "rule 403"]);
     assert_eq!(int(&eval, "differential"), 5);
-    let (eval, _) = run(&host_with(&[], &[]), &[8, 5], attack);
-    assert_line(&eval, &["mod     no  +1", "option attached_artillery is off"]);
-    assert_eq!(int(&eval, "differential"), 3);
+    let err = fails(&host_with(&[], &[]), &[8, 5], attack);
+    assert!(
+        err.contains("`attackers` (9e Ligne): marker \"attached_artillery\" is read only with the optional rule attached_artillery: add --with attached_artillery"),
+        "{err}"
+    );
 
     let defence = attack.replace("markers: #{attached_artillery: 2}", "").replace(
         r#"stands: 4, formation: "line"});
@@ -66,12 +71,12 @@ fn attached_artillery_adds_one_in_attack_and_two_in_defence() {
         r#"stands: 4, formation: "line", markers: #{attached_artillery: 2}});
         assault"#,
     );
-    // On: 10 - (1 + 4) = 5, retreats. Off: 10 - 1 = 9, routed.
+    // On: 10 - (1 + 4) = 5, retreats. Off: refused, on the defending side too.
     let (eval, _) = run(&host_with(&["attached_artillery"], &[]), &[10, 1], &defence);
     assert_line(&eval, &["mod     yes +2 x2", "+2 assault bonus for defense"]);
     assert_eq!(text(&eval, "result"), "defender_retreats");
-    let (eval, _) = run(&host_with(&[], &[]), &[10, 1], &defence);
-    assert_eq!(text(&eval, "result"), "defender_routed");
+    let err = fails(&host_with(&[], &[]), &[10, 1], &defence);
+    assert!(err.contains("`defenders` (IR 4): marker \"attached_artillery\" is read only"), "{err}");
 }
 
 #[test]
@@ -192,8 +197,14 @@ fn cavalry_with_attached_artillery_keeps_its_bonus_against_a_square() {
     assert_line(&eval, &["assaults the square with the full cavalry bonus (rule 403)"]);
     assert_line(&eval, &["mod     yes +1 x3", "Cavalry bonus"]);
     assert_eq!((text(&eval, "column"), int(&eval, "differential")), ("defender_advantage".into(), 9));
-    // Off: no bonus and no marker: 9 - 4 = 5, Defender Advantage 5-7: the square retreats.
-    let (eval, _) = run(&host_with(&[], &[]), &[9, 2], code);
+    // Off: the marker is refused naming the switch; without it, no bonus: 9 - 4 = 5,
+    // Defender Advantage 5-7: the square retreats.
+    let err = fails(&host_with(&[], &[]), &[9, 2], code);
+    assert!(
+        err.contains("marker \"attached_artillery\" is read only with the optional rule attached_artillery"),
+        "{err}"
+    );
+    let (eval, _) = run(&host_with(&[], &[]), &[9, 2], &code.replace(", markers: #{attached_artillery: 1}", ""));
     assert_line(&eval, &["no cavalry bonus against a square"]);
     assert_eq!((text(&eval, "result"), int(&eval, "differential")), ("defender_retreats".into(), 5));
 }
@@ -348,7 +359,12 @@ fn a_spaced_cavalry_line_overlaps_where_a_closed_one_does_not() {
     let (eval, _) = run(&both, &DICE, &overlap_code(closed, 0.0, "line", "#{}"));
     assert_line(&eval, &["rule 501: no overlap"]);
     let err = fails(&host_with(&["unopposed_overlap"], &[]), &DICE, &overlap_code(spaced, 0.0, "line", "#{}"));
-    assert!(err.contains("that is rule 105, switch it on with --with cavalry_in_line"), "{err}");
+    assert!(
+        err.contains(
+            "formation \"spaced_line\" is read only with the optional rule cavalry_in_line: add --with cavalry_in_line"
+        ),
+        "{err}"
+    );
     // Solo against a square: never; with infantry against a square: allowed.
     let (eval, _) = run(&both, &DICE, &overlap_code(spaced, 0.0, "square", "#{}"));
     assert_line(&eval, &["cannot be used by cavalry assaulting solo against infantry in square"]);
@@ -537,7 +553,7 @@ fn an_attrition_loss_is_a_base_hit_unless_switched() {
     let code = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line", markers: #{attached_artillery: 1, alert: true}});
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
         assault(a, d, #{})"#;
-    let opts = ["attrition_die", "attached_artillery", "firefights"];
+    let opts = ["attrition_die", "attached_artillery", "firefights", "alert_infantry"];
     let (eval, scope) = run(&host_with(&opts, &[]), &[3, 13, 4, 1], code);
     assert_line(&eval, &["9e Ligne loses an attached artillery block: a base hit (rule 403)"]);
     assert_eq!((count(&scope, "a", "attached_artillery"), count(&scope, "a", "base_hits")), (0, 1));
@@ -578,7 +594,9 @@ fn river_crossers_limbered_guns_and_both_sides_vulnerable() {
     let river = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "column", markers: #{vulnerable: true}});
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
         assault(a, d, #{})"#;
-    assert_eq!(column(&[], &[], river), "attacker_advantage");
+    // Off, the V marker is refused naming the switch (it was once read as no marker).
+    let err = fails(&host_with(&[], &[]), &DICE, river);
+    assert!(err.contains("marker \"vulnerable\" is read only with the optional rule vulnerable_units"), "{err}");
     assert_eq!(column(&["vulnerable_units"], &[], river), "defender_advantage");
     // Limbered guns in buildings (base: Defender Advantage) are disadvantaged, unless a minority.
     let guns = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "column"});

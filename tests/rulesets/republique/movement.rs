@@ -30,7 +30,7 @@ fn a_spaced_cavalry_line_spans_twice_its_bases_less_one_and_is_solid() {
     assert!(eval.value.as_bool().unwrap());
     // Without the rule, no spaced line; infantry never.
     let err = fails(&host_with(&[], &[]), &[], &format!("{spaced} frontage_inches(c)"));
-    assert!(err.contains("rule 105"), "{err}");
+    assert!(err.contains("read only with the optional rule cavalry_in_line"), "{err}");
     let err = fails(
         &host,
         &[],
@@ -120,7 +120,13 @@ fn an_enemy_in_the_three_inch_zone_triggers_the_alert() {
     let (eval, _) =
         run(&on, &[], &format!("{} alert_triggered(u, e, #{{phase: \"movement\"}})", alert_and_enemy(0.0, 2.5, 180.0)));
     assert!(!eval.value.as_bool().unwrap());
-    assert!(!triggered(&host_with(&[], &[]), alert_and_enemy(0.0, 2.5, 180.0)));
+    // Off, an alert marker is refused naming the switch (once it quietly did nothing).
+    let err =
+        fails(&host_with(&[], &[]), &[], &format!("{} alert_triggered(u, e, #{{}})", alert_and_enemy(0.0, 2.5, 180.0)));
+    assert!(
+        err.contains("alert_triggered(unit, enemy, situation): `unit` (9e Ligne): marker \"alert\" is read only with the optional rule alert_infantry: add --with alert_infantry"),
+        "{err}"
+    );
     // Off the table, by the distance given.
     let off = r#"let u = unit(#{name: "A", arm: "infantry", stands: 4, formation: "line", markers: #{alert: true}});
         let e = unit(#{name: "E", arm: "infantry", stands: 4, formation: "column"});"#;
@@ -152,9 +158,9 @@ fn the_alert_unit_counter_attacks_with_a_pro_rated_move_or_forms_square() {
     assert_eq!(text(&eval, "result"), "emergency_square");
     assert_eq!(unit_in(&scope, "u").formation, "square");
     assert_line(&eval, &["9e Ligne: formation line -> square, an emergency square (rule 201)"]);
-    // Off: no reaction.
-    let (eval, _) = react(&host_with(&[], &[]), &[], r#"#{reaction: "square"}"#);
-    assert_eq!(text(&eval, "result"), "no_reaction");
+    // Off: refused naming the switch, not "no reaction".
+    let err = fails(&host_with(&[], &[]), &[], &format!("{base} alert_reaction(u, e, #{{reaction: \"square\"}})"));
+    assert!(err.contains("marker \"alert\" is read only with the optional rule alert_infantry"), "{err}");
 }
 
 #[test]
@@ -232,7 +238,7 @@ fn a_unit_left_in_a_river_is_vulnerable_until_it_moves_out() {
     assert_line(&eval, &["9e Ligne finishes its move in the river: marked V (rule 515)"]);
     assert_line(&eval, &["9e Ligne loses its alert status: it moved (rule 201)"]);
     assert_line(&eval, &["V removed (rule 515)"]);
-    let (eval, _) = run(&host_with(&[], &[]), &[9, 1], code);
+    let (eval, _) = run(&host_with(&[], &[]), &[9, 1], &code.replace(", markers: #{alert: true}", ""));
     let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
     assert_eq!(v, ["attacker_advantage", "false"]);
 }
@@ -303,9 +309,12 @@ fn a_spaced_cavalry_line_needs_rule_105_to_assault_or_move() {
         let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});"#;
     let off = host_with(&[], &[]);
     let err = fails(&off, &[5, 5], &format!("{spaced} assault(c, d, #{{}})"));
-    assert!(err.contains("Dragoons is in a spaced cavalry line: that is rule 105"), "{err}");
+    assert!(
+        err.contains("assault(attackers, defenders, situation): `attackers` (Dragoons): formation \"spaced_line\" is read only with the optional rule cavalry_in_line: add --with cavalry_in_line"),
+        "{err}"
+    );
     let err = fails(&off, &[], &format!("{spaced} move_allowance(c)"));
-    assert!(err.contains("that is rule 105, switch it on with --with cavalry_in_line"), "{err}");
+    assert!(err.contains("move_allowance(unit): `unit` (Dragoons): formation \"spaced_line\" is read only with the optional rule cavalry_in_line"), "{err}");
     // On: it assaults (5 + 2 medium - 5 = 2, stalled, then 9 + 2 - 1 - (1 - 1) = 10) and moves 12".
     let on = host_with(&["cavalry_in_line"], &[]);
     let (eval, _) = run(&on, &[5, 5, 9, 1], &format!("{spaced} assault(c, d, #{{}})"));

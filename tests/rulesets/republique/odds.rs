@@ -147,9 +147,10 @@ fn result_index(result: &str) -> i64 {
 fn one_round_assaults_with_crack_troops_markers_and_overlap_against_an_independent_count() {
     // Six bases (one crack, two markers) against four, a base of overlap on each flank,
     // unsupported; rule 506 keeps the assault to one round. Returns the result's index.
-    let code = r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", grade: GRADE, markers: #{attached_artillery: 2}});
+    // A rule's own inputs are given only with the rule on: off, they are refused.
+    let code = r#"let a = unit(#{name: "A", arm: "infantry", stands: 6, formation: "line", grade: GRADE, markers: if option("attached_artillery") { #{attached_artillery: 2} } else { #{} }});
         let d = unit(#{name: "D", arm: "infantry", stands: 4, formation: "line"});
-        let r = assault(a, d, #{overlap: #{left: 1, right: 1}});
+        let r = assault(a, d, if option("unopposed_overlap") { #{overlap: #{left: 1, right: 1}} } else { #{} });
         switch r.result { "attacker_routed" => 0, "attacker_repulsed" => 1, "stalled" => 2, "defender_retreats" => 3, "defender_routed" => 4 }"#;
     let cases: [(&[&str], &str, i64); 5] = [
         (&[], "trained", 0),

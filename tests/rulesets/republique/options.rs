@@ -12,8 +12,9 @@ use crate::support::{fails, run};
 /// option may touch; a rule's own units appear only when the rule is on.
 const SMOKE: &str = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 6, formation: "line", grade: "veteran"});
     let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
-    let b = unit(#{name: "Battery", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", grade: "elite"});
-    let r = assault(a, d, #{overlap: #{left: 1, right: 1}});
+    let grade = if option("elite_green_artillery") { "elite" } else { "trained" };
+    let b = unit(#{name: "Battery", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", grade: grade});
+    let r = assault(a, d, if option("unopposed_overlap") { #{overlap: #{left: 1, right: 1}} } else { #{} });
     let f = fire(b, d, #{range: "close"});
     let line = if option("cavalry_in_line") { "spaced_line" } else { "line" };
     let l = unit(#{name: "Lancers", arm: "cavalry", type: "lancer", stands: 2, formation: line});
