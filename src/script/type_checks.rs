@@ -90,14 +90,31 @@ impl Checker<'_> {
                 self.call(call, *at, found);
             }
             Some(ASTNode::Expr(Expr::Dot(chain, ..))) => {
-                let base = self.ty(&chain.lhs);
-                if let (Ty::Declared(map), Expr::Property(p, at)) = (&base, first_step(&chain.rhs)) {
+                // Each key read down the chain (`situation.overlap.left`) off a map whose keys
+                // are declared.
+                let mut base = self.ty(&chain.lhs);
+                let mut rest = &chain.rhs;
+                loop {
+                    let (step, next) = match rest {
+                        Expr::Dot(inner, ..) => (&inner.lhs, Some(&inner.rhs)),
+                        other => (other, None),
+                    };
+                    let Expr::Property(p, at) = step else { break };
                     let key = p.2.as_str();
-                    if !map.keys.contains_key(key) && !self.written.contains(key) {
+                    if let Ty::Declared(map) = &base
+                        && !map.keys.contains_key(key)
+                        && !self.written.contains(key)
+                    {
                         let names: Vec<&str> = map.keys.keys().map(String::as_str).collect();
                         let hint = did_you_mean(key, names.iter().copied());
                         let has = if names.is_empty() { "no keys".to_string() } else { names.join(", ") };
                         found.push((format!("{} has no key `{key}`{hint}; it has {has}", map.what), *at));
+                        break;
+                    }
+                    base = self.flow.property(&base, key);
+                    match next {
+                        Some(next) => rest = next,
+                        None => break,
                     }
                 }
                 // `["a", "b"].contains(x)`.

@@ -240,7 +240,16 @@ impl<'r> Flow<'r> {
                 let Some(contract) = self.ruleset.contracts.get(procedure) else { return Ty::Unknown };
                 self.declared(&format!("the situation of `{procedure}`"), &contract.situation, path, procedure)
             }
-            Kind::Words | Kind::List | Kind::Map | Kind::Any => Ty::Unknown,
+            // A map or list whose keys or items the contract declares: followed as deep as written.
+            Kind::Map => match &key.keys {
+                Some(keys) => self.declared(&format!("`{path}`"), keys, path, procedure),
+                None => Ty::Unknown,
+            },
+            Kind::List => match &key.items {
+                Some(item) => Ty::List(Rc::new(self.of_key(item, &format!("{path}[]"), procedure))),
+                None => Ty::Unknown,
+            },
+            Kind::Words | Kind::Any => Ty::Unknown,
         }
     }
 
