@@ -264,8 +264,12 @@ impl Checker<'_> {
 fn closed(expr: &Expr, ty: &Ty) -> Option<std::rc::Rc<Words>> {
     match ty {
         Ty::Word(words) => Some(words.clone()),
-        // A literal is not compared with itself: `"a" == "b"` is the writer's own business.
-        Ty::Literal(given) if !expr.is_constant() => {
+        // Only a named place: a variable, or what a function of the rules returns (`"a" == "b"`
+        // or an `if` written in place is the writer's own business).
+        Ty::Literal(given)
+            if matches!(expr, Expr::Variable(..))
+                || matches!(expr, Expr::FnCall(call, _) if !call.is_operator_call()) =>
+        {
             Some(std::rc::Rc::new(Words { of: WordsOf::Given(shown(expr)), words: (**given).clone() }))
         }
         _ => None,
