@@ -450,7 +450,7 @@ impl<'r> Flow<'r> {
             Expr::FnCall(call, _) => self.call_ty(call, env),
             Expr::Dot(chain, ..) => {
                 let base = self.ty(&chain.lhs, env);
-                self.step(&base, &chain.rhs, env)
+                self.step(&base, &chain.rhs)
             }
             Expr::Index(chain, ..) => {
                 let base = self.ty(&chain.lhs, env);
@@ -465,15 +465,15 @@ impl<'r> Flow<'r> {
     }
 
     /// `base.rhs`: a property, a method, or a longer chain.
-    fn step(&self, base: &Ty, rhs: &Expr, env: &Env) -> Ty {
+    fn step(&self, base: &Ty, rhs: &Expr) -> Ty {
         match rhs {
             Expr::Property(p, _) => self.property(base, p.2.as_str()),
             Expr::MethodCall(call, _) => self.method(base, call),
             Expr::Dot(chain, ..) => {
-                let inner = self.step(base, &chain.lhs, env);
-                self.step(&inner, &chain.rhs, env)
+                let inner = self.step(base, &chain.lhs);
+                self.step(&inner, &chain.rhs)
             }
-            Expr::Index(chain, ..) => match self.step(base, &chain.lhs, env) {
+            Expr::Index(chain, ..) => match self.step(base, &chain.lhs) {
                 Ty::List(item) => (*item).clone(),
                 _ => Ty::Unknown,
             },
