@@ -166,7 +166,7 @@ pub(super) fn bodies(ast: &AST) -> Vec<Body> {
 }
 
 /// What is known of one function name and arity: its parameters and what it returns.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Signature {
     params: Vec<Option<Ty>>,
     /// A parameter some caller passes a value nothing knows.
@@ -211,12 +211,12 @@ impl<'r> Flow<'r> {
         // Each round can only make a place known or make it unknown, so this ends; the cap
         // only guards against a bug.
         for _ in 0..12 {
-            let before = format!("{:?}", flow.signatures);
+            let before = flow.signatures.clone();
             for body in bodies {
                 let env = flow.env(body);
                 flow.learn_calls_and_return(body, &env);
             }
-            if format!("{:?}", flow.signatures) == before {
+            if flow.signatures == before {
                 break;
             }
         }

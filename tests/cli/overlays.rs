@@ -4,24 +4,14 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::{stderr, stdout};
-
-/// Copies a folder and everything in it.
-fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() { copy_folder(&path, &target) } else { std::fs::copy(&path, &target).map(|_| ()).unwrap() }
-    }
-}
+use super::{copy_tree, stderr, stdout};
 
 /// A user's own copy of ff-napoleonic, its musketry row "1" edited, with an overlay of their
 /// own beside it: `<dir>/myrules/{ff-napoleonic, ff-mine}`.
 fn my_rules(dir: &Path) {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/ff-napoleonic");
     let copy = dir.join("myrules/ff-napoleonic");
-    copy_folder(&shipped, &copy);
+    copy_tree(&shipped, &copy);
     let musketry = copy.join("tables/musketry.yaml");
     let text = std::fs::read_to_string(&musketry).unwrap();
     let edited = text.replace(
@@ -76,8 +66,8 @@ fn a_script_finds_its_rules_from_its_own_folder() {
     // A total of 5 on row 1 is Lively by the edited row, Desultory by the seed's.
     let body = "let cell = lookup(\"musketry\", 1, 5);\ncell.result\n";
     std::fs::write(battle.join("by_path.rhai"), format!("//! rules: ../myrules/ff-mine\n{body}")).unwrap();
-    copy_folder(&dir.path().join("myrules/ff-mine"), &battle.join("ff-mine"));
-    copy_folder(&dir.path().join("myrules/ff-napoleonic"), &battle.join("ff-napoleonic"));
+    copy_tree(&dir.path().join("myrules/ff-mine"), &battle.join("ff-mine"));
+    copy_tree(&dir.path().join("myrules/ff-napoleonic"), &battle.join("ff-napoleonic"));
     std::fs::write(battle.join("by_id.rhai"), format!("//! rules: ff-mine\n{body}")).unwrap();
     // Run from elsewhere: the script's folder, not the current one, is where its rules are.
     let elsewhere = tempfile::tempdir().unwrap();
@@ -159,7 +149,7 @@ fn ids_are_looked_up_on_the_search_path_in_order() {
     assert_eq!(row_one(&out), "1 0-4 5+ - - -");
     // The user's rules folder, after ./rules and before the built-in rulesets.
     let data = here.join("data");
-    copy_folder(&myrules, &data.join("grognard/rules"));
+    copy_tree(&myrules, &data.join("grognard/rules"));
     let user = [("XDG_DATA_HOME", data.as_path())];
     assert_eq!(row_one(&grognard_env(here, &user, &["show", "--rules", "ff-mine", "musketry"])), "1 0-4 5+ - - -");
     // `grognard rules` lists each folder in order, and marks an id found earlier.
@@ -179,7 +169,7 @@ fn check_refuses_a_house_rule_renamed_so_it_replaces_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     for id in ["ff-napoleonic", "ff-house-example"] {
-        copy_folder(&rules.join(id), &dir.path().join(id));
+        copy_tree(&rules.join(id), &dir.path().join(id));
     }
     let file = dir.path().join("ff-house-example/procedures/fire_row.rhai");
     let text = std::fs::read_to_string(&file).unwrap();

@@ -234,8 +234,7 @@ impl Unit {
     /// Whether `name` is one a unit has whatever the ruleset (a property, or a key of a unit as
     /// written): a field of a ruleset's own may not take it.
     pub fn is_kernel_name(name: &str) -> bool {
-        Unit::PROPERTIES.contains(&name)
-            || ["markers", "placement", "placed", "leaders", "attached", "fields"].contains(&name)
+        Unit::PROPERTIES.contains(&name) || Unit::KEYS.contains(&name) || name == "placed"
     }
 
     /// What `stands` holds until the ruleset's default is filled in: no unit has this many
