@@ -331,6 +331,7 @@ mod tests {
                 file: crate::rules::source_file("contracts/fire.yaml", String::new()),
                 span: (0, 0).into(),
             },
+            entry: true,
         }
     }
 

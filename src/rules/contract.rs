@@ -36,6 +36,10 @@ pub struct ContractDef {
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, KeyDef>")]
     pub situation: Entries<Spanned<String>, KeyDef>,
+    /// A player calls it (from the REPL, a scenario script or `odds`), not only other
+    /// procedures: `check` does not ask what calls it.
+    #[serde(default)]
+    pub entry: bool,
 }
 
 /// A parameter or a situation key as written.
@@ -206,6 +210,8 @@ pub struct Contract {
     pub situation: Vec<Key>,
     /// Where the contract's name is written.
     pub origin: Origin,
+    /// A player calls it directly (`entry: true`).
+    pub entry: bool,
 }
 
 impl Contract {
@@ -270,6 +276,7 @@ pub(super) fn build(
             params,
             situation,
             origin,
+            entry: def.entry,
         });
     }
     contracts

@@ -75,6 +75,10 @@ pub struct ManifestFile {
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
     pub set: Entries<Spanned<String>, Spanned<String>>,
+    /// What the ruleset keeps although no procedure, modifier or condition reads it, each
+    /// with why: `{ markers: { retreat: "the player moves the unit back" } }`.
+    #[serde(default)]
+    pub unused: super::unused::UnusedDef,
 }
 
 /// An optional rule.

@@ -23,6 +23,7 @@ mod switched_table;
 mod table;
 pub mod unit_problem;
 pub mod unit_template;
+mod unused;
 mod yaml;
 
 pub use content_hash::content_hash;
@@ -42,6 +43,7 @@ pub use ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Procedure
 pub use settings::{Settings, Switches};
 pub use source::{SeedRef, Source};
 pub use switched_table::{PatchGate, SwitchedTable};
+pub use unused::{Unused, UnusedEntry, UnusedKind};
 pub use table::{
     Cell, Edge, GridRow, LookupValue, ReadError, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };

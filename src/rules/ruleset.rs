@@ -43,6 +43,8 @@ pub struct Ruleset {
     pub contracts: BTreeMap<String, super::contract::Contract>,
     /// The kinds of unit the ruleset names (`unit_templates:`), by name.
     pub unit_templates: BTreeMap<String, super::unit_template::UnitTemplate>,
+    /// What the layers keep although nothing reads it (`unused:`), each with why.
+    pub unused: super::unused::Unused,
 }
 
 /// One folder of a ruleset.
@@ -52,6 +54,8 @@ pub struct Layer {
     pub title: String,
     pub folder: PathBuf,
     pub extends: Option<String>,
+    /// Its `ruleset.yaml`, to point into.
+    pub manifest: SourceFile,
 }
 
 /// A value the rules give procedures by name, with where it comes from.
@@ -132,6 +136,7 @@ impl Ruleset {
             procedures: Vec::new(),
             contracts: BTreeMap::new(),
             unit_templates: BTreeMap::new(),
+            unused: BTreeMap::new(),
         }
     }
 

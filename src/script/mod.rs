@@ -43,6 +43,7 @@ mod switch_cases;
 mod trace;
 mod type_checks;
 mod type_flow;
+mod unread;
 mod words;
 
 pub use attribution::{Attribution, Removal};

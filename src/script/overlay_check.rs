@@ -31,18 +31,18 @@ pub(crate) fn problems(files: &[LayerFile], rs: &Ruleset) -> Vec<Problem> {
 }
 
 /// A function as written: its name, its number of parameters and where its name stands.
-struct Defined<'a> {
-    name: String,
-    arity: usize,
+pub(crate) struct Defined<'a> {
+    pub name: String,
+    pub arity: usize,
     /// Where its name is written in its file.
-    offset: usize,
-    file: &'a LayerFile<'a>,
+    pub offset: usize,
+    pub file: &'a LayerFile<'a>,
 }
 
 /// Each function of a file, from its AST, placed at its name where `fn name(` is written with
 /// that many parameters. Rhai keeps no position for a function, and its tokenizer alone cannot
 /// read past an interpolated string, so the text is searched.
-fn defined<'a>(file: &'a LayerFile<'a>) -> Vec<Defined<'a>> {
+pub(crate) fn defined_functions<'a>(file: &'a LayerFile<'a>) -> Vec<Defined<'a>> {
     let text = file.file.inner();
     file.ast
         .iter_fn_def()
@@ -118,7 +118,7 @@ fn names_in_code(files: &[LayerFile], rs: &Ruleset) -> BTreeSet<String> {
 
 /// The functions of every overlay that replace nothing they meant to.
 fn functions(files: &[LayerFile], rs: &Ruleset, named: &BTreeSet<String>) -> Vec<Problem> {
-    let all: Vec<Defined> = files.iter().flat_map(defined).collect();
+    let all: Vec<Defined> = files.iter().flat_map(defined_functions).collect();
     let mut problems = Vec::new();
     for def in all.iter().filter(|d| d.file.layer > 0) {
         let layer = def.file.layer;

@@ -113,6 +113,14 @@ fn misspelt_result_values_and_constants_are_pointed_at() {
 }
 
 #[test]
+fn what_is_written_and_never_read_is_warned_of_unless_kept_with_a_reason() {
+    // A marker a result sets, a procedure nothing calls, a table property, a result's value and
+    // a unit field nothing reads; and `unused:` entries: one kept, one misspelt, one stale, one
+    // with no reason.
+    insta::assert_snapshot!("unread", broken("unread"));
+}
+
+#[test]
 fn values_used_as_what_they_are_not_are_pointed_at_below_the_contracts() {
     insta::assert_snapshot!("broken_kinds", broken("broken-kinds"));
 }

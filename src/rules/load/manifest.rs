@@ -90,6 +90,7 @@ impl Loader {
             title: m.title.clone(),
             folder: folder.to_path_buf(),
             extends: m.extends.as_ref().map(|e| e.value.clone()),
+            manifest: file.clone(),
         });
         if let Some(dice) = &m.dice {
             dice.apply(&mut rs.dice, file, &mut self.problems);
@@ -133,6 +134,7 @@ impl Loader {
             }
         }
         self.unit_templates(rs, file, m.unit_templates);
+        crate::rules::unused::add(&mut rs.unused, m.unused, file, &mut self.problems);
         for (name, def) in m.constants.0 {
             let info = ConstantInfo {
                 value: def.value,

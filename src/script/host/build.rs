@@ -155,6 +155,7 @@ impl Host {
             .collect();
         let (copies, homes) = base_calls::copies(&layer_files, problems);
         problems.extend(crate::script::overlay_check::problems(&layer_files, &self.state.borrow().ruleset));
+        problems.extend(crate::script::unread::problems(&layer_files, &self.state.borrow().ruleset));
         // A `base::` call that reaches nothing is already reported; it is not also unknown.
         let script_fns: BTreeSet<String> = compiled
             .iter()
