@@ -14,6 +14,7 @@ mod nested_contracts;
 mod overlay_slips;
 mod overlays;
 mod republique;
+mod result_texts;
 mod rule_values;
 mod support;
 mod unit_templates;
