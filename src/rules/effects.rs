@@ -112,3 +112,22 @@ impl Effects {
         if parts.is_empty() { "no effect".into() } else { parts.join(", ") }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stands_lost_are_said_as_lost() {
+        let effects = Effects { order: Some("disordered".into()), lose_stands: Some(7), ..Effects::default() };
+        let mut unit = Unit::new("a", "A", "blue", "france", "infantry", "line", 4);
+        let lost = effects.apply_to_unit(&mut unit);
+        assert_eq!((lost, unit.stands), (4, 0));
+        assert_eq!(effects.describe_applied(lost), "disordered, loses 4 stands (7 called for, all it had)");
+        // What the table says, before it is applied, is what it calls for.
+        assert_eq!(effects.describe(), "disordered, loses 7 stands");
+        let mut whole = Unit::new("b", "B", "blue", "france", "infantry", "line", 8);
+        let lost = effects.apply_to_unit(&mut whole);
+        assert_eq!(effects.describe_applied(lost), "disordered, loses 7 stands");
+    }
+}
