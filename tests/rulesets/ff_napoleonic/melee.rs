@@ -369,7 +369,10 @@ fn reacting_cavalry_that_sweeps_may_hold_or_withdraw() {
     assert_eq!(value["defender_lost"].as_int().unwrap(), 2);
     assert!(!value["breakthrough"].as_bool().unwrap());
     assert!(
-        lines.iter().any(|l| l.contains("it may hold ground with a free facing change, or withdraw 6\" with a free facing change")),
+        lines
+            .iter()
+            .any(|l| l
+                .contains("it may hold ground with a free facing change, or withdraw 6\" with a free facing change")),
         "{lines:#?}"
     );
 }
