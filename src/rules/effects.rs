@@ -28,13 +28,12 @@ pub struct Effects {
 
 impl Effects {
     /// Applies these effects to a unit: its order, stands, markers, and removal from play.
-    pub fn apply_to_unit(&self, unit: &mut Unit) {
+    /// Returns the stands it actually lost: no more than it had.
+    pub fn apply_to_unit(&self, unit: &mut Unit) -> u32 {
         if let Some(order) = &self.order {
             unit.order = order.clone();
         }
-        if let Some(n) = self.lose_stands {
-            unit.lose_stands(n);
-        }
+        let lost = self.lose_stands.map_or(0, |n| unit.lose_stands(n));
         for (name, value) in &self.markers {
             unit.set_marker(name, value.clone());
         }
@@ -44,6 +43,7 @@ impl Effects {
         if self.removed {
             unit.set_marker("removed", Marker::Flag(true));
         }
+        lost
     }
 
     /// Whether these effects can befall a leader, who has no order and no stands.
@@ -76,12 +76,24 @@ impl Effects {
 
     /// Plain words for a trace: "disordered, loses 1 stand, battery: silenced".
     pub fn describe(&self) -> String {
+        self.describe_lost(self.lose_stands)
+    }
+
+    /// `describe` once applied, with the stands the unit actually lost (`apply_to_unit`):
+    /// "loses 4 stands (7 called for, all it had)" when it had fewer than the result takes.
+    pub fn describe_applied(&self, lost: u32) -> String {
+        self.describe_lost(self.lose_stands.map(|_| lost))
+    }
+
+    fn describe_lost(&self, lost: Option<u32>) -> String {
         let mut parts = Vec::new();
         if let Some(order) = &self.order {
             parts.push(order.replace('_', " "));
         }
-        if let Some(n) = self.lose_stands {
-            parts.push(format!("loses {n} stand{}", if n == 1 { "" } else { "s" }));
+        if let Some(n) = lost {
+            let called = self.lose_stands.unwrap_or(n);
+            let short = if called > n { format!(" ({called} called for, all it had)") } else { String::new() };
+            parts.push(format!("loses {n} stand{}{short}", if n == 1 { "" } else { "s" }));
         }
         for (name, value) in &self.markers {
             parts.push(match value {
@@ -98,5 +110,24 @@ impl Effects {
             parts.push("removed from play".into());
         }
         if parts.is_empty() { "no effect".into() } else { parts.join(", ") }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stands_lost_are_said_as_lost() {
+        let effects = Effects { order: Some("disordered".into()), lose_stands: Some(7), ..Effects::default() };
+        let mut unit = Unit::new("a", "A", "blue", "france", "infantry", "line", 4);
+        let lost = effects.apply_to_unit(&mut unit);
+        assert_eq!((lost, unit.stands), (4, 0));
+        assert_eq!(effects.describe_applied(lost), "disordered, loses 4 stands (7 called for, all it had)");
+        // What the table says, before it is applied, is what it calls for.
+        assert_eq!(effects.describe(), "disordered, loses 7 stands");
+        let mut whole = Unit::new("b", "B", "blue", "france", "infantry", "line", 8);
+        let lost = effects.apply_to_unit(&mut whole);
+        assert_eq!(effects.describe_applied(lost), "disordered, loses 7 stands");
     }
 }

@@ -178,8 +178,10 @@ fn fire_at_artillery_uses_the_artillery_results() {
     let code = r#"let gun = unit(#{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
         fire(unit(#{name: "9e Ligne", arm: "infantry", stands: 6, formation: "line"}), gun, #{fire_points: 6}); gun"#;
     let gun = host.eval(&mut scope, code).unwrap().value.cast::<UnitRef>();
-    // 10 - 1 (infantry at unlimbered artillery) = 9: Telling, which against a battery is "damaged".
+    // 10 - 1 (infantry at unlimbered artillery) = 9: Telling, which against a battery is
+    // "Artillery damaged & silenced": both markers.
     assert_eq!(gun.0.borrow().markers.get("battery"), Some(&crate::unit::Marker::Text("damaged".into())));
+    assert!(gun.0.borrow().has_marker("silenced"));
     assert_eq!(gun.0.borrow().stands, 1);
 }
 

@@ -317,8 +317,8 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
 /// `apply(unit, #{order: "disordered", lose_stands: 1})`: effects written in a script, traced.
 pub(crate) fn apply_spec(st: &Shared, unit: &UnitRef, spec: Map) -> Result<(), Box<EvalAltResult>> {
     let effects = effects_from(st, &|| format!("apply to `{}`", unit.name()), spec)?;
-    apply_to_unit(unit, &effects);
-    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe() });
+    let lost = apply_to_unit(unit, &effects);
+    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe_applied(lost) });
     Ok(())
 }
 
@@ -411,11 +411,12 @@ pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Cell) {
     if result.effects.is_empty() {
         return;
     }
-    apply_to_unit(unit, &result.effects);
+    let lost = apply_to_unit(unit, &result.effects);
     // Described only when tracing: the words cost more than the effect.
-    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: result.effects.describe() });
+    st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: result.effects.describe_applied(lost) });
 }
 
-fn apply_to_unit(unit: &UnitRef, effects: &Effects) {
-    effects.apply_to_unit(&mut unit.edit());
+/// Applies effects to a unit; the stands it actually lost.
+fn apply_to_unit(unit: &UnitRef, effects: &Effects) -> u32 {
+    effects.apply_to_unit(&mut unit.edit())
 }

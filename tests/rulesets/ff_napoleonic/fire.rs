@@ -339,3 +339,94 @@ fn artillery_fires_in_a_narrower_arc_and_its_range_counts_for_the_modifiers() {
     let wide = r#"unit(#{name: "T", arm: "infantry", stands: 1, formation: "line", placement: #{x: 5.5, y: 6.0, facing: 180.0}})"#;
     assert_eq!(fire_on_table(battery, wide)["result"].to_string(), "no_fire");
 }
+
+/// A foot battery (heavy artillery row, 1 stand) and a minor line battalion of 6 stands 2" away.
+const GUNS_AND_LINE: &str = r#"let g = unit(#{name: "Guns", nation: "austria", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+    let i = unit(#{name: "Line", nation: "minor", arm: "infantry", stands: 6, formation: "line"});"#;
+
+#[test]
+fn a_battery_silenced_by_defensive_fire_does_not_fire_back() {
+    use crate::support::{map_and_trace, run, unit_in};
+    let host = host(&["ff-napoleonic"]);
+    // Lively. The line fires first (defensive fire): 6 stands x 1 fire point at 2" = 6, row 6,7;
+    // the die 8, -1 infantry firing at unlimbered artillery = 7, Lively (6-8): "artillery
+    // silenced". Then the battery's own fire: silenced, it does not fire, and rolls no die (the
+    // supplied faces would run out).
+    let code = format!(
+        "{GUNS_AND_LINE} let first = fire(i, g, #{{range: 2}}); let back = fire(g, i, #{{range: 2}}); #{{first: first.result, back: back.result}}"
+    );
+    let (value, lines, scope) = map_and_trace(run(&host, &[8], &code));
+    assert_eq!((value["first"].to_string(), value["back"].to_string()), ("lively".into(), "no_fire".into()));
+    let guns = unit_in(&scope, "g");
+    assert!(guns.has_marker("silenced") && !guns.has_marker("battery"), "{:?}", guns.markers);
+    assert_eq!(guns.stands, 1);
+    assert!(lines.iter().any(|l| l == "note    Guns: Artillery silenced"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("Guns is silenced: it may not fire")), "{lines:#?}");
+    assert_eq!(unit_in(&scope, "i").stands, 6);
+
+    // Telling: the die 10, -1 = 9, Telling (9+): "Artillery damaged & silenced", both at once.
+    // (A natural 10 is the fallen-leader trigger; no officer is with the guns.)
+    let code = format!("{GUNS_AND_LINE} fire(i, g, #{{range: 2}}); fire(g, i, #{{range: 2}})");
+    let (value, _, scope) = map_and_trace(run(&host, &[10], &code));
+    assert_eq!(value["result"].to_string(), "no_fire");
+    let guns = unit_in(&scope, "g");
+    assert!(guns.has_marker("silenced"));
+    assert_eq!(guns.markers.get("battery").map(|m| m.to_string()), Some("damaged".into()));
+
+    // At the end of its own side's player turn it recovers, still damaged: at 2" the heavy
+    // row gives 12 fire points, halved for the damaged battery to 6 (row 6,7); the die 7 is
+    // Lively (6-8), where 12 undamaged points (row 12-14) would read Telling (7-9).
+    let code = format!(
+        "{GUNS_AND_LINE} fire(i, g, #{{range: 2}}); let back = end_of_player_turn_units([g, i]); let r = fire(g, i, #{{range: 2}}); #{{back: back, result: r.result, fire_points: r.fire_points}}"
+    );
+    let (value, _, scope) = map_and_trace(run(&host, &[10, 7], &code));
+    assert_eq!(value["back"].to_string(), r#"["Guns"]"#);
+    assert_eq!(value["result"].to_string(), "lively");
+    assert_eq!(value["fire_points"].as_float().unwrap(), 6.0);
+    let guns = unit_in(&scope, "g");
+    assert!(!guns.has_marker("silenced"));
+    assert_eq!(guns.markers.get("battery").map(|m| m.to_string()), Some("damaged".into()));
+    // The line it fired on: disordered by the Lively fire, no stand lost.
+    let line = unit_in(&scope, "i");
+    assert_eq!((line.order.as_str(), line.stands), ("disordered", 6));
+}
+
+#[test]
+fn a_battery_silenced_in_melee_does_not_fire_and_keeps_its_damage() {
+    use crate::support::{map_and_trace, run, unit_in};
+    let host = host(&["ff-napoleonic"]);
+    // A minor line battalion of 6 stands charges a battery of 2 stands: the battery is
+    // outnumbered 3:1 (-3), the infantry has no modifier. 3 - (2 - 3) = 4: Driven back,
+    // "Defenders retreat full move disordered/silenced. One stand removed. Battery damaged."
+    let code = r#"let g = unit(#{name: "Guns", nation: "austria", arm: "artillery", type: "foot", stands: 2, formation: "unlimbered"});
+        let i = unit(#{name: "Line", nation: "minor", arm: "infantry", stands: 6, formation: "line"});
+        let m = melee(i, g, #{});
+        let r = fire(g, i, #{range: 2});
+        #{melee: m.result, differential: m.differential, fire: r.result}"#;
+    let (value, lines, scope) = map_and_trace(run(&host, &[3, 2], code));
+    assert_eq!(value["melee"].to_string(), "driven_back", "{lines:#?}");
+    assert_eq!(value["differential"].as_int().unwrap(), 4);
+    assert_eq!(value["fire"].to_string(), "no_fire");
+    let guns = unit_in(&scope, "g");
+    assert!(guns.has_marker("silenced"), "{:?}", guns.markers);
+    assert_eq!(guns.markers.get("battery").map(|m| m.to_string()), Some("damaged".into()));
+    assert_eq!(guns.markers.get("retreat").map(|m| m.to_string()), Some("full move".into()));
+    assert_eq!(guns.stands, 1);
+}
+
+#[test]
+fn stands_lost_are_stated_as_lost() {
+    use crate::support::{map_and_trace, run, unit_in};
+    let host = host(&["ff-napoleonic"]);
+    // 15 fire points (row 15-19) at a 2-stand square: the die 10, +2 for a square = 12,
+    // Withering (12+): "Target disordered & 3 stands lost". It has 2 to lose.
+    let code = r#"let t = unit(#{name: "Square", nation: "minor", arm: "infantry", stands: 2, formation: "square"});
+        fire(unit(#{name: "Line", nation: "minor", arm: "infantry", stands: 6, formation: "line"}), t, #{fire_points: 15})"#;
+    let (value, lines, scope) = map_and_trace(run(&host, &[10], code));
+    assert_eq!(value["result"].to_string(), "withering");
+    assert_eq!(unit_in(&scope, "t").stands, 0);
+    assert!(
+        lines.iter().any(|l| l == "effect  Square: disordered, loses 2 stands (3 called for, all it had)"),
+        "{lines:#?}"
+    );
+}

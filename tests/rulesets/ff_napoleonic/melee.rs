@@ -304,3 +304,94 @@ fn grenadiers_and_guards_count_by_their_type_as_by_a_marker() {
     assert_eq!(modifier(r#"arm: "cavalry", type: "guard""#), horse + 2);
     assert_eq!(modifier(r#"arm: "cavalry", type: "horse", markers: #{guard: true}"#), horse + 2);
 }
+
+#[test]
+fn british_cavalry_breaks_through_and_is_disordered_after_its_next_melee() {
+    use crate::support::{fails, map_and_trace, run, unit_in};
+    let host = host(&["ff-napoleonic"]);
+    // Light British cavalry in column, 4 stands, on two French line battalions of 4: mounted
+    // cavalry +2 against infantry not in cover or square -2.
+    // First melee: 5 + 2 - (5 - 2) = 4, Driven back: British cavalry "always charges the
+    // nearest enemy unit": the breakthrough marker.
+    // Second melee: 1 + 2 + 2 (breakthrough) - (5 - 2) = 2, Hard Pressed: the attackers carry
+    // the position in good order by the table, but British cavalry "is automatically
+    // disordered at the end of that melee, regardless or any other result". Without the +2
+    // the second melee would be a desperate struggle (0), rolling on.
+    let code = r#"let c = unit(#{name: "Greys", nation: "britain", arm: "cavalry", type: "light", stands: 4, formation: "column"});
+        let a = unit(#{name: "45e", nation: "france", arm: "infantry", stands: 4, formation: "line"});
+        let b = unit(#{name: "46e", nation: "france", arm: "infantry", stands: 4, formation: "line"});
+        let first = melee(c, a, #{});
+        let marked = c.has_marker("breakthrough");
+        let order_between = c.order;
+        let second = melee(c, b, #{});
+        #{first: first.result, marked: marked, between: order_between, second: second.result, differential: second.differential}"#;
+    let (value, lines, scope) = map_and_trace(run(&host, &[5, 5, 1, 5], code));
+    assert_eq!(value["first"].to_string(), "driven_back", "{lines:#?}");
+    assert!(value["marked"].as_bool().unwrap());
+    assert_eq!(value["between"].to_string(), "good_order");
+    assert_eq!(value["second"].to_string(), "hard_pressed", "{lines:#?}");
+    assert_eq!(value["differential"].as_int().unwrap(), 2);
+    let greys = unit_in(&scope, "c");
+    assert_eq!(greys.order, "disordered");
+    // The breakthrough is used up by the melee it was made for.
+    assert!(!greys.has_marker("breakthrough"));
+    assert!(lines.iter().any(|l| l.contains("British cavalry in another melee after its breakthrough is disordered")));
+
+    // KGL cavalry is not "British (not KGL)": it carries the position, no marker, no disorder.
+    let kgl = r#"let c = unit(#{name: "1st KGL Hussars", nation: "britain", arm: "cavalry", type: "light", stands: 4, formation: "column", markers: #{kgl: true}});
+        let a = unit(#{name: "45e", nation: "france", arm: "infantry", stands: 4, formation: "line"});
+        melee(c, a, #{}); c.has_marker("breakthrough")"#;
+    let (eval, _) = run(&host, &[5, 5], kgl);
+    assert!(!eval.value.as_bool().unwrap());
+
+    // The old situation key is refused, not quietly ignored.
+    let old = r#"let c = unit(#{name: "Greys", nation: "britain", arm: "cavalry", type: "light", stands: 4, formation: "column"});
+        let a = unit(#{name: "45e", nation: "france", arm: "infantry", stands: 4, formation: "line"});
+        melee(c, a, #{breakthrough_melee: true})"#;
+    let err = fails(&host, &[5, 5], old);
+    assert!(err.contains("breakthrough_melee"), "{err}");
+}
+
+#[test]
+fn reacting_cavalry_that_sweeps_may_hold_or_withdraw() {
+    // 9 + 2 (mounted) - (4 - 2 for infantry in the open against cavalry) = 9: Swept, which is
+    // "+4 or better": "may not breakthrough but may either hold ground with a free [facing]
+    // change or may opt to withdraw 6" with a free facing change."
+    let host = host(&["ff-napoleonic"]);
+    host.set_dice(Box::new(Supplied::new([9, 4])));
+    let code = r#"let c = unit(#{name: "Uhlans", nation: "austria", arm: "cavalry", stands: 4, formation: "column"});
+        let i = unit(#{name: "Voltigeurs", nation: "france", arm: "infantry", type: "light", stands: 4, formation: "column"});
+        let m = melee(c, i, #{reacting: true}); m.breakthrough = c.has_marker("breakthrough"); m"#;
+    let eval = host.eval(&mut Scope::new(), code).unwrap();
+    let lines = eval.trace.lines();
+    let value = eval.value.cast::<rhai::Map>();
+    assert_eq!(value["result"].to_string(), "swept", "{lines:#?}");
+    assert_eq!(value["defender_lost"].as_int().unwrap(), 2);
+    assert!(!value["breakthrough"].as_bool().unwrap());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .contains("it may hold ground with a free facing change, or withdraw 6\" with a free facing change")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_unit_loses_only_the_stands_it_has() {
+    use crate::support::{map_and_trace, run};
+    let host = host(&["ff-napoleonic"]);
+    // A fresh minor line of 6 (+2) on a line of 3 (outnumbered 2:1, -2):
+    // 10 + 2 - (1 - 2) = 13, Swept: "Two stands removed ... One additional stand removed for
+    // each die difference over 10", 2 + 3 = 5 called for, and it has 3.
+    let code = r#"let a = unit(#{name: "A", nation: "minor", arm: "infantry", stands: 6, formation: "line", markers: #{fresh: true}});
+        let d = unit(#{name: "D", nation: "minor", arm: "infantry", stands: 3, formation: "line"});
+        melee(a, d, #{})"#;
+    let (value, lines, _) = map_and_trace(run(&host, &[10, 1], code));
+    assert_eq!(value["result"].to_string(), "swept", "{lines:#?}");
+    assert_eq!(value["differential"].as_int().unwrap(), 13);
+    assert_eq!(value["defender_lost"].as_int().unwrap(), 3);
+    assert!(lines.iter().any(|l| l == "note    D has 3 stand(s) left: it loses 3, not 5"), "{lines:#?}");
+    assert!(lines.iter().any(|l| l == "effect  D: loses 3 stands"), "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.contains("loses 5")), "{lines:#?}");
+}

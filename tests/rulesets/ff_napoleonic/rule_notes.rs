@@ -60,3 +60,15 @@ fn batteries_have_their_functions() {
     let answers = host.eval(&mut Scope::new(), evade).unwrap().value.cast::<rhai::Array>();
     assert_eq!(answers.iter().map(|a| a.as_bool().unwrap()).collect::<Vec<_>>(), [true, false]);
 }
+
+#[test]
+fn a_damaged_battery_that_evades_stays_damaged() {
+    let host = host(&["ff-napoleonic"]);
+    // 2d6 of 4 + 5 = 9: it limbers and evades; its guns are as damaged as before.
+    host.set_dice(Box::new(Supplied::new([4, 5])));
+    let code = r#"let a = unit(#{name: "HA", nation: "france", arm: "artillery", type: "horse", stands: 1, formation: "unlimbered", markers: #{battery: "damaged"}});
+        horse_artillery_evade(a); [a.formation, a.marker("battery")]"#;
+    let eval = host.eval(&mut Scope::new(), code).unwrap();
+    assert_eq!(eval.value.to_string(), r#"["limbered", "damaged"]"#);
+    assert!(eval.trace.lines().iter().any(|l| l.contains("HA limbers up and may move up to 1/2 move away")));
+}

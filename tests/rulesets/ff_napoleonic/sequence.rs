@@ -31,3 +31,22 @@ fn the_non_phasing_side_fires_first() {
     let parts: Vec<String> = value.cast::<rhai::Array>().iter().map(|p| p.to_string()).collect();
     assert_eq!(parts, ["allies", "allies: defensive fire, results applied", "french: fire, results applied"]);
 }
+
+#[test]
+fn the_end_of_a_player_turn_lifts_silence_and_an_unused_breakthrough() {
+    use crate::support::{run, unit_in};
+    let host = host(&["ff-napoleonic"]);
+    let code = r#"let g = unit(#{name: "Guns", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{silenced: true, battery: "damaged"}});
+        let c = unit(#{name: "Greys", nation: "britain", arm: "cavalry", stands: 4, formation: "line", markers: #{breakthrough: true}});
+        let i = unit(#{name: "Line", arm: "infantry", stands: 6, formation: "line", order: "disordered"});
+        end_of_player_turn_units([g, c, i])"#;
+    let (eval, scope) = run(&host, &[], code);
+    let names: Vec<String> = eval.value.cast::<rhai::Array>().iter().map(|n| n.to_string()).collect();
+    assert_eq!(names, ["Guns", "Greys"]);
+    let guns = unit_in(&scope, "g");
+    // No longer silenced; still damaged (the seed gives no repair).
+    assert!(!guns.has_marker("silenced") && guns.has_marker("battery"));
+    assert!(!unit_in(&scope, "c").has_marker("breakthrough"));
+    // Disorder is not lifted by the turn's end: a disordered unit rolls on the Disorder Table.
+    assert_eq!(unit_in(&scope, "i").order, "disordered");
+}
