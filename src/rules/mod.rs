@@ -43,8 +43,8 @@ pub use ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Procedure
 pub use settings::{Settings, Switches};
 pub use source::{SeedRef, Source};
 pub use switched_table::{PatchGate, SwitchedTable};
-pub use unused::{Unused, UnusedEntry, UnusedKind};
 pub use table::{
     Cell, Edge, GridRow, LookupValue, ReadError, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,
 };
+pub use unused::{Unused, UnusedEntry, UnusedKind};
 pub use yaml::{Entries, parse as parse_yaml, parse_with_budget as parse_yaml_with_budget, span_of};

@@ -81,8 +81,9 @@ impl Reads {
         // `set_marker("spent", true)` writes `spent`; it reads nothing.
         let mut written: BTreeSet<Position> = BTreeSet::new();
         ast.walk(&mut |path: &[ASTNode]| {
-            if let Some(ASTNode::Expr(Expr::FnCall(call, _) | Expr::MethodCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) =
-                path.last()
+            if let Some(
+                ASTNode::Expr(Expr::FnCall(call, _) | Expr::MethodCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _)),
+            ) = path.last()
                 && ["set_marker", "clear_marker"].contains(&call.name.as_str())
             {
                 let method = matches!(path.last(), Some(ASTNode::Expr(Expr::MethodCall(..))));
@@ -137,9 +138,8 @@ impl Found<'_> {
     }
 
     fn warn(&mut self, message: String, file: &SourceFile, span: SourceSpan, label: &str, help: String) {
-        self.problems.push(
-            Problem::error(CODE, message, file, span).with_label(label.to_string()).with_help(help).warning(),
-        );
+        self.problems
+            .push(Problem::error(CODE, message, file, span).with_label(label.to_string()).with_help(help).warning());
     }
 
     /// Functions nothing calls, each named once, where its lowest layer writes it.
@@ -188,16 +188,16 @@ impl Found<'_> {
     fn markers(&mut self, reads: &Reads) {
         let names: Vec<String> = self.rs.vocabulary.marker_kinds.keys().cloned().collect();
         for name in names {
-            if reads.reads(&name) || KERNEL_MARKERS.contains(&name.as_str()) || self.kept(UnusedKind::Marker, &name)
-            {
+            if reads.reads(&name) || KERNEL_MARKERS.contains(&name.as_str()) || self.kept(UnusedKind::Marker, &name) {
                 continue;
             }
             let writers = self.writers(&name);
             let Some((file, span)) = self.declared("markers", &name) else { continue };
             let message = format!("marker `{name}` is read by no procedure, modifier or condition{writers}");
-            let help = "read it where the seed says it matters (`unit.has_marker(\"NAME\")`, `unit.marker(\"NAME\")`), \
+            let help =
+                "read it where the seed says it matters (`unit.has_marker(\"NAME\")`, `unit.marker(\"NAME\")`), \
                         or list it under `unused: markers:` in ruleset.yaml with why it is kept"
-                .replace("NAME", &name);
+                    .replace("NAME", &name);
             self.warn(message, &file, span, "nothing reads it", help);
         }
     }
@@ -320,7 +320,9 @@ impl Found<'_> {
         let rs = self.rs;
         match kind {
             UnusedKind::Marker => rs.vocabulary.marker_kinds.keys().cloned().collect(),
-            UnusedKind::Procedure => files.iter().flat_map(|f| f.ast.iter_functions().map(|d| d.name.to_string())).collect(),
+            UnusedKind::Procedure => {
+                files.iter().flat_map(|f| f.ast.iter_functions().map(|d| d.name.to_string())).collect()
+            }
             UnusedKind::Property => {
                 let mut names = BTreeSet::new();
                 for table in rs.tables.values() {
