@@ -294,6 +294,12 @@ impl Found<'_> {
             }
             let known = self.known(kind, files);
             let head = format!("`unused: {}: {name}`", kind.key());
+            // A lower layer's entry may be read by an overlay above it: that is the overlay's
+            // rule, and the entry stays true of the layer that wrote it.
+            let own_layer = self.rs.layers.last().is_some_and(|l| l.manifest.name() == entry.written.file.name());
+            if known.contains(&name) && !own_layer {
+                continue;
+            }
             if !known.contains(&name) {
                 let hint = did_you_mean(&name, known.iter().map(String::as_str));
                 let message = format!("{head} names no {} of this ruleset{hint}", singular(kind));
