@@ -3,7 +3,7 @@
 
 use grognard::rules::{LookupValue, Source};
 
-use crate::support::{error_debug, eval_map, int, lookup, lw, lw_table, ruleset, text};
+use crate::support::{error, error_debug, eval_map, int, lookup, lw, lw_table, ruleset, text};
 
 /// Seed 003, L17-20.
 const SEED_GRADES: &str = "Militia = Grade 1\nLine = Grade 2\nGrenadier = Grade 3\nGuard = Grade 4";
@@ -37,6 +37,36 @@ fn morale_grades_are_the_seeds() {
         r#"#{c: morale_class(unit(#{name: "G", arm: "infantry", grade: "4", stands: 4, formation: "line"}))}"#,
     );
     assert_eq!(text(&m, "c"), "Guard");
+}
+
+#[test]
+fn a_grade_written_as_a_number_is_refused_naming_the_field_and_its_words() {
+    let host = lw();
+    // Grades are the words "1" to "4" (ruleset.yaml vocabulary): the number 2 once met serde's
+    // "Output type incorrect: i64 (expecting String)", which named no field.
+    assert_eq!(
+        error(&host, r#"unit(#{name: "Picardie", arm: "infantry", grade: 2, stands: 4, formation: "line"})"#),
+        r#"unit `Picardie`: `grade` is a word, one of "1", "2", "3", "4", not the number 2 (did you mean "2"?)"#
+    );
+    // A number no grade is: the words, and no guess.
+    assert_eq!(
+        error(
+            &host,
+            r#"let u = unit(#{name: "Picardie", arm: "infantry", grade: "2", stands: 4, formation: "line"}); u.grade = 5"#
+        ),
+        r#"`grade` is a word, one of "1", "2", "3", "4", not the number 5"#
+    );
+    // A leader's rating the same way.
+    assert_eq!(
+        error(&host, r#"leader(#{name: "Villars", rating: 3})"#),
+        r#"leader `Villars`: `rating` is a word, not the number 3 (did you mean "3"?)"#
+    );
+    // Written as a word, the grade is read.
+    let m = eval_map(
+        &host,
+        r#"#{g: unit(#{name: "Picardie", arm: "infantry", grade: "2", stands: 4, formation: "line"}).grade}"#,
+    );
+    assert_eq!(text(&m, "g"), "2");
 }
 
 #[test]
