@@ -1,5 +1,7 @@
 //! Units and leaders for Rhai: `unit(#{...})`, `leader(#{...})`, their properties and what can happen to them.
 
+use std::collections::BTreeSet;
+
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use super::fail;
@@ -137,6 +139,19 @@ fn unit_from(mut spec: Map, vocabulary: &crate::unit::Vocabulary) -> Result<Unit
         return fail(format!("a unit's name needs a letter or a digit, not `{name}`"));
     }
     known_keys("unit", &name, &spec, &Unit::KEYS)?;
+    let words: [(&str, Option<&BTreeSet<String>>); 10] = [
+        ("id", None),
+        ("side", None),
+        ("nation", Some(&vocabulary.nations)),
+        ("arm", Some(&vocabulary.arms)),
+        ("type", Some(&vocabulary.types)),
+        ("grade", Some(&vocabulary.grades)),
+        ("formation", Some(&vocabulary.formations)),
+        ("order", Some(&vocabulary.orders)),
+        ("command", None),
+        ("name", None),
+    ];
+    words_given("unit", &name, &spec, &words)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     for key in ["side", "nation"] {
         spec.entry(key.into()).or_insert_with(|| Dynamic::from(String::new()));
@@ -170,6 +185,8 @@ fn leader_from(mut spec: Map, vocabulary: &Vocabulary) -> Result<Leader, Box<Eva
         return fail("a leader needs a `name`, e.g. leader(#{name: \"Ney\", rating: \"excellent\"})");
     }
     known_keys("leader", &name, &spec, &Leader::KEYS)?;
+    let words = ["id", "name", "side", "rating", "commands", "attached_to"].map(|key| (key, None));
+    words_given("leader", &name, &spec, &words)?;
     spec.entry("id".into()).or_insert_with(|| Dynamic::from(slug(&name)));
     spec.entry("side".into()).or_insert_with(|| Dynamic::from(String::new()));
     let leader: Leader = rhai::serde::from_dynamic(&Dynamic::from_map(spec))
@@ -190,6 +207,56 @@ fn known_keys(what: &str, name: &str, spec: &Map, keys: &[&str]) -> Result<(), B
         }
         None => Ok(()),
     }
+}
+
+/// Refuses a key of `spec` that is a word in a unit or leader (`what`) but is given another
+/// kind of value (`grade: 2` for `grade: "2"`), naming the key and the words it takes: serde's
+/// own refusal ("Output type incorrect: i64 (expecting String)") names neither.
+fn words_given(
+    what: &str,
+    name: &str,
+    spec: &Map,
+    keys: &[(&str, Option<&BTreeSet<String>>)],
+) -> Result<(), Box<EvalAltResult>> {
+    for (key, allowed) in keys {
+        let Some(value) = spec.get(*key) else { continue };
+        if value.is_string() || value.is_unit() {
+            continue;
+        }
+        return fail(format!("{what} `{name}`: {}", not_a_word(key, value, *allowed)));
+    }
+    Ok(())
+}
+
+/// "`grade` is a word, one of "1", "2", "3", "4", not the number 2 (did you mean "2"?)": a
+/// value of another kind given where a word is written, with the word it likely meant.
+fn not_a_word(key: &str, value: &Dynamic, allowed: Option<&BTreeSet<String>>) -> String {
+    let kind = match value.type_name() {
+        "i64" | "i32" => "number",
+        "f64" | "f32" => "decimal",
+        "bool" => "flag",
+        "array" => "list",
+        "map" => "map",
+        other => other,
+    };
+    let text = value.to_string();
+    let allowed = allowed.filter(|words| !words.is_empty());
+    let words = match allowed {
+        Some(words) => {
+            format!("a word, one of {}", words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", "))
+        }
+        None => "a word".to_string(),
+    };
+    let meant = match allowed {
+        Some(words) if words.contains(&text) => Some(text.as_str()),
+        // A whole number is not "near" another: 5 is no misspelling of "4".
+        Some(_) if kind == "number" => None,
+        Some(words) => Vocabulary::closest(words, &text),
+        None if matches!(kind, "number" | "decimal" | "flag") => Some(text.as_str()),
+        None => None,
+    };
+    let hint = meant.map(|w| format!(" (did you mean \"{w}\"?)")).unwrap_or_default();
+    format!("`{key}` is {words}, not the {kind} {text}{hint}")
 }
 
 /// A problem with its help, in one line, for a script's error.
@@ -311,6 +378,20 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
             }
             *u.edit() = copy;
             Ok(())
+        });
+    }
+    // A number written for one of those words (`u.grade = 2`): refused naming the words.
+    for field in ["formation", "order", "grade"] {
+        let st = state.clone();
+        engine.register_set(field, move |_: &mut UnitRef, n: i64| -> Result<(), Box<EvalAltResult>> {
+            let st = st.borrow();
+            let vocabulary = &st.ruleset.vocabulary;
+            let allowed = match field {
+                "formation" => &vocabulary.formations,
+                "order" => &vocabulary.orders,
+                _ => &vocabulary.grades,
+            };
+            fail(not_a_word(field, &Dynamic::from(n), Some(allowed)))
         });
     }
     engine.register_set("stands", |u: &mut UnitRef, n: i64| -> Result<(), Box<EvalAltResult>> {

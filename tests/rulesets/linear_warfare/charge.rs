@@ -6,7 +6,7 @@ use grognard::dice::Supplied;
 
 use rhai::{Map, Scope};
 
-use crate::support::{lw, lw_host, map_and_trace, run, unit_in};
+use crate::support::{fails, lw, lw_host, map_and_trace, run, unit_in};
 
 const HORSE_AND_FOOT: &str = r#"
     let c = unit(#{name: "Horse", arm: "cavalry", type: "heavy", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_good_order"}});
@@ -201,6 +201,58 @@ fn without_a_doctrine_marker_the_army_list_of_the_period_decides() {
     let (v, lines, _) = map_and_trace(run(&host, &[10, 5, 1, 6, 6, 9], code));
     assert!(lines.iter().any(|l| l.contains("charges platoon_firing at half_line speed")), "{lines:#?}");
     assert_eq!(v["fire"].clone().cast::<rhai::Array>().len(), 1, "{lines:#?}");
+}
+
+#[test]
+fn bug_out_needs_militarized_drivers_by_the_nations_date() {
+    let host = lw();
+    // Seed L238: Bug Out "is ONLY available ff you have militarized drivers and limber teams";
+    // L452: militarized "not until the campaign of 1760 in the Prussian Army", and
+    // (L183) civilian drivers in "all armies before 1750".
+    let code = |nation: &str, year: &str, markers: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Horse", arm: "cavalry", grade: "3", stands: 4, formation: "line", markers: #{{doctrine: "trot_ordered_impact"}}}});
+            let b = unit(#{{name: "Bty", nation: "{nation}", arm: "artillery", type: "medium", grade: "3", stands: 2, formation: "unlimbered", markers: {markers}}});
+            let r = charge(c, b, #{{reaction: "bug_out", year: {year}, charger_run_in: 6}}); #{{result: r.result, formation: b.formation}}"#
+        )
+    };
+    // Prussia 1765 (militarized from 1760): the charger's roll 10 goes in at the trot, the
+    // battery's reaction roll 10 (grade 3, 9+: full move) limbers up and gets away.
+    let (v, lines, _) = map_and_trace(run(&host, &[10, 10], &code("prussia", "1765", "#{}")));
+    assert_eq!((v["result"].to_string(), v["formation"].to_string()), ("target_escaped".into(), "limbered".into()));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Bty may Bug Out: prussia drivers in 1765 are militarized (militarized from 1760)")),
+        "{lines:#?}"
+    );
+    // Prussia 1755 still has civilian drivers; so has any army in 1745 ("before 1750").
+    for (nation, year, reason) in [
+        ("prussia", "1755", "prussia drivers in 1755 are civilian (militarized from 1760)"),
+        ("france", "1745", "france drivers in 1745 are civilian (militarized from 1750)"),
+    ] {
+        let err = fails(&host, &[10, 10], &code(nation, year, "#{}"));
+        assert!(err.contains("Bty cannot Bug Out: only with militarized drivers and limber teams"), "{err}");
+        assert!(err.contains(reason), "{err}");
+    }
+    // France 1751 is past "all armies before 1750".
+    let (v, _, _) = map_and_trace(run(&host, &[10, 10], &code("france", "1751", "#{}")));
+    assert_eq!(v["result"].to_string(), "target_escaped");
+    // The battery's civilian_drivers marker overrides the date either way; without it or a
+    // year, the question is refused.
+    let (v, _, _) = map_and_trace(run(&host, &[10, 10], &code("prussia", "1755", "#{civilian_drivers: false}")));
+    assert_eq!(v["result"].to_string(), "target_escaped");
+    let err = fails(&host, &[10, 10], &code("prussia", "1765", "#{civilian_drivers: true}"));
+    assert!(err.contains("Bty's civilian_drivers marker: civilian drivers"), "{err}");
+    let err = fails(&host, &[10, 10], &code("prussia", "()", "#{}"));
+    assert!(err.contains("give the year, or a civilian_drivers marker"), "{err}");
+    // The old situation key is gone: given, it is refused, not read.
+    let err = fails(
+        &host,
+        &[10, 10],
+        &code("prussia", "1765", "#{}").replace("year: 1765", "year: 1765, militarized_drivers: true"),
+    );
+    assert!(err.contains("militarized_drivers"), "{err}");
 }
 
 #[test]

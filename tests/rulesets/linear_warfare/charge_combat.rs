@@ -324,6 +324,82 @@ fn leaders_grades_and_losses_this_turn() {
 }
 
 #[test]
+fn a_commander_counts_in_charge_combat_and_pursuit_only_if_attached_throughout_the_phase() {
+    // Seed 003 L191: "To influence a unit in Charge or Pursuit, on the other hand, the
+    // commander will have to be attached to the unit throughout the Phase."
+    let host = lw();
+    let code = |situation: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Guard", arm: "infantry", grade: "4", stands: 4, formation: "line"}});
+            let k = leader(#{{name: "Marlborough", rating: "2"}}); c.attach(k);
+            let d = unit(#{{name: "Foot", arm: "infantry", grade: "2", stands: 4, formation: "line"}});
+            charge_combat(c, d, {situation})"#
+        )
+    };
+    // Not said: attached throughout (charges come first in a phase, leaders move last):
+    // 5 + 2 (grade 4) + 2 (CP 2) - 5 = 4.
+    assert_eq!(differential(&host, &code("#{}")).0, 4);
+    assert_eq!(differential(&host, &code("#{charger_attached_throughout: true}")).0, 4);
+    // He joined the Guard during the phase: 5 + 2 - 5 = 2, and the trace says why.
+    let (d, lines) = differential(&host, &code("#{charger_attached_throughout: false}"));
+    assert_eq!(d, 2);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .contains("Marlborough was not attached to Guard throughout the phase: no CP in the Charge Combat")),
+        "{lines:#?}"
+    );
+    assert!(not_applied(&lines, "CP of the commander"), "{lines:#?}");
+    // The defender's commander the same way: a CP 1 commander with Foot, 5 + 2 + 2 - (5 + 1) = 3,
+    // not attached throughout 4.
+    let with_defender = |situation: &str| {
+        code(situation).replace(
+            "charge_combat(c, d,",
+            "let m = leader(#{name: \"Tallard\", rating: \"1\"}); d.attach(m); charge_combat(c, d,",
+        )
+    };
+    assert_eq!(differential(&host, &with_defender("#{}")).0, 3);
+    assert_eq!(differential(&host, &with_defender("#{defender_attached_throughout: false}")).0, 4);
+    // A misspelt key is refused, not read as "throughout".
+    let err = host.eval(&mut Scope::new(), &code("#{charger_attached_througout: false}")).unwrap_err().to_string();
+    assert!(err.contains("charger_attached_througout") && err.contains("charger_attached_throughout"), "{err}");
+
+    // The Pursuit Check: grade 4 trotting horse with a CP 3 commander rolls 10:
+    // 10 + 3 (non-light cavalry) - 1 (trotting) - 2 (grade 4) - 3 (CP) = 7, no pursuit;
+    // the commander not attached throughout, 10 + 3 - 1 - 2 = 10: mandatory pursuit.
+    let pursue = |situation: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Gardes", arm: "cavalry", grade: "4", stands: 4, formation: "line"}});
+            let k = leader(#{{name: "Villars", rating: "3"}}); c.attach(k);
+            pursuit_check(c, {situation})"#
+        )
+    };
+    for (situation, result) in [
+        ("#{trotting: true}", "no_pursuit"),
+        ("#{trotting: true, attached_throughout: true}", "no_pursuit"),
+        ("#{trotting: true, attached_throughout: false}", "pursuit"),
+    ] {
+        host.set_dice(Box::new(Supplied::new([10])));
+        assert_eq!(host.eval(&mut Scope::new(), &pursue(situation)).unwrap().value.to_string(), result, "{situation}");
+    }
+    // Through charge_combat, the charger's word reaches its Pursuit Check: charger
+    // 10 + 1 (horse against foot) + 2 (grade 4) = 13 against 1, the foot routs; trophies 10,
+    // the officer 1, the pursuit 10: pursuit.
+    let code = r#"let c = unit(#{name: "Gardes", arm: "cavalry", grade: "4", stands: 4, formation: "line", markers: #{doctrine: "trot_with_fire"}});
+        let k = leader(#{name: "Villars", rating: "3"}); c.attach(k);
+        let d = unit(#{name: "D", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge_combat(c, d, #{charger_attached_throughout: false})"#;
+    let (value, lines, _) = map_and_trace(run(&host, &[10, 1, 10, 1, 10], code));
+    assert_eq!(
+        (value["differential"].as_int().unwrap(), value["pursuit"].to_string()),
+        (12, "pursuit".into()),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("no CP in the Pursuit Check")), "{lines:#?}");
+}
+
+#[test]
 fn stands_count_in_contact_one_overlap_a_flank_and_two_deep() {
     let host = lw();
     // 3 in contact, overlaps of 2 and 1 stands (one counts on each flank), 5 behind (only 3 can).

@@ -3,7 +3,7 @@
 
 use grognard::rules::{LookupValue, Source};
 
-use crate::support::{error_debug, eval_map, int, lookup, lw, lw_table, ruleset, text};
+use crate::support::{error, error_debug, eval_map, int, lookup, lw, lw_table, ruleset, text, value};
 
 /// Seed 003, L17-20.
 const SEED_GRADES: &str = "Militia = Grade 1\nLine = Grade 2\nGrenadier = Grade 3\nGuard = Grade 4";
@@ -37,6 +37,36 @@ fn morale_grades_are_the_seeds() {
         r#"#{c: morale_class(unit(#{name: "G", arm: "infantry", grade: "4", stands: 4, formation: "line"}))}"#,
     );
     assert_eq!(text(&m, "c"), "Guard");
+}
+
+#[test]
+fn a_grade_written_as_a_number_is_refused_naming_the_field_and_its_words() {
+    let host = lw();
+    // Grades are the words "1" to "4" (ruleset.yaml vocabulary): the number 2 once met serde's
+    // "Output type incorrect: i64 (expecting String)", which named no field.
+    assert_eq!(
+        error(&host, r#"unit(#{name: "Picardie", arm: "infantry", grade: 2, stands: 4, formation: "line"})"#),
+        r#"unit `Picardie`: `grade` is a word, one of "1", "2", "3", "4", not the number 2 (did you mean "2"?)"#
+    );
+    // A number no grade is: the words, and no guess.
+    assert_eq!(
+        error(
+            &host,
+            r#"let u = unit(#{name: "Picardie", arm: "infantry", grade: "2", stands: 4, formation: "line"}); u.grade = 5"#
+        ),
+        r#"`grade` is a word, one of "1", "2", "3", "4", not the number 5"#
+    );
+    // A leader's rating the same way.
+    assert_eq!(
+        error(&host, r#"leader(#{name: "Villars", rating: 3})"#),
+        r#"leader `Villars`: `rating` is a word, not the number 3 (did you mean "3"?)"#
+    );
+    // Written as a word, the grade is read.
+    let m = eval_map(
+        &host,
+        r#"#{g: unit(#{name: "Picardie", arm: "infantry", grade: "2", stands: 4, formation: "line"}).grade}"#,
+    );
+    assert_eq!(text(&m, "g"), "2");
 }
 
 #[test]
@@ -154,7 +184,17 @@ fn armies_of_1700_1724_charge_by_their_doctrine() {
         assert_eq!(text(&m, "doctrine"), doctrine, "{nation} {arm} {total}");
     }
     assert!(error_debug(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1709, ())"#).contains("give its modified total"));
-    assert!(error_debug(&host, r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1760, 5)"#).contains("no doctrine for france cavalry in 1760"));
+    // No army list covers the French horse of 1760: see armies_no_list_covers_charge_as_the_seed_says.
+    assert_eq!(
+        text(
+            &eval_map(
+                &host,
+                r#"charge_doctrine(unit(#{name: "U", nation: "france", arm: "cavalry", stands: 4, formation: "line"}), 1760, 5)"#
+            ),
+            "doctrine"
+        ),
+        "trot_ordered_impact"
+    );
     assert_eq!(
         lookup(&lw_table("army_doctrines_1700_1724"), &["sweden", "infantry", "pikes"]),
         LookupValue::Text("1/3".into())
@@ -163,6 +203,57 @@ fn armies_of_1700_1724_charge_by_their_doctrine() {
         lookup(&lw_table("army_doctrines_1700_1724"), &["russia", "infantry", "pikes_until"]),
         LookupValue::Int(1708)
     );
+}
+
+#[test]
+fn armies_no_list_covers_charge_as_the_seed_says() {
+    // Seed L253: "First, most mounted troops up until the 1740s attempted to fire while
+    // charging ... Second Firing or Swedish 'Ga Pa' infantry fired during the advance".
+    let seed = "First, most mounted troops up until the 1740s attempted to fire while charging.";
+    assert!(seed.contains("1740s") && seed.contains("fire while charging"));
+    let t = lw_table("charge_doctrine_defaults");
+    assert!(matches!(&t.source, Source::Seed(s) if s.seed == "003"));
+    assert_eq!(lookup(&t, &["cavalry", "charge"]), LookupValue::Text("trot_with_fire".into()));
+    assert_eq!(lookup(&t, &["cavalry", "to"]), LookupValue::Int(1749));
+    assert_eq!(lookup(&t, &["infantry", "charge"]), LookupValue::Text("cold_steel".into()));
+    assert!(ruleset(&["linear-warfare"]).tables["charge_doctrine_defaults_late"].source.is_house());
+    let host = lw();
+    // No list for France after 1748, none for Bavaria or Prussia in these years; no marker.
+    for (nation, arm, year, doctrine, impetus) in [
+        ("france", "cavalry", 1730, "trot_with_fire", 0),
+        ("bavaria", "cavalry", 1749, "trot_with_fire", 0),
+        ("france", "cavalry", 1750, "trot_ordered_impact", 1),
+        ("prussia", "cavalry", 1760, "trot_ordered_impact", 1),
+        ("prussia", "infantry", 1757, "cold_steel", 1),
+        ("bavaria", "infantry", 1704, "cold_steel", 1),
+    ] {
+        let m = eval_map(
+            &host,
+            &format!(
+                r#"charge_doctrine(unit(#{{name: "U", nation: "{nation}", arm: "{arm}", grade: "2", stands: 4, formation: "line"}}), {year}, ())"#
+            ),
+        );
+        assert_eq!((text(&m, "doctrine"), int(&m, "impetus")), (doctrine.into(), impetus), "{nation} {arm} {year}");
+    }
+    // A charge of Prussian horse in 1760 no longer waits for a doctrine marker: it goes in at
+    // the trot (house) and, with a 6" run-in, takes the trot impetus (+1): 5 + 1 + 1
+    // (horse against foot not in square) - 5 = 2.
+    host.set_dice(Box::new(grognard::dice::Supplied::new([5, 5, 1, 1, 1, 1])));
+    let d = value(
+        &host,
+        r#"let c = unit(#{name: "Zieten", nation: "prussia", arm: "cavalry", grade: "2", stands: 4, formation: "line"});
+        let d = unit(#{name: "Foot", nation: "austria", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        charge_combat(c, d, #{charger_run_in: 6, year: 1760}).differential"#,
+    );
+    assert_eq!(d.as_int().unwrap(), 2);
+    // A doctrine marker still overrides the default.
+    let m = eval_map(
+        &host,
+        r#"charge_doctrine(unit(#{name: "U", nation: "prussia", arm: "cavalry", grade: "2", stands: 4, formation: "line", markers: #{doctrine: "all_out_good_order"}}), 1760, ())"#,
+    );
+    assert_eq!(text(&m, "doctrine"), "all_out_good_order");
+    // Artillery has no charge.
+    assert!(error_debug(&host, r#"charge_doctrine(unit(#{name: "Bty", nation: "prussia", arm: "artillery", stands: 2, formation: "unlimbered"}), 1760, ())"#).contains("only cavalry and infantry have a type of charge"));
 }
 
 #[test]

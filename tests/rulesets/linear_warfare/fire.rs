@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use rhai::Scope;
 
-use crate::support::{lw, lw_host, map_and_trace, run, unit_in};
+use crate::support::{fails, lw, lw_host, map_and_trace, run, unit_in};
 
 const LINE_AND_TARGET: &str = r#"
     let f = unit(#{name: "Firers", arm: "infantry", grade: "2", stands: 6, formation: "line"});
@@ -125,8 +125,9 @@ fn die_roll_modifiers() {
     assert_eq!(v["result"].to_string(), "disordered");
     // Angled fire: -1 when over half the stands angle.
     for (angled, total) in [(3, 7), (4, 6)] {
-        let code =
-            format!("{LINE_AND_TARGET} fire(f, t, #{{range: 2, firing_stands: 6, angled_stands: {angled}}}).total");
+        let code = format!(
+            "{LINE_AND_TARGET} fire(f, t, #{{range: 2, year: 1756, firing_stands: 6, angled_stands: {angled}}}).total"
+        );
         host.set_dice(Box::new(Supplied::new([7])));
         assert_eq!(host.eval(&mut Scope::new(), &code).unwrap().value.as_int().unwrap(), total, "{angled}");
     }
@@ -160,6 +161,63 @@ fn arcs_and_oblique_fire_on_the_table() {
     // Infantry on the table without a date: a clear error.
     let err = host.eval(&mut Scope::new(), &code(1700, "#{}").replace("#{year: 1700}", "#{}")).unwrap_err().to_string();
     assert!(err.contains("give situation.year"), "{err}");
+}
+
+#[test]
+fn no_oblique_fire_follows_the_army_list_and_angled_fire_without_it_is_refused() {
+    let host = lw();
+    let code = |nation: &str, year: i64, angled: i64, markers: &str| {
+        format!(
+            r#"let f = unit(#{{name: "Bn", nation: "{nation}", arm: "infantry", grade: "2", stands: 6, formation: "line", markers: {markers}}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 6, formation: "line"}});
+            fire(f, t, #{{range: 2, year: {year}, angled_stands: {angled}}})"#
+        )
+    };
+    // A French battalion of 1710: its army list (seed L423 "No Cadence, No Oblique Move or
+    // Flirting") gives it no oblique fire, so four of six stands angling is refused.
+    let err = fails(&host, &[7], &code("france", 1710, 4, "#{}"));
+    assert!(
+        err.contains(
+            "Bn cannot angle its fire (4 angled stand(s)): the france army list of 1710 says No Oblique Firing"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("must be perpendicular to the battalion front"), "{err}");
+    // Straight ahead it fires as any other: 6 stands x 2 at 2" = 12 fire points, die 7, no modifier.
+    let (v, _, _) = map_and_trace(run(&host, &[7], &code("france", 1710, 0, "#{}")));
+    assert_eq!((v["fire_points"].as_float().unwrap(), v["total"].as_int().unwrap()), (12.0, 7));
+    // A Prussian battalion of 1757, after its oblique-fire date (1745): four of six angle,
+    // over half, so -1: 7 - 1 = 6.
+    let (v, lines, _) = map_and_trace(run(&host, &[7], &code("prussia", 1757, 4, "#{}")));
+    assert_eq!(v["total"].as_int().unwrap(), 6, "{lines:#?}");
+    // The same Prussians in 1744: no army list says (the 1741-1748 placeholders are silent),
+    // and the date is not reached.
+    let err = fails(&host, &[7], &code("prussia", 1744, 4, "#{}"));
+    assert!(err.contains("prussia: no oblique fire before 1745"), "{err}");
+    // The marker overrides either way.
+    let err = fails(&host, &[7], &code("prussia", 1757, 4, "#{no_oblique_fire: true}"));
+    assert!(err.contains("Bn's no_oblique_fire marker: No Oblique Fire"), "{err}");
+    let (v, _, _) = map_and_trace(run(&host, &[7], &code("france", 1710, 4, "#{no_oblique_fire: false}")));
+    assert_eq!(v["total"].as_int().unwrap(), 6);
+    // On the table: the target a stand to the right and 4" ahead of a 4-stand line. The
+    // French of 1710 see it in no stand's straight-ahead strip; the Prussians of 1757
+    // reach it with three stands in their 30 degree arc.
+    let placed = |nation: &str, year: i64| {
+        format!(
+            r#"let f = unit(#{{name: "Bn", nation: "{nation}", arm: "infantry", grade: "2", stands: 4, formation: "line", placement: #{{x: 0.0, y: 0.0, facing: 0.0}}}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 1, formation: "line", placement: #{{x: 3.0, y: 4.0, facing: 180.0}}}});
+            fire(f, t, #{{year: {year}}})"#
+        )
+    };
+    let (v, lines, _) = map_and_trace(run(&host, &[], &placed("france", 1710)));
+    assert_eq!(v["result"].to_string(), "no_fire", "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("no oblique fire (the france army list of 1710 says No Oblique Firing)")),
+        "{lines:#?}"
+    );
+    let (v, lines, _) = map_and_trace(run(&host, &[5], &placed("prussia", 1757)));
+    assert!(lines.iter().any(|l| l.contains("3 stand(s) with T in a 30 degree arc, 3 angled")), "{lines:#?}");
+    assert_eq!(v["fire_points"].as_float().unwrap(), 3.0);
 }
 
 #[test]

@@ -328,7 +328,8 @@ fn commanders_move_28_or_22_inches_and_influence_only_when_attached() {
         r#"let a = leader(#{name: "A", rating: "2"}); let b = leader(#{name: "B", rating: "1", markers: #{old_or_feeble: true}});
         let u = unit(#{name: "U", arm: "infantry", grade: "2", stands: 5, formation: "line"}); u.attach(a);
         #{a: commander_move(a), b: commander_move(b), m: commander_influences(a, u, "maneuver", #{}),
-          c: commander_influences(a, u, "charge_combat", #{}), ct: commander_influences(a, u, "charge_combat", #{attached_throughout: true}),
+          c: commander_influences(a, u, "charge_combat", #{attached_throughout: false}), ct: commander_influences(a, u, "charge_combat", #{attached_throughout: true}),
+          cd: commander_influences(a, u, "pursuit", #{}),
           nb: commander_influences(b, u, "maneuver", #{})}"#,
     );
     assert_eq!((f(&m, "a"), f(&m, "b")), (28.0, 22.0));
@@ -336,6 +337,8 @@ fn commanders_move_28_or_22_inches_and_influence_only_when_attached() {
         m["m"].as_bool().unwrap()
             && !m["c"].as_bool().unwrap()
             && m["ct"].as_bool().unwrap()
+            // Not said, attached throughout: charges come first in a phase, leaders move last (L44-53).
+            && m["cd"].as_bool().unwrap()
             && !m["nb"].as_bool().unwrap()
     );
     // The house movement rates keep the seed's two values.

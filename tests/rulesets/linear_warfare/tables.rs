@@ -646,6 +646,7 @@ fn every_house_table_is_marked_house_and_every_other_names_seed_003() {
         "ranges",
         "oblique_fire_dates",
         "cavalry_full_impetus",
+        "charge_doctrine_defaults_late",
     ];
     for (id, t) in &rs.tables {
         if house.contains(&id.as_str()) {
