@@ -2,7 +2,7 @@
 //! and green artillery, 413 the ammunition shortage die (with saved fire and
 //! mass batteries).
 
-use super::{assert_line, assert_no_line, host_with};
+use super::{assert_line, assert_no_line, assert_not_shown, assert_shown, host_with};
 use crate::support::{fails, int, run, text, unit_in};
 
 fn battery(grade: &str) -> String {
@@ -70,13 +70,36 @@ fn a_thirteen_on_the_shortage_die_silences_the_next_player_turn() {
     let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, 13, 5, 2], &code);
     let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
     assert_eq!(v, ["base_hit", "true", "true", "cannot_fire", "no_effect"]);
-    assert_line(&eval, &["roll    ammunition shortage die, Battery, 1d20: [13]"]);
+    // Only a 13 counts: one face in twenty, never "13 or more" (eight faces, 40%).
+    assert_shown(
+        &eval,
+        &["roll    ammunition shortage die, Battery, 1d20 = 13: [13] = 13 = 13: yes  [chance of yes: 1 in 20 (5%)]"],
+    );
+    assert_not_shown(&eval, &["13 or more"]);
     assert_line(&eval, &["Battery is out of ammunition: it cannot fire this player turn (rule 413)"]);
     // Off: no shortage die at all; every fire is rolled.
     let (eval, _) = run(&host_with(&[], &[]), &[8, 5, 2], &code);
     assert_no_line(&eval, &["ammunition shortage die"]);
     let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
     assert_eq!(v, ["base_hit", "false", "false", "no_effect", "no_effect"]);
+}
+
+#[test]
+fn the_shortage_die_gives_one_chance_in_twenty_and_says_no_past_the_13() {
+    // Rule 413: "A result of 13 on the die": a 14 (or a 20) is past the 13 and does not count.
+    let code = format!("{} fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")", battery("trained"));
+    for face in [12, 14, 20] {
+        let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, face], &code);
+        assert!(!eval.value.as_bool().unwrap(), "{face}");
+        assert_shown(
+            &eval,
+            &[&format!(
+                "roll    ammunition shortage die, Battery, 1d20 = 13: [{face}] = {face} = 13: no  [chance of yes: 1 in 20 (5%)]"
+            )],
+        );
+        assert_not_shown(&eval, &["shortage die", "or more"]);
+        assert_no_line(&eval, &["ammunition shortage die: a natural"]);
+    }
 }
 
 #[test]
@@ -127,14 +150,14 @@ fn the_shortage_die_follows_the_attrition_die_size_when_switched() {
     let code = format!("{} fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")", battery("trained"));
     let host = host_with(&["ammunition_shortage", "attrition_die"], &[("attrition_die_size", "d30")]);
     let (eval, _) = run(&host, &[5, 13], &code);
-    assert_line(&eval, &["ammunition shortage die, Battery, 1d30: [13]"]);
+    assert_shown(&eval, &["ammunition shortage die, Battery, 1d30 = 13: [13]", "yes  [chance of yes: 1 in 30 (3%)]"]);
     assert!(eval.value.as_bool().unwrap());
     let host = host_with(
         &["ammunition_shortage", "attrition_die"],
         &[("attrition_die_size", "d30"), ("ammo_die_size", "d20")],
     );
     let (eval, _) = run(&host, &[5, 13], &code);
-    assert_line(&eval, &["ammunition shortage die, Battery, 1d20: [13]"]);
+    assert_shown(&eval, &["ammunition shortage die, Battery, 1d20 = 13: [13]", "[chance of yes: 1 in 20 (5%)]"]);
 }
 
 const BOMBARDMENT: &str = r#"let a = unit(#{name: "Grande Batterie", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{saved_fire: true}});
