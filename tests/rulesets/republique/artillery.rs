@@ -85,6 +85,31 @@ fn a_thirteen_on_the_shortage_die_silences_the_next_player_turn() {
 }
 
 #[test]
+fn every_fire_result_is_applied_to_the_target() {
+    // The Artillery Fire table's results, each from a trained battery at medium range (no
+    // modifier) at a line of four with two morale hits: 5 no effect, 7 a morale hit (the
+    // third: demoralized at `demoralized_at` = 3), 8 a base hit, 10 two base hits.
+    let code = r#"let b = unit(#{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let t = unit(#{name: "IR 4", arm: "infantry", stands: STANDS, formation: "line", markers: #{morale_hits: 2}});
+        fire(b, t, #{}).result"#;
+    let host = host_with(&[], &[]);
+    for (die, stands, result, after) in [
+        (5, 4, "no_effect", "good_order, 4 bases, morale_hits=2"),
+        (7, 4, "morale_hit", "demoralized, 4 bases, morale_hits=3"),
+        (8, 4, "base_hit", "good_order, 3 bases, base_hits=1 morale_hits=2"),
+        (10, 4, "two_base_hits", "good_order, 2 bases, base_hits=2 morale_hits=2"),
+        // Two base hits on the last base: one base lost, one hit counted, and the unit leaves play.
+        (10, 1, "two_base_hits", "good_order, 0 bases, base_hits=1 morale_hits=2 removed=true"),
+    ] {
+        let (eval, scope) = run(&host, &[die], &code.replace("STANDS", &stands.to_string()));
+        assert_eq!(eval.value.clone().into_string().unwrap(), result, "{die}");
+        assert_eq!(super::state(&scope, "t"), after, "{die} on {stands}");
+    }
+    let (eval, _) = run(&host, &[10], &code.replace("STANDS", "1"));
+    assert_line(&eval, &["IR 4 has lost its last base: removed from play (house)"]);
+}
+
+#[test]
 fn the_shortage_die_gives_one_chance_in_twenty_and_says_no_past_the_13() {
     // Rule 413: "A result of 13 on the die": a 14 (or a 20) is past the 13 and does not count.
     let code = format!("{} fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")", battery("trained"));

@@ -431,6 +431,82 @@ fn an_overlap_given_against_a_square_must_add_up_to_the_frontages() {
     assert_eq!(text(&eval, "result"), "defender_retreats");
 }
 
+#[test]
+fn every_assault_result_is_applied_to_both_sides() {
+    // Infantry (4) with hussars (1) against two regiments (4 and 2), trained, in the open,
+    // Attacker Advantage, no modifier: each result of the Assault Results table in turn.
+    let code = |defender_stands: u32| {
+        format!(
+            r#"let a = unit(#{{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"}});
+            let c = unit(#{{name: "Hussars", arm: "cavalry", type: "light", stands: 1, formation: "column"}});
+            let d = unit(#{{name: "IR 4", arm: "infantry", stands: {defender_stands}, formation: "line"}});
+            let d2 = unit(#{{name: "IR 5", arm: "infantry", stands: 1, formation: "line"}});
+            assault([a, c], [d, d2], #{{}}).result"#
+        )
+    };
+    let host = host_with(&[], &[]);
+    let fresh = "good_order, 4 bases";
+    for (dice, result, after) in [
+        // 1 - 10 = -9: "Attacker routs and takes a base hit; the defender holds".
+        (&[1, 10][..], "attacker_routed", ["routed, 3 bases, base_hits=1", "routed, 1 bases", fresh, "good_order, 1 bases"]),
+        // 3 - 6 = -3: "Attacker repulsed, falls back a full move with a morale hit".
+        (
+            &[3, 6],
+            "attacker_repulsed",
+            [
+                "good_order, 4 bases, morale_hits=1 retreat=falls back a full move",
+                "good_order, 1 bases, retreat=falls back a full move",
+                fresh,
+                "good_order, 1 bases",
+            ],
+        ),
+        // 8 - 4 = 4: "Defender retreats a full move with a morale hit; the attacker carries position".
+        (
+            &[8, 4],
+            "defender_retreats",
+            [fresh, "good_order, 1 bases", "good_order, 4 bases, morale_hits=1 retreat=full move", "good_order, 1 bases, retreat=full move"],
+        ),
+        // 10 - 1 = 9: "Defender routs and takes a base hit; infantry carries position, cavalry
+        // must continue its movement against the enemy".
+        (
+            &[10, 1],
+            "defender_routed",
+            [
+                fresh,
+                "good_order, 1 bases, pursuit=mandatory continuance against the enemy",
+                "routed, 3 bases, base_hits=1",
+                "routed, 1 bases",
+            ],
+        ),
+        // Three rounds of 5 - 5 (with the morale hits, -1, -2 a side): "each side takes a morale
+        // hit"; the third demoralizes both, and the attacker falls back (Stalled Assaults, house).
+        (
+            &[5, 5, 5, 5, 5, 5],
+            "stalled",
+            [
+                "demoralized, 4 bases, morale_hits=3 retreat=falls back a full move",
+                "good_order, 1 bases, retreat=falls back a full move",
+                "demoralized, 4 bases, morale_hits=3",
+                "good_order, 1 bases",
+            ],
+        ),
+    ] {
+        let (eval, scope) = run(&host, dice, &code(4));
+        assert_eq!(eval.value.clone().into_string().unwrap(), result, "{dice:?}");
+        for (name, want) in ["a", "c", "d", "d2"].iter().zip(after) {
+            assert_eq!(super::state(&scope, name), want, "{result}: {name}");
+        }
+        match result {
+            "defender_retreats" => assert_line(&eval, &["the attackers carry the position"]),
+            "defender_routed" => assert_line(&eval, &["the infantry carries the position"]),
+            _ => {}
+        }
+    }
+    // A defender routed off its last base leaves play.
+    let (_, scope) = run(&host, &[10, 1], &code(1));
+    assert_eq!(super::state(&scope, "d"), "routed, 0 bases, base_hits=1 removed=true");
+}
+
 // ---- 505 lancers -----------------------------------------------------------
 
 const LANCERS: &str = r#"let l = unit(#{name: "Vistula Lancers", arm: "cavalry", type: "lancer", stands: 4, formation: "column"});

@@ -70,6 +70,18 @@ pub fn assert_no_line(eval: &Evaluation, pieces: &[&str]) {
     assert!(!has_line(eval, pieces), "a line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
 }
 
+/// A unit as the procedures left it: `routed, 3 bases, base_hits=1 removed=true` (its
+/// markers in name order, none: `good_order, 4 bases`).
+pub fn state(scope: &Scope, name: &str) -> String {
+    let u = unit_in(scope, name);
+    let markers: Vec<String> = u.markers.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut parts = vec![u.order.clone(), format!("{} bases", u.stands)];
+    if !markers.is_empty() {
+        parts.push(markers.join(" "));
+    }
+    parts.join(", ")
+}
+
 /// A unit's marker as a number (0 when absent).
 pub fn count(scope: &Scope, name: &str, marker: &str) -> i64 {
     match unit_in(scope, name).markers.get(marker) {
