@@ -412,13 +412,19 @@ fn an_overlap_given_against_a_square_must_add_up_to_the_frontages() {
     // Solo cavalry against the square: the seed's own reason comes first, whatever is given.
     let solo = code("c", "#{left: 1, right: 1}");
     let (eval, _) = run(&host, &[5, 5, 5, 5, 5, 5, 5, 5], &solo);
-    assert_line(&eval, &["rule 501: unopposed overlap cannot be used by cavalry assaulting solo against infantry in square"]);
+    assert_line(
+        &eval,
+        &["rule 501: unopposed overlap cannot be used by cavalry assaulting solo against infantry in square"],
+    );
     assert_line(&eval, &["mod     no  +2", "Unopposed overlap"]);
 
     // Two bases past each edge add up: infantry alone, Attacker Advantage (no cavalry):
     // 3 + 2 - 2 = 3, the defender retreats (without the +2, 1 would have stalled).
     let (eval, _) = run(&host, &[3, 2], &code("a", "#{left: 2, right: 2}"));
-    assert_line(&eval, &["rule 501: overlap 2.0 base widths on the defender's left, 2.0 on its right; frontage 4.0 bases wider"]);
+    assert_line(
+        &eval,
+        &["rule 501: overlap 2.0 base widths on the defender's left, 2.0 on its right; frontage 4.0 bases wider"],
+    );
     assert_line(&eval, &["mod     yes +2", "Unopposed overlap (rule 501)"]);
     assert_eq!((text(&eval, "column"), int(&eval, "differential")), ("attacker_advantage".into(), 3));
     assert_eq!(text(&eval, "result"), "defender_retreats");
@@ -448,7 +454,11 @@ fn every_assault_result_is_applied_to_both_sides() {
     let fresh = "good_order, 4 bases";
     for (dice, result, after) in [
         // 1 - 10 = -9: "Attacker routs and takes a base hit; the defender holds".
-        (&[1, 10][..], "attacker_routed", ["routed, 3 bases, base_hits=1", "routed, 1 bases", fresh, "good_order, 1 bases"]),
+        (
+            &[1, 10][..],
+            "attacker_routed",
+            ["routed, 3 bases, base_hits=1", "routed, 1 bases", fresh, "good_order, 1 bases"],
+        ),
         // 3 - 6 = -3: "Attacker repulsed, falls back a full move with a morale hit".
         (
             &[3, 6],
@@ -464,7 +474,12 @@ fn every_assault_result_is_applied_to_both_sides() {
         (
             &[8, 4],
             "defender_retreats",
-            [fresh, "good_order, 1 bases", "good_order, 4 bases, morale_hits=1 retreat=full move", "good_order, 1 bases, retreat=full move"],
+            [
+                fresh,
+                "good_order, 1 bases",
+                "good_order, 4 bases, morale_hits=1 retreat=full move",
+                "good_order, 1 bases, retreat=full move",
+            ],
         ),
         // 10 - 1 = 9: "Defender routs and takes a base hit; infantry carries position, cavalry
         // must continue its movement against the enemy".
@@ -670,7 +685,10 @@ fn the_attrition_die_rolls_every_round_or_once_per_assault() {
     let d30 = host_with(&["attrition_die"], &[("attrition_die_size", "d30")]);
     let (eval, _) = run(&d30, &[8, 13, 2, 30], &format!("{EVEN} assault(a, d, #{{}})"));
     assert_shown(&eval, &["attrition die, 9e Ligne (attacker), 1d30 = 13: [13]", "[chance of yes: 1 in 30 (3%)]"]);
-    assert_shown(&eval, &["attrition die, IR 4 (defender), 1d30 = 13: [30] = 30 = 13: no  [chance of yes: 1 in 30 (3%)]"]);
+    assert_shown(
+        &eval,
+        &["attrition die, IR 4 (defender), 1d30 = 13: [30] = 30 = 13: no  [chance of yes: 1 in 30 (3%)]"],
+    );
     assert_eq!(int(&eval, "attacker_lost"), 1);
     let d12 = host_with(&["attrition_die"], &[("attrition_die_size", "d12")]);
     let (eval, _) = run(&d12, &[8, 12, 2, 11], &format!("{EVEN} assault(a, d, #{{}})"));
