@@ -409,6 +409,17 @@ fn an_overlap_given_against_a_square_must_add_up_to_the_frontages() {
         );
         assert!(!err.contains("without matching frontage"), "{err}");
     }
+    // Placed units are measured on the table: a given overlap is not read, and the trace says so.
+    let placed = overlap_code(SIX_IN_LINE, 0.0, "line", "#{overlap: #{left: 3, right: 3}}");
+    let (eval, _) = run(&host, &DICE, &placed);
+    assert_line(
+        &eval,
+        &["the units are placed, so their overlap is measured on the table; situation.overlap is not read"],
+    );
+    assert_line(
+        &eval,
+        &["rule 501: overlap 1.0 base widths on the defender's left, 1.0 on its right; frontage 2.0 bases wider"],
+    );
     // Solo cavalry against the square: the seed's own reason comes first, whatever is given.
     let solo = code("c", "#{left: 1, right: 1}");
     let (eval, _) = run(&host, &[5, 5, 5, 5, 5, 5, 5, 5], &solo);
