@@ -51,6 +51,7 @@ pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
             Step::Roll { roll, luck: Some(luck), .. } => {
                 line += &format!("  [{} or more: {}]", roll.total, percent(*luck))
             }
+            Step::Roll { chance: Some(yes), .. } => line += &format!("  [chance of yes: {}]", one_in(*yes)),
             Step::Table { near, luck, .. } => line += &margins(*luck, near),
             _ => {}
         }
@@ -71,6 +72,17 @@ fn margins(luck: Option<f64>, near: &[(i64, String)]) -> String {
         return String::new();
     }
     format!("  [{}]", each.join("; "))
+}
+
+/// A chance of yes as a player reads it: `1 in 20 (5%)` when it is one chance in a whole
+/// number, else as `percent` reads it (three in eight: `38%`).
+pub fn one_in(p: f64) -> String {
+    let n = (1.0 / p).round();
+    if p > 0.0 && p < 1.0 && n >= 2.0 && (n * p - 1.0).abs() < 1e-9 {
+        format!("1 in {n} ({})", percent(p))
+    } else {
+        percent(p)
+    }
 }
 
 /// A chance as a player reads it: `30%`, `2.5%`, `<0.1%`; never 0% or 100% for what may or may not happen.
@@ -126,6 +138,14 @@ mod tests {
                 Step::Effect { subject: "4e Ligne".into(), effects: "disordered, loses 1 stand".into() },
             ],
         }
+    }
+
+    #[test]
+    fn a_chance_of_one_in_a_whole_number_says_so() {
+        assert_eq!(one_in(1.0 / 20.0), "1 in 20 (5%)");
+        assert_eq!(one_in(3.0 / 12.0), "1 in 4 (25%)");
+        assert_eq!(one_in(3.0 / 8.0), "38%");
+        assert_eq!(one_in(1.0), "100%");
     }
 
     #[test]

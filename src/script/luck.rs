@@ -1,5 +1,6 @@
-//! How lucky a roll was, for a trace: the chance of rolling its total or more, and for a table
-//! read on that one roll plus modifiers, the chance of reading its result or a higher one.
+//! How lucky a roll was, for a trace: the chance of rolling its total or more, for a roll that
+//! asks yes or no the chance of a yes, and for a table read on that one roll plus modifiers, the
+//! chance of reading its result or a higher one.
 
 use num_traits::ToPrimitive;
 
@@ -15,6 +16,18 @@ pub fn of_roll(expr: &DiceExpr, roll: &Roll) -> Option<f64> {
     }
     let Ok(Odds::Totals(totals)) = exact_odds(expr, &DiceLimits::default()) else { return None };
     totals.at_least(roll.total).to_f64()
+}
+
+/// The chance that `roll`, a roll that asks yes or no (`1d20 = 13`, `2d6 >= 8`), answers yes:
+/// what a player reads of a question, where the chance of its total or more would mislead (a 13
+/// on `1d20 = 13` is one face in twenty, not the eight faces from 13 up). None for any other
+/// roll, or one too large to work out at once.
+pub fn of_question(expr: &DiceExpr, roll: &Roll) -> Option<f64> {
+    if roll.success.is_none() || roll.hits.is_some() || roll.faces_unknown {
+        return None;
+    }
+    let Ok(Odds::Chance(yes)) = exact_odds(expr, &DiceLimits::default()) else { return None };
+    yes.probability(&true).to_f64()
 }
 
 /// The chance that the table read `reading` or a result higher on it: when the trace since the

@@ -22,9 +22,13 @@ pub enum Step {
         #[serde(skip_serializing_if = "Option::is_none")]
         label: Option<String>,
         roll: Box<Roll>,
-        /// The chance of this total or more on these dice (`script::luck`).
+        /// The chance of this total or more on these dice (`script::luck`); none for a roll
+        /// that asks yes or no, whose total says nothing of its luck.
         #[serde(skip_serializing_if = "Option::is_none")]
         luck: Option<f64>,
+        /// For a roll that asks yes or no (`1d20 = 13`): the chance it answers yes (`script::luck`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chance: Option<f64>,
     },
     /// A card drawn: which of the face-down cards (`position` of `of`) on which run through the deck.
     Card {

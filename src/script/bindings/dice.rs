@@ -66,6 +66,7 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
                 label: label.map(str::to_string),
                 roll: Box::new(roll.clone()),
                 luck: crate::script::luck::of_roll(expr, &roll),
+                chance: crate::script::luck::of_question(expr, &roll),
             });
             Ok(roll)
         }

@@ -2,7 +2,7 @@
 //! and green artillery, 413 the ammunition shortage die (with saved fire and
 //! mass batteries).
 
-use super::{assert_line, assert_no_line, host_with};
+use super::{assert_line, assert_no_line, assert_not_shown, assert_shown, host_with};
 use crate::support::{fails, int, run, text, unit_in};
 
 fn battery(grade: &str) -> String {
@@ -70,13 +70,61 @@ fn a_thirteen_on_the_shortage_die_silences_the_next_player_turn() {
     let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, 13, 5, 2], &code);
     let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
     assert_eq!(v, ["base_hit", "true", "true", "cannot_fire", "no_effect"]);
-    assert_line(&eval, &["roll    ammunition shortage die, Battery, 1d20: [13]"]);
+    // Only a 13 counts: one face in twenty, never "13 or more" (eight faces, 40%).
+    assert_shown(
+        &eval,
+        &["roll    ammunition shortage die, Battery, 1d20 = 13: [13] = 13 = 13: yes  [chance of yes: 1 in 20 (5%)]"],
+    );
+    assert_not_shown(&eval, &["13 or more"]);
     assert_line(&eval, &["Battery is out of ammunition: it cannot fire this player turn (rule 413)"]);
     // Off: no shortage die at all; every fire is rolled.
     let (eval, _) = run(&host_with(&[], &[]), &[8, 5, 2], &code);
     assert_no_line(&eval, &["ammunition shortage die"]);
     let v: Vec<String> = eval.value.clone().into_array().unwrap().iter().map(|x| x.to_string()).collect();
     assert_eq!(v, ["base_hit", "false", "false", "no_effect", "no_effect"]);
+}
+
+#[test]
+fn every_fire_result_is_applied_to_the_target() {
+    // The Artillery Fire table's results, each from a trained battery at medium range (no
+    // modifier) at a line of four with two morale hits: 5 no effect, 7 a morale hit (the
+    // third: demoralized at `demoralized_at` = 3), 8 a base hit, 10 two base hits.
+    let code = r#"let b = unit(#{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let t = unit(#{name: "IR 4", arm: "infantry", stands: STANDS, formation: "line", markers: #{morale_hits: 2}});
+        fire(b, t, #{}).result"#;
+    let host = host_with(&[], &[]);
+    for (die, stands, result, after) in [
+        (5, 4, "no_effect", "good_order, 4 bases, morale_hits=2"),
+        (7, 4, "morale_hit", "demoralized, 4 bases, morale_hits=3"),
+        (8, 4, "base_hit", "good_order, 3 bases, base_hits=1 morale_hits=2"),
+        (10, 4, "two_base_hits", "good_order, 2 bases, base_hits=2 morale_hits=2"),
+        // Two base hits on the last base: one base lost, one hit counted, and the unit leaves play.
+        (10, 1, "two_base_hits", "good_order, 0 bases, base_hits=1 morale_hits=2 removed=true"),
+    ] {
+        let (eval, scope) = run(&host, &[die], &code.replace("STANDS", &stands.to_string()));
+        assert_eq!(eval.value.clone().into_string().unwrap(), result, "{die}");
+        assert_eq!(super::state(&scope, "t"), after, "{die} on {stands}");
+    }
+    let (eval, _) = run(&host, &[10], &code.replace("STANDS", "1"));
+    assert_line(&eval, &["IR 4 has lost its last base: removed from play (house)"]);
+}
+
+#[test]
+fn the_shortage_die_gives_one_chance_in_twenty_and_says_no_past_the_13() {
+    // Rule 413: "A result of 13 on the die": a 14 (or a 20) is past the 13 and does not count.
+    let code = format!("{} fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")", battery("trained"));
+    for face in [12, 14, 20] {
+        let (eval, _) = run(&host_with(&["ammunition_shortage"], &[]), &[8, face], &code);
+        assert!(!eval.value.as_bool().unwrap(), "{face}");
+        assert_shown(
+            &eval,
+            &[&format!(
+                "roll    ammunition shortage die, Battery, 1d20 = 13: [{face}] = {face} = 13: no  [chance of yes: 1 in 20 (5%)]"
+            )],
+        );
+        assert_not_shown(&eval, &["shortage die", "or more"]);
+        assert_no_line(&eval, &["ammunition shortage die: a natural"]);
+    }
 }
 
 #[test]
@@ -127,14 +175,14 @@ fn the_shortage_die_follows_the_attrition_die_size_when_switched() {
     let code = format!("{} fire(b, t, #{{}}); b.has_marker(\"ammo_shortage\")", battery("trained"));
     let host = host_with(&["ammunition_shortage", "attrition_die"], &[("attrition_die_size", "d30")]);
     let (eval, _) = run(&host, &[5, 13], &code);
-    assert_line(&eval, &["ammunition shortage die, Battery, 1d30: [13]"]);
+    assert_shown(&eval, &["ammunition shortage die, Battery, 1d30 = 13: [13]", "yes  [chance of yes: 1 in 30 (3%)]"]);
     assert!(eval.value.as_bool().unwrap());
     let host = host_with(
         &["ammunition_shortage", "attrition_die"],
         &[("attrition_die_size", "d30"), ("ammo_die_size", "d20")],
     );
     let (eval, _) = run(&host, &[5, 13], &code);
-    assert_line(&eval, &["ammunition shortage die, Battery, 1d20: [13]"]);
+    assert_shown(&eval, &["ammunition shortage die, Battery, 1d20 = 13: [13]", "[chance of yes: 1 in 20 (5%)]"]);
 }
 
 const BOMBARDMENT: &str = r#"let a = unit(#{name: "Grande Batterie", side: "french", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered", markers: #{saved_fire: true}});

@@ -4,7 +4,7 @@
 //! scripts the dice, works the differential out by hand in a comment, and reads
 //! the rule's effect in the trace.
 
-use super::{assert_line, assert_no_line, count, host_with};
+use super::{assert_line, assert_no_line, assert_shown, count, host_with};
 use crate::support::{fails, field, int, run, text, unit_in};
 
 /// Two trained infantry regiments of four bases in line, in the open.
@@ -380,6 +380,159 @@ fn a_spaced_cavalry_line_overlaps_where_a_closed_one_does_not() {
     assert_line(&eval, &["no unopposed overlap assaulting in buildings"]);
 }
 
+#[test]
+fn an_overlap_given_against_a_square_must_add_up_to_the_frontages() {
+    // Six infantry bases in line (9") against four in square: a square's front row is two
+    // bases (house), 3", so the attacker is 4 base widths wider. An overlap of one base on
+    // each flank (as if the square were four bases wide) describes other units: refused with
+    // the true numbers, not read as "overlap on one flank without matching frontage".
+    let code = |attackers: &str, overlap: &str| {
+        format!(
+            r#"let a = unit(#{{name: "9e Ligne", arm: "infantry", stands: 6, formation: "line"}});
+            let c = unit(#{{name: "Chasseurs", arm: "cavalry", type: "light", stands: 2, formation: "column"}});
+            let d = unit(#{{name: "IR 4", arm: "infantry", stands: 4, formation: "square"}});
+            assault({attackers}, d, #{{overlap: {overlap}}})"#
+        )
+    };
+    let host = host_with(&["unopposed_overlap"], &[]);
+    for attackers in ["a", "[a, c]"] {
+        let err = fails(&host, &DICE, &code(attackers, "#{left: 1, right: 1}"));
+        assert!(
+            err.contains(
+                "situation.overlap gives 1.0 attacker base widths past the defender's left edge and 1.0 past its right, \
+                 2.0 in all, but 9e Ligne's front (6 bases in line, 6 bases wide: 9.0 inches, 6.0 attacker base widths) \
+                 is 4.0 attacker base widths wider than IR 4's (4 bases in square, 2 bases wide, the front row of a \
+                 square (house): 3.0 inches, 2.0 attacker base widths): the overlaps on the two flanks add up to the \
+                 difference of the frontages, so give two that add up to 4.0 (rule 501)"
+            ),
+            "{attackers}: {err}"
+        );
+        assert!(!err.contains("without matching frontage"), "{err}");
+    }
+    // Placed units are measured on the table: a given overlap is not read, and the trace says so.
+    let placed = overlap_code(SIX_IN_LINE, 0.0, "line", "#{overlap: #{left: 3, right: 3}}");
+    let (eval, _) = run(&host, &DICE, &placed);
+    assert_line(
+        &eval,
+        &["the units are placed, so their overlap is measured on the table; situation.overlap is not read"],
+    );
+    assert_line(
+        &eval,
+        &["rule 501: overlap 1.0 base widths on the defender's left, 1.0 on its right; frontage 2.0 bases wider"],
+    );
+    // Solo cavalry against the square: the seed's own reason comes first, whatever is given.
+    let solo = code("c", "#{left: 1, right: 1}");
+    let (eval, _) = run(&host, &[5, 5, 5, 5, 5, 5, 5, 5], &solo);
+    assert_line(
+        &eval,
+        &["rule 501: unopposed overlap cannot be used by cavalry assaulting solo against infantry in square"],
+    );
+    assert_line(&eval, &["mod     no  +2", "Unopposed overlap"]);
+
+    // Two bases past each edge add up: infantry alone, Attacker Advantage (no cavalry):
+    // 3 + 2 - 2 = 3, the defender retreats (without the +2, 1 would have stalled).
+    let (eval, _) = run(&host, &[3, 2], &code("a", "#{left: 2, right: 2}"));
+    assert_line(
+        &eval,
+        &["rule 501: overlap 2.0 base widths on the defender's left, 2.0 on its right; frontage 4.0 bases wider"],
+    );
+    assert_line(&eval, &["mod     yes +2", "Unopposed overlap (rule 501)"]);
+    assert_eq!((text(&eval, "column"), int(&eval, "differential")), ("attacker_advantage".into(), 3));
+    assert_eq!(text(&eval, "result"), "defender_retreats");
+    // With the cavalry, Defender Advantage (cavalry against a square, house); the square's +2
+    // against cavalry is not read, the primary attacker being infantry: 6 + 2 - 2 = 6, which
+    // the Defender Advantage column reads 5-7, the defender retreats (4 would have stalled).
+    let (eval, _) = run(&host, &[6, 2], &code("[a, c]", "#{left: 2, right: 2}"));
+    assert_line(&eval, &["mod     yes +2", "Unopposed overlap (rule 501)"]);
+    assert_eq!((text(&eval, "column"), int(&eval, "differential")), ("defender_advantage".into(), 6));
+    assert_eq!(text(&eval, "result"), "defender_retreats");
+}
+
+#[test]
+fn every_assault_result_is_applied_to_both_sides() {
+    // Infantry (4) with hussars (1) against two regiments (4 and 2), trained, in the open,
+    // Attacker Advantage, no modifier: each result of the Assault Results table in turn.
+    let code = |defender_stands: u32| {
+        format!(
+            r#"let a = unit(#{{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"}});
+            let c = unit(#{{name: "Hussars", arm: "cavalry", type: "light", stands: 1, formation: "column"}});
+            let d = unit(#{{name: "IR 4", arm: "infantry", stands: {defender_stands}, formation: "line"}});
+            let d2 = unit(#{{name: "IR 5", arm: "infantry", stands: 1, formation: "line"}});
+            assault([a, c], [d, d2], #{{}}).result"#
+        )
+    };
+    let host = host_with(&[], &[]);
+    let fresh = "good_order, 4 bases";
+    for (dice, result, after) in [
+        // 1 - 10 = -9: "Attacker routs and takes a base hit; the defender holds".
+        (
+            &[1, 10][..],
+            "attacker_routed",
+            ["routed, 3 bases, base_hits=1", "routed, 1 bases", fresh, "good_order, 1 bases"],
+        ),
+        // 3 - 6 = -3: "Attacker repulsed, falls back a full move with a morale hit".
+        (
+            &[3, 6],
+            "attacker_repulsed",
+            [
+                "good_order, 4 bases, morale_hits=1 retreat=falls back a full move",
+                "good_order, 1 bases, retreat=falls back a full move",
+                fresh,
+                "good_order, 1 bases",
+            ],
+        ),
+        // 8 - 4 = 4: "Defender retreats a full move with a morale hit; the attacker carries position".
+        (
+            &[8, 4],
+            "defender_retreats",
+            [
+                fresh,
+                "good_order, 1 bases",
+                "good_order, 4 bases, morale_hits=1 retreat=full move",
+                "good_order, 1 bases, retreat=full move",
+            ],
+        ),
+        // 10 - 1 = 9: "Defender routs and takes a base hit; infantry carries position, cavalry
+        // must continue its movement against the enemy".
+        (
+            &[10, 1],
+            "defender_routed",
+            [
+                fresh,
+                "good_order, 1 bases, pursuit=mandatory continuance against the enemy",
+                "routed, 3 bases, base_hits=1",
+                "routed, 1 bases",
+            ],
+        ),
+        // Three rounds of 5 - 5 (with the morale hits, -1, -2 a side): "each side takes a morale
+        // hit"; the third demoralizes both, and the attacker falls back (Stalled Assaults, house).
+        (
+            &[5, 5, 5, 5, 5, 5],
+            "stalled",
+            [
+                "demoralized, 4 bases, morale_hits=3 retreat=falls back a full move",
+                "good_order, 1 bases, retreat=falls back a full move",
+                "demoralized, 4 bases, morale_hits=3",
+                "good_order, 1 bases",
+            ],
+        ),
+    ] {
+        let (eval, scope) = run(&host, dice, &code(4));
+        assert_eq!(eval.value.clone().into_string().unwrap(), result, "{dice:?}");
+        for (name, want) in ["a", "c", "d", "d2"].iter().zip(after) {
+            assert_eq!(super::state(&scope, name), want, "{result}: {name}");
+        }
+        match result {
+            "defender_retreats" => assert_line(&eval, &["the attackers carry the position"]),
+            "defender_routed" => assert_line(&eval, &["the infantry carries the position"]),
+            _ => {}
+        }
+    }
+    // A defender routed off its last base leaves play.
+    let (_, scope) = run(&host, &[10, 1], &code(1));
+    assert_eq!(super::state(&scope, "d"), "routed, 0 bases, base_hits=1 removed=true");
+}
+
 // ---- 505 lancers -----------------------------------------------------------
 
 const LANCERS: &str = r#"let l = unit(#{name: "Vistula Lancers", arm: "cavalry", type: "lancer", stands: 4, formation: "column"});
@@ -515,7 +668,10 @@ fn a_natural_thirteen_costs_a_base_after_the_result() {
     let code = format!("{EVEN} assault(a, d, #{{}})");
     // 8 - 2 = 6: routed (a base hit); both attrition dice show 13.
     let (eval, _) = run(&host_with(&["attrition_die"], &[]), &[8, 13, 2, 13], &code);
-    assert_line(&eval, &["roll    attrition die, 9e Ligne (attacker), 1d20: [13]"]);
+    assert_shown(
+        &eval,
+        &["roll    attrition die, 9e Ligne (attacker), 1d20 = 13: [13] = 13 = 13: yes  [chance of yes: 1 in 20 (5%)]"],
+    );
     assert_eq!((int(&eval, "attacker_lost"), int(&eval, "defender_lost")), (1, 2));
     let lines = eval.trace.lines();
     let routed = lines.iter().position(|l| l.contains("effect  IR 4: routed")).unwrap();
@@ -539,10 +695,15 @@ fn the_attrition_die_rolls_every_round_or_once_per_assault() {
     // Die sizes: a d30 still triggers on 13, a d12 on its 12.
     let d30 = host_with(&["attrition_die"], &[("attrition_die_size", "d30")]);
     let (eval, _) = run(&d30, &[8, 13, 2, 30], &format!("{EVEN} assault(a, d, #{{}})"));
-    assert_line(&eval, &["attrition die, 9e Ligne (attacker), 1d30: [13]"]);
+    assert_shown(&eval, &["attrition die, 9e Ligne (attacker), 1d30 = 13: [13]", "[chance of yes: 1 in 30 (3%)]"]);
+    assert_shown(
+        &eval,
+        &["attrition die, IR 4 (defender), 1d30 = 13: [30] = 30 = 13: no  [chance of yes: 1 in 30 (3%)]"],
+    );
     assert_eq!(int(&eval, "attacker_lost"), 1);
     let d12 = host_with(&["attrition_die"], &[("attrition_die_size", "d12")]);
     let (eval, _) = run(&d12, &[8, 12, 2, 11], &format!("{EVEN} assault(a, d, #{{}})"));
+    assert_shown(&eval, &["attrition die, 9e Ligne (attacker), 1d12 = 12: [12]", "[chance of yes: 1 in 12 (8%)]"]);
     assert_line(&eval, &["attrition die: a natural 12"]);
     assert_eq!(int(&eval, "attacker_lost"), 1);
 }

@@ -53,8 +53,33 @@ pub fn assert_line(eval: &Evaluation, pieces: &[&str]) {
     assert!(has_line(eval, pieces), "no line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
 }
 
+/// Asserts a line of the trace as a player reads it (each roll with its luck, or for a roll
+/// that asks yes or no its chance of a yes) holds every piece.
+pub fn assert_shown(eval: &Evaluation, pieces: &[&str]) {
+    let shown = grognard::present::trace::render(&eval.trace, grognard::present::trace::TraceForm::Brief, None);
+    assert!(shown.lines().any(|l| pieces.iter().all(|p| l.contains(p))), "no line with {pieces:?} in\n{shown}");
+}
+
+/// Asserts no line of the trace as a player reads it holds every piece.
+pub fn assert_not_shown(eval: &Evaluation, pieces: &[&str]) {
+    let shown = grognard::present::trace::render(&eval.trace, grognard::present::trace::TraceForm::Brief, None);
+    assert!(!shown.lines().any(|l| pieces.iter().all(|p| l.contains(p))), "a line with {pieces:?} in\n{shown}");
+}
+
 pub fn assert_no_line(eval: &Evaluation, pieces: &[&str]) {
     assert!(!has_line(eval, pieces), "a line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
+}
+
+/// A unit as the procedures left it: `routed, 3 bases, base_hits=1 removed=true` (its
+/// markers in name order, none: `good_order, 4 bases`).
+pub fn state(scope: &Scope, name: &str) -> String {
+    let u = unit_in(scope, name);
+    let markers: Vec<String> = u.markers.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut parts = vec![u.order.clone(), format!("{} bases", u.stands)];
+    if !markers.is_empty() {
+        parts.push(markers.join(" "));
+    }
+    parts.join(", ")
 }
 
 /// A unit's marker as a number (0 when absent).
