@@ -23,6 +23,7 @@ pub enum Said {
     /// Said of artillery only ("artillery silenced"): what befalls a battery.
     Battery(&'static str),
     LeaderCaptured,
+    MoraleHit,
 }
 
 /// The consequences `text` names, for the unit a result is applied to. Words in parentheses
@@ -56,6 +57,9 @@ pub fn said(text: &str) -> BTreeSet<Said> {
         if lower.contains(word) && (lower.contains("artillery") || lower.contains("batter")) {
             found.insert(Said::Battery(state));
         }
+    }
+    if lower.contains("morale hit") {
+        found.insert(Said::MoraleHit);
     }
     if lower.contains("leader captured") || lower.contains("leader and/or battery captured") {
         found.insert(Said::LeaderCaptured);
@@ -103,6 +107,7 @@ fn done_by(effects: &Effects, said: &Said, rules: &str) -> bool {
         Said::Routs => matches!(order, Some("routed" | "rout")),
         Said::StandsLost(n) => effects.lose_stands == Some(*n),
         Said::LeaderCaptured => effects.markers.contains_key("captured"),
+        Said::MoraleHit => effects.markers.get("morale_hits").is_some_and(|m| m.to_string() == "1"),
         Said::Battery("silenced") => effects.markers.get("silenced").is_some_and(|m| m.to_string() == "true"),
         Said::Battery(state) => effects.markers.get("battery").is_some_and(|m| m.to_string() == *state),
     }
@@ -128,7 +133,7 @@ fn said_of(text: &str) -> Vec<(Who, BTreeSet<Said>)> {
     let mut parts = Vec::new();
     for sentence in text.split(". ").map(str::trim) {
         let lower = sentence.to_lowercase();
-        who = if lower.starts_with("both sides") {
+        who = if lower.starts_with("both sides") || lower.contains("each side") {
             Who::Both
         } else if lower.starts_with("defending cavalry") {
             Who::DefendingCavalry
@@ -150,7 +155,9 @@ fn said_of(text: &str) -> Vec<(Who, BTreeSet<Said>)> {
 
 /// The tables whose results a procedure applies (they carry no effects of their own, or name
 /// what befalls a battery), each with the test that drives the procedure to every such result.
-const DRIVEN: [(&str, &str, &str); 2] = [
+const DRIVEN: [(&str, &str, &str); 4] = [
+    ("republique", "artillery_fire", "republique_artillery_fire_results_do_what_their_text_says"),
+    ("republique", "assault_results", "republique_assault_results_do_what_their_text_says"),
     ("ff-napoleonic", "melee", "ff_melee_results_do_what_their_text_says"),
     ("ff-napoleonic", "musketry", "ff_musketry_results_befall_a_battery_as_their_text_says"),
 ];
@@ -164,17 +171,31 @@ fn state_of(scope: &rhai::Scope, name: &str, stands_before: u32) -> (String, u32
 
 /// What the sentences about `side` (or both sides) say: disordered, and the stands lost.
 fn expected_for(parts: &[(Who, BTreeSet<Said>)], side: Who) -> (bool, u32) {
-    let about = parts.iter().filter(|(who, _)| *who == side || *who == Who::Both).flat_map(|(_, s)| s);
-    let mut disordered = false;
-    let mut lost = 0;
-    for s in about {
+    let e = expected(parts, side);
+    (e.disordered, e.lost)
+}
+
+/// All a result's sentences say of one side.
+#[derive(Debug, Default, PartialEq)]
+struct Expected {
+    disordered: bool,
+    routs: bool,
+    lost: u32,
+    morale_hits: u32,
+}
+
+fn expected(parts: &[(Who, BTreeSet<Said>)], side: Who) -> Expected {
+    let mut e = Expected::default();
+    for s in parts.iter().filter(|(who, _)| *who == side || *who == Who::Both).flat_map(|(_, s)| s) {
         match s {
-            Said::Disordered => disordered = true,
-            Said::StandsLost(n) => lost += n,
-            _ => {}
+            Said::Disordered => e.disordered = true,
+            Said::Routs => e.routs = true,
+            Said::StandsLost(n) => e.lost += n,
+            Said::MoraleHit => e.morale_hits += 1,
+            Said::Battery(_) | Said::LeaderCaptured => {}
         }
     }
-    (disordered, lost)
+    e
 }
 
 /// Two equal minor line battalions of 6 stands: no modifier on either side, in any round.
@@ -233,7 +254,7 @@ fn ff_melee_results_befall_a_battery_as_their_text_says() {
             let done = match s {
                 Said::Disordered | Said::Battery("silenced") => has("silenced", "true"),
                 Said::Battery(state) => has("battery", state),
-                Said::StandsLost(_) | Said::Routs | Said::LeaderCaptured => true,
+                Said::StandsLost(_) | Said::Routs | Said::LeaderCaptured | Said::MoraleHit => true,
             };
             assert!(done, "{id}: {s:?} not done to the battery: {markers:?}\n{lines:#?}");
         }
@@ -292,6 +313,13 @@ fn the_text_reader_finds_the_seeds_consequences() {
     assert_eq!(said("Unit routs- remove from table"), set(&[Routs]));
     assert_eq!(said("Broken- lose 1 stand and retreat a full move"), set(&[StandsLost(1)]));
     assert_eq!(said("Shaken- unit holds ground but rallies"), set(&[]));
+    assert_eq!(said("Target takes a morale hit (one more on its count)"), set(&[MoraleHit]));
+    let stalled = said_of("Assault stalled, each side takes a morale hit; fight another round");
+    assert_eq!(stalled, vec![(Who::Both, set(&[MoraleHit]))]);
+    let swept = said_of(
+        "Swept from the field. Defenders retreat full move disordered/silenced. Two stands removed, one leader and/or battery captured if present.",
+    );
+    assert_eq!(swept[2], (Who::Defender, set(&[StandsLost(2), Battery("captured"), LeaderCaptured])));
 }
 
 #[test]
@@ -327,4 +355,66 @@ fn every_result_does_what_its_text_says() {
     assert!(wrong.is_empty(), "results whose effects do not do what their text says:\n{}", wrong.join("\n"));
     let undriven: Vec<_> = left_to_procedures.iter().filter(|(r, t)| !driven.contains(&(*r, t.as_str()))).collect();
     assert!(undriven.is_empty(), "tables a procedure applies with no test driving every result: {undriven:?}");
+}
+
+#[test]
+fn republique_assault_results_do_what_their_text_says() {
+    use crate::support::{map_and_trace, run, unit_in};
+    let host = crate::republique::host_with(&[], &[]);
+    let table = &ruleset(&["republique"]).tables["assault_results"];
+    // Two trained line regiments of 4 bases in the open: Attacker Advantage, no modifier, so
+    // the differential is the dice's difference. A stalled assault is fought again (each side's
+    // morale hit is a -1 to both), here to the defender's retreat.
+    let dice: [(&str, &[i64], &[&str]); 5] = [
+        ("attacker_routed", &[1, 10], &["attacker_routed"]),
+        ("attacker_repulsed", &[3, 6], &["attacker_repulsed"]),
+        ("stalled", &[5, 5, 8, 4], &["stalled", "defender_retreats"]),
+        ("defender_retreats", &[8, 4], &["defender_retreats"]),
+        ("defender_routed", &[10, 1], &["defender_routed"]),
+    ];
+    assert_eq!(dice.iter().map(|(id, ..)| id.to_string()).collect::<Vec<_>>(), table.result_order);
+    let code = r#"let a = unit(#{name: "9e Ligne", arm: "infantry", stands: 4, formation: "line"});
+        let d = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        assault([a], [d], #{})"#;
+    for (id, faces, results) in dice {
+        let (value, lines, scope) = map_and_trace(run(&host, faces, code));
+        assert_eq!(value["result"].to_string(), *results.last().unwrap(), "{id}: {lines:#?}");
+        let parts: Vec<_> = results.iter().flat_map(|r| said_of(&table.results[*r].text)).collect();
+        for (side, name) in [(Who::Attacker, "a"), (Who::Defender, "d")] {
+            let want = expected(&parts, side);
+            let unit = unit_in(&scope, name);
+            let hits = unit.markers.get("morale_hits").map_or(0, |m| m.to_string().parse().unwrap());
+            let got = Expected {
+                disordered: want.disordered && unit.order != "good_order",
+                routs: unit.order == "routed",
+                lost: 4 - unit.stands,
+                morale_hits: hits,
+            };
+            assert_eq!(got, want, "{id}, {name}: {parts:?}\n{lines:#?}");
+        }
+    }
+}
+
+#[test]
+fn republique_artillery_fire_results_do_what_their_text_says() {
+    use crate::support::{map_and_trace, run, unit_in};
+    let host = crate::republique::host_with(&[], &[]);
+    let table = &ruleset(&["republique"]).tables["artillery_fire"];
+    // A trained foot battery at medium range (no modifier) on a line of four: the die reads
+    // the table as it is (5 no effect, 7 a morale hit, 8 a base hit, 10 two).
+    let code = r#"let b = unit(#{name: "Battery", arm: "artillery", type: "foot", stands: 1, formation: "unlimbered"});
+        let t = unit(#{name: "IR 4", arm: "infantry", stands: 4, formation: "line"});
+        fire(b, t, #{})"#;
+    let dice = [("no_effect", 5), ("morale_hit", 7), ("base_hit", 8), ("two_base_hits", 10)];
+    assert_eq!(dice.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>(), table.result_order);
+    for (id, face) in dice {
+        let (value, lines, scope) = map_and_trace(run(&host, &[face], code));
+        assert_eq!(value["result"].to_string(), id, "{lines:#?}");
+        let want = expected(&said_of(&table.results[id].text), Who::Unnamed);
+        let unit = unit_in(&scope, "t");
+        let hits = unit.markers.get("morale_hits").map_or(0, |m| m.to_string().parse().unwrap());
+        let got =
+            Expected { disordered: false, routs: unit.order == "routed", lost: 4 - unit.stands, morale_hits: hits };
+        assert_eq!(got, want, "{id}\n{lines:#?}");
+    }
 }
