@@ -404,8 +404,10 @@ fn schema_files_keep_their_mode_and_a_read_only_one_is_refused_and_left() {
 fn warnings_do_not_fail_a_check() {
     let out = grognard(&["check", "tests/fixtures/rules/warnings-only"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), "tests/fixtures/rules/warnings-only: 0 errors and 2 warnings in the rules\n");
+    assert_eq!(stdout(&out), "tests/fixtures/rules/warnings-only: 0 errors and 3 warnings in the rules\n");
     assert!(stderr(&out).contains("⚠ no roll can reach band `7+`"), "{}", stderr(&out));
+    // Its vocabulary lists orders that no procedure reads.
+    assert!(stderr(&out).contains("⚠ the vocabulary lists orders"), "{}", stderr(&out));
     // Its ruleset.yaml has no `dice:`: the d10 is read 1-10, and check says so.
     let err = stderr(&out);
     assert!(err.contains("ruleset `warnings-only` does not say how its d10 is numbered"), "{err}");
