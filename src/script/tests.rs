@@ -768,7 +768,8 @@ fn a_roll_compares_and_adds_with_numbers_as_its_value() {
 
 #[test]
 fn check_warns_where_a_roll_is_read_as_a_number_without_a_reading() {
-    let problems = check(&ruleset(&[&fixture("roll-readings")]));
+    let problems: Vec<_> =
+        check(&ruleset(&[&fixture("roll-readings")])).into_iter().filter(|p| p.code != "script::unread").collect();
     let found: Vec<(&str, bool, usize, &str)> = problems
         .iter()
         .map(|p| {
@@ -787,7 +788,8 @@ fn check_warns_where_a_roll_is_read_as_a_number_without_a_reading() {
 
 #[test]
 fn check_reads_the_dice_written_in_procedures() {
-    let problems = check(&ruleset(&[&fixture("dice-literals")]));
+    let problems: Vec<_> =
+        check(&ruleset(&[&fixture("dice-literals")])).into_iter().filter(|p| p.code != "script::unread").collect();
     let found: Vec<(&str, bool, &str)> = problems.iter().map(|p| (p.code, p.is_error(), p.message.as_str())).collect();
     assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!(found[0].0, "script::certain_roll");
