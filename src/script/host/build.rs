@@ -31,14 +31,16 @@ impl Host {
     /// Compiles the ruleset's procedures and conditions; every compile error
     /// is returned as a problem pointing into its file.
     pub fn new(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
-        without_errors(Host::build(ruleset, Limits::default()))
+        without_errors(Host::build_with(ruleset, Limits::default(), !Host::interpreting(), false))
     }
 
     /// Builds a host and lists every problem found on the way (errors and warnings).
     /// `GROGNARD_INTERPRET=1` leaves every procedure to Rhai (see `script::compiled`): to
     /// tell whether the compiled form of a procedure is at fault when a result looks wrong.
+    /// Only `check` asks for this: it adds the warnings of what nothing reads (`script::unread`),
+    /// which change nothing a run does.
     pub fn build(ruleset: Ruleset, limits: Limits) -> (Host, Vec<Problem>) {
-        Host::build_with(ruleset, limits, !Host::interpreting())
+        Host::build_with(ruleset, limits, !Host::interpreting(), true)
     }
 
     /// Whether `GROGNARD_INTERPRET=1` asks for everything to be run plainly, by Rhai: no
@@ -50,21 +52,21 @@ impl Host {
 
     /// A host whose commands run under `limits` (`odds` walks under the walk limits).
     pub fn with_limits(ruleset: Ruleset, limits: Limits) -> Result<Host, Vec<Problem>> {
-        without_errors(Host::build(ruleset, limits))
+        without_errors(Host::build_with(ruleset, limits, !Host::interpreting(), false))
     }
 
     /// A host built as `build` builds it, with every procedure left to Rhai (`interpret`) or not,
     /// whatever `GROGNARD_INTERPRET` says: to run the same scripts down every path.
     pub fn built_as(ruleset: Ruleset, limits: Limits, interpret: bool) -> Result<Host, Vec<Problem>> {
-        without_errors(Host::build_with(ruleset, limits, !interpret))
+        without_errors(Host::build_with(ruleset, limits, !interpret, false))
     }
 
     /// A host whose procedures Rhai runs whole, none compiled: to hold the compiled ones to it.
     pub fn interpreted(ruleset: Ruleset) -> Result<Host, Vec<Problem>> {
-        without_errors(Host::build_with(ruleset, Limits::default(), false))
+        without_errors(Host::build_with(ruleset, Limits::default(), false, false))
     }
 
-    fn build_with(ruleset: Ruleset, limits: Limits, compile: bool) -> (Host, Vec<Problem>) {
+    fn build_with(ruleset: Ruleset, limits: Limits, compile: bool, checking: bool) -> (Host, Vec<Problem>) {
         sandbox::fix_hashing();
         let roots = ruleset.layers.iter().map(|l| l.folder.clone()).collect();
         let state: Shared = Rc::new(RefCell::new(State::new(ruleset)));
@@ -103,7 +105,7 @@ impl Host {
             resolutions: RefCell::default(),
         };
         let mut problems = Vec::new();
-        host.compile_procedures(&mut problems);
+        host.compile_procedures(&mut problems, checking);
         host.compile_conditions(&mut problems);
         if compile && problems.iter().all(|p| !p.is_error()) {
             let procedures = host.procedures.borrow().clone();
@@ -114,7 +116,7 @@ impl Host {
         (host, problems)
     }
 
-    fn compile_procedures(&mut self, problems: &mut Vec<Problem>) {
+    fn compile_procedures(&mut self, problems: &mut Vec<Problem>, checking: bool) {
         let (files, layer_ids): (Vec<(SourceFile, usize)>, Vec<String>) = {
             let st = self.state.borrow();
             let rs = &st.ruleset;
@@ -155,7 +157,9 @@ impl Host {
             .collect();
         let (copies, homes) = base_calls::copies(&layer_files, problems);
         problems.extend(crate::script::overlay_check::problems(&layer_files, &self.state.borrow().ruleset));
-        problems.extend(crate::script::unread::problems(&layer_files, &self.state.borrow().ruleset));
+        if checking {
+            problems.extend(crate::script::unread::problems(&layer_files, &self.state.borrow().ruleset));
+        }
         // A `base::` call that reaches nothing is already reported; it is not also unknown.
         let script_fns: BTreeSet<String> = compiled
             .iter()
