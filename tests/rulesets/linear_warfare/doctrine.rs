@@ -149,7 +149,8 @@ fn the_cavalry_charge_types_are_the_seeds() {
         assert_eq!(props("disordered_after"), LookupValue::Flag(disorder));
         assert_eq!(props("fire"), LookupValue::Text(fire.into()));
     }
-    for (doctrine, speed, fire) in [("cold_steel", "full", "none"), ("platoon_firing", "half_line", "platoon"), ("ga_pa", "full", "ga_pa")]
+    for (doctrine, speed, fire) in
+        [("cold_steel", "full", "none"), ("platoon_firing", "half_line", "platoon"), ("ga_pa", "full", "ga_pa")]
     {
         assert_eq!(lookup(&t, &[doctrine, "arm"]), LookupValue::Text("infantry".into()));
         assert_eq!(lookup(&t, &[doctrine, "speed"]), LookupValue::Text(speed.into()));
@@ -159,7 +160,9 @@ fn the_cavalry_charge_types_are_the_seeds() {
     // "Swedish "Ga Pa". Charges at full speed, fires during the charge with -1 modifier."
     assert_eq!(lookup(&t, &["ga_pa", "fire_modifier"]), LookupValue::Int(-1));
     let rs = ruleset(&["linear-warfare"]);
-    assert!(!rs.tables.contains_key("cavalry_charge_doctrines") && !rs.tables.contains_key("infantry_charge_doctrines"));
+    assert!(
+        !rs.tables.contains_key("cavalry_charge_doctrines") && !rs.tables.contains_key("infantry_charge_doctrines")
+    );
 }
 
 #[test]
@@ -234,7 +237,11 @@ fn armies_no_list_covers_charge_as_the_seed_says() {
                 r#"charge_doctrine(unit(#{{name: "U", nation: "{nation}", arm: "{arm}", grade: "2", stands: 4, formation: "line"}}), {year}, ())"#
             ),
         );
-        assert_eq!((text(&m, "doctrine"), text(&m, "impetus")), (doctrine.into(), impetus.into()), "{nation} {arm} {year}");
+        assert_eq!(
+            (text(&m, "doctrine"), text(&m, "impetus")),
+            (doctrine.into(), impetus.into()),
+            "{nation} {arm} {year}"
+        );
     }
     // A charge of Prussian horse in 1760 no longer waits for a doctrine marker: it goes in at
     // the trot (house) and, with a 6" run-in, takes the trot impetus (+1): 5 + 1 + 1

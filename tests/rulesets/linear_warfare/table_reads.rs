@@ -61,7 +61,11 @@ fn the_full_impetus_is_the_house_tables_number_and_all_out_in_disorder_the_seeds
     let code = horse_charges_foot("all_out_good_order", "line");
     let (d, lines) = differential(&shipped(), &code);
     assert_eq!(d, 3);
-    assert!(lines.iter().any(|l| l.starts_with("mod     yes") && l.contains("Full Impetus bonus: +1 per point of the house table cavalry_full_impetus")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("mod     yes")
+            && l.contains("Full Impetus bonus: +1 per point of the house table cavalry_full_impetus")),
+        "{lines:#?}"
+    );
     let three = lw_setting(&[("cavalry_full_impetus", &["all_out_good_order"], LookupValue::Int(3))]);
     assert_eq!(differential(&three, &code).0, 4);
     // All Out in Disorder prints its +2 (L399): the house table does not change it.
@@ -123,7 +127,8 @@ fn a_late_reaction_changes_formation_only_if_the_table_forbids_it() {
     let (_, lines, scope) = map_and_trace(run(&host, &dice, code));
     assert_eq!(unit_in(&scope, "d").formation, "square", "{lines:#?}");
     // Facing alone is still barred, and said so.
-    let facing = code.replace(r#"reaction: "change_formation", new_formation: "square""#, r#"reaction: "change_facing""#);
+    let facing =
+        code.replace(r#"reaction: "change_formation", new_formation: "square""#, r#"reaction: "change_facing""#);
     let (_, lines, _) = map_and_trace(run(&host, &dice, &facing));
     assert!(lines.iter().any(|l| l.contains("cannot change facing, it stands")), "{lines:#?}");
 }
@@ -147,18 +152,25 @@ fn oblique_drill_separation_and_the_move_to_contact_read_their_tables() {
     let ob = m["ob"].clone().cast::<rhai::Map>();
     assert_eq!(ob["reason"].to_string(), "F has no oblique drill in 1745: change formation to face the rear");
     assert_eq!(m["narrow"].as_float().unwrap(), 1.0);
-    let host = lw_setting(&[("infantry_drill", &["no_oblique_movement", "sideways_or_slanted_moves"], LookupValue::Flag(true))]);
+    let host = lw_setting(&[(
+        "infantry_drill",
+        &["no_oblique_movement", "sideways_or_slanted_moves"],
+        LookupValue::Flag(true),
+    )]);
     let m = eval_map(&host, code);
     assert!(m["ob"].clone().cast::<rhai::Map>()["allowed"].as_bool().unwrap());
 
     // The move to contact: double 2, triple 3, as the table says.
     let moves = "#{far: moves_to_contact(40.0, 10.0)}";
-    for (choice, double, triple, expected) in [("double", 2, 3, 2), ("triple", 2, 3, 3), ("double", 4, 3, 4), ("triple", 2, 5, 5)] {
+    for (choice, double, triple, expected) in
+        [("double", 2, 3, 2), ("triple", 2, 3, 3), ("double", 4, 3, 4), ("triple", 2, 5, 5)]
+    {
         let mut rs = ruleset(&["linear-warfare"]);
         rs.set_option("move_to_contact", true).unwrap();
         rs.set_interpretation("move_to_contact_multiple", choice).unwrap();
         for (key, n) in [("double", double), ("triple", triple)] {
-            let TableBody::Lookup { values: LookupValue::Map(m), .. } = &mut rs.tables.get_mut("move_to_contact").unwrap().body
+            let TableBody::Lookup { values: LookupValue::Map(m), .. } =
+                &mut rs.tables.get_mut("move_to_contact").unwrap().body
             else {
                 panic!("move_to_contact is a lookup")
             };
