@@ -128,37 +128,41 @@ fn oblique_movement_from_1745_in_prussia_and_1756_elsewhere() {
 
 #[test]
 fn the_cavalry_charge_types_are_the_seeds() {
+    // One table of charges (tables/charge_doctrines.yaml): each impetus is the word of a
+    // Charge Combat modifier, "Full Impetus Bonus" without a number the house table's.
+    let t = lw_table("charge_doctrines");
     let lines: Vec<&str> = SEED_CAV.lines().collect();
-    for (line, doctrine, speed, impetus, disorder, fires) in [
-        // "Full Impetus Bonus" without a number: the house table's (cavalry_full_impetus).
-        (0, "all_out_good_order", "all_out", LookupValue::Text("full".into()), false, false),
-        (1, "all_out_disorder", "all_out", LookupValue::Int(2), true, false),
-        (2, "trot_ordered_impact", "trot", LookupValue::Int(1), false, false),
-        (3, "trot_with_fire", "trot", LookupValue::Int(0), false, true),
+    for (line, doctrine, speed, impetus, disorder, fire) in [
+        (0, "all_out_good_order", "all_out", "full", false, "none"),
+        (1, "all_out_disorder", "all_out", "all_out", true, "none"),
+        (2, "trot_ordered_impact", "trot", "trot", false, "none"),
+        (3, "trot_with_fire", "trot", "none", false, "mounted"),
     ] {
         let seed = lines[line];
         assert_eq!(seed.contains("All Out Rate"), speed == "all_out", "{seed}");
         assert_eq!(seed.contains("Disordered at the end"), disorder);
-        assert_eq!(seed.contains("fire during the charge"), fires);
-        let props = |p: &str| lookup(&lw_table("cavalry_charge_doctrines"), &[doctrine, p]);
+        assert_eq!(seed.contains("fire during the charge"), fire != "none");
+        let props = |p: &str| lookup(&t, &[doctrine, p]);
+        assert_eq!(props("arm"), LookupValue::Text("cavalry".into()));
         assert_eq!(props("speed"), LookupValue::Text(speed.into()));
-        assert_eq!(props("impetus"), impetus, "{doctrine}");
-        assert_eq!(props("disordered_after_first_phase"), LookupValue::Flag(disorder));
-        assert_eq!(props("fires"), LookupValue::Flag(fires));
+        assert_eq!(props("impetus"), LookupValue::Text(impetus.into()), "{doctrine}");
+        assert_eq!(props("disordered_after"), LookupValue::Flag(disorder));
+        assert_eq!(props("fire"), LookupValue::Text(fire.into()));
     }
-    for (doctrine, speed, fires, fire_modifier) in
-        [("cold_steel", "full", false, 0), ("platoon_firing", "half_line", true, 0), ("ga_pa", "full", true, -1)]
+    for (doctrine, speed, fire) in
+        [("cold_steel", "full", "none"), ("platoon_firing", "half_line", "platoon"), ("ga_pa", "full", "ga_pa")]
     {
-        assert_eq!(
-            lookup(&lw_table("infantry_charge_doctrines"), &[doctrine, "speed"]),
-            LookupValue::Text(speed.into())
-        );
-        assert_eq!(lookup(&lw_table("infantry_charge_doctrines"), &[doctrine, "fires"]), LookupValue::Flag(fires));
-        assert_eq!(
-            lookup(&lw_table("infantry_charge_doctrines"), &[doctrine, "fire_modifier"]),
-            LookupValue::Int(fire_modifier)
-        );
+        assert_eq!(lookup(&t, &[doctrine, "arm"]), LookupValue::Text("infantry".into()));
+        assert_eq!(lookup(&t, &[doctrine, "speed"]), LookupValue::Text(speed.into()));
+        assert_eq!(lookup(&t, &[doctrine, "impetus"]), LookupValue::Text("foot".into()));
+        assert_eq!(lookup(&t, &[doctrine, "fire"]), LookupValue::Text(fire.into()));
     }
+    // "Swedish "Ga Pa". Charges at full speed, fires during the charge with -1 modifier."
+    assert_eq!(lookup(&t, &["ga_pa", "fire_modifier"]), LookupValue::Int(-1));
+    let rs = ruleset(&["linear-warfare"]);
+    assert!(
+        !rs.tables.contains_key("cavalry_charge_doctrines") && !rs.tables.contains_key("infantry_charge_doctrines")
+    );
 }
 
 #[test]
@@ -220,12 +224,12 @@ fn armies_no_list_covers_charge_as_the_seed_says() {
     let host = lw();
     // No list for France after 1748, none for Bavaria or Prussia in these years; no marker.
     for (nation, arm, year, doctrine, impetus) in [
-        ("france", "cavalry", 1730, "trot_with_fire", 0),
-        ("bavaria", "cavalry", 1749, "trot_with_fire", 0),
-        ("france", "cavalry", 1750, "trot_ordered_impact", 1),
-        ("prussia", "cavalry", 1760, "trot_ordered_impact", 1),
-        ("prussia", "infantry", 1757, "cold_steel", 1),
-        ("bavaria", "infantry", 1704, "cold_steel", 1),
+        ("france", "cavalry", 1730, "trot_with_fire", "none"),
+        ("bavaria", "cavalry", 1749, "trot_with_fire", "none"),
+        ("france", "cavalry", 1750, "trot_ordered_impact", "trot"),
+        ("prussia", "cavalry", 1760, "trot_ordered_impact", "trot"),
+        ("prussia", "infantry", 1757, "cold_steel", "foot"),
+        ("bavaria", "infantry", 1704, "cold_steel", "foot"),
     ] {
         let m = eval_map(
             &host,
@@ -233,7 +237,11 @@ fn armies_no_list_covers_charge_as_the_seed_says() {
                 r#"charge_doctrine(unit(#{{name: "U", nation: "{nation}", arm: "{arm}", grade: "2", stands: 4, formation: "line"}}), {year}, ())"#
             ),
         );
-        assert_eq!((text(&m, "doctrine"), int(&m, "impetus")), (doctrine.into(), impetus), "{nation} {arm} {year}");
+        assert_eq!(
+            (text(&m, "doctrine"), text(&m, "impetus")),
+            (doctrine.into(), impetus.into()),
+            "{nation} {arm} {year}"
+        );
     }
     // A charge of Prussian horse in 1760 no longer waits for a doctrine marker: it goes in at
     // the trot (house) and, with a 6" run-in, takes the trot impetus (+1): 5 + 1 + 1
@@ -281,10 +289,10 @@ fn unit_sizes_and_battalion_guns() {
 #[test]
 fn platoon_firing_impetus_is_an_interpretation() {
     let code = r#"charge_doctrine(unit(#{name: "U", nation: "britain", arm: "infantry", grade: "2", stands: 4, formation: "line"}), 1704, ())"#;
-    assert_eq!(int(&eval_map(&lw(), code), "impetus"), 1);
+    assert_eq!(text(&eval_map(&lw(), code), "impetus"), "foot");
     let mut rs = ruleset(&["linear-warfare"]);
     rs.set_interpretation("platoon_firing_impetus", "no").unwrap();
-    assert_eq!(int(&eval_map(&grognard::script::Host::new(rs).unwrap(), code), "impetus"), 0);
+    assert_eq!(text(&eval_map(&grognard::script::Host::new(rs).unwrap(), code), "impetus"), "none");
 }
 
 #[test]
@@ -295,14 +303,20 @@ fn the_full_impetus_of_all_out_in_good_order_is_a_house_value() {
     assert!(lines[1].contains("full Impetus Bonus (+2)"));
     let rs = ruleset(&["linear-warfare"]);
     assert_eq!(rs.tables["cavalry_full_impetus"].source, Source::House);
-    assert!(matches!(&rs.tables["cavalry_charge_doctrines"].source, Source::Seed(s) if s.seed == "003"));
+    assert!(matches!(&rs.tables["charge_doctrines"].source, Source::Seed(s) if s.seed == "003"));
+    // The bonus is the house table's, added by a house modifier; All Out in Disorder's +2 is the seed's.
+    let list = &rs.modifiers["charge_combat_modifiers"];
+    let full = list.modifiers.iter().find(|m| m.id == "impetus_full").unwrap();
+    assert!(full.source.is_house());
+    let disorder = list.modifiers.iter().find(|m| m.id == "impetus_all_out").unwrap();
+    assert!(!disorder.source.is_house());
     assert_eq!(lookup(&lw_table("cavalry_full_impetus"), &["all_out_good_order"]), LookupValue::Int(2));
     // The Swedish horse of 1709 charge All Out in Good Order: +2 from the house table, in the trace as house.
     let host = lw();
     let code = r#"charge_doctrine(unit(#{name: "U", nation: "sweden", arm: "cavalry", grade: "2", stands: 4, formation: "line"}), 1709, ())"#;
     let e = host.eval(&mut rhai::Scope::new(), code).unwrap();
     let m = e.value.cast::<rhai::Map>();
-    assert_eq!((text(&m, "doctrine"), int(&m, "impetus")), ("all_out_good_order".into(), 2));
+    assert_eq!((text(&m, "doctrine"), text(&m, "impetus")), ("all_out_good_order".into(), "full".into()));
     let trace = e.trace.to_string();
     assert!(trace.contains("the full impetus bonus of all_out_good_order is +2 (house"), "{trace}");
 }

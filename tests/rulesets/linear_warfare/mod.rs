@@ -17,5 +17,6 @@ mod fire;
 mod maneuver;
 mod movement;
 mod skirmishers;
+mod table_reads;
 mod tables;
 mod trophies;

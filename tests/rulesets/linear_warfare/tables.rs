@@ -291,7 +291,10 @@ fn the_doctrines_match_the_seed() {
         assert_eq!(arm, if speed == "all_out" || speed == "trot" { "cavalry" } else { "infantry" }, "{line}");
         let printed_impetus = if line.contains("NO Impetus") {
             "none"
-        } else if line.contains("Full Impetus") || line.contains("full Impetus") {
+        } else if line.contains("Full Impetus Bonus") && !line.contains("(+2)") {
+            // #1 prints no number: the house table's (cavalry_full_impetus).
+            "full"
+        } else if line.contains("full Impetus Bonus (+2)") {
             "all_out"
         } else if line.contains("Trot (+ 1 ) Impetus") {
             "trot"
