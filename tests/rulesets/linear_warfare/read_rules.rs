@@ -58,3 +58,90 @@ fn guns_whose_teams_fled_cannot_limber() {
     );
     assert!(e.contains("Bty's civilian drivers fled with the teams") && e.contains(SEED_TEAMS), "{e}");
 }
+
+/// Seed 003, L462 (the closed cavalry line, 5).
+const SEED_BREAK_UP: &str =
+    "If the line falls back or retreats/routs, it can \"break up\" into regimental lines after the first 3\" of movement to the rear";
+
+#[test]
+fn a_closed_line_moves_its_first_three_inches_to_the_rear_uncontrolled() {
+    assert!(SEED_BREAK_UP.contains("after the first 3\""));
+    let host = lw();
+    let code = |formation: &str, order: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Cuir", arm: "cavalry", grade: "3", stands: 4, formation: "{formation}"}});
+            mandatory_move(c, "{order}", #{{pace: "walk"}}).uncontrolled"#
+        )
+    };
+    // A Fall Back or a Retreat: 2" uncontrolled (L123) for a line, 3" for a closed line (L462).
+    for order in ["fall_back", "retreat"] {
+        let (eval, _) = run(&host, &[], &code("line", order));
+        assert_eq!(eval.value.as_float().unwrap(), 2.0, "{order}");
+        let (eval, _) = run(&host, &[], &code("closed_line", order));
+        assert_eq!(eval.value.as_float().unwrap(), 3.0, "{order}");
+        assert!(eval.trace.lines().iter().any(|l| l.contains("breaks up into regimental lines only after its first 3\"")));
+    }
+    // An Evade has no uncontrolled inches, closed line or not (its speed rolls a d10: 4).
+    let (eval, _) = run(&host, &[4], &code("closed_line", "evade"));
+    assert_eq!(eval.value.as_float().unwrap(), 0.0);
+}
+
+/// Seed 003, L207 (PURSUIT).
+const SEED_PURSUIT: &str = "It will change facing up to 30 degrees to the right or left to charge an enemy unit ONLY if there is no target straight ahead.";
+
+#[test]
+fn a_pursuer_turns_up_to_thirty_degrees_only_with_no_target_straight_ahead() {
+    assert!(SEED_PURSUIT.contains("up to 30 degrees"));
+    let host = lw();
+    // Two squadrons (1-1/2" each) at the origin facing up the table: front corners at x = -1.5 and 1.5.
+    // A: one stand (3/4") front edge 4.625..5.375 at y = 6, off the straight-ahead strip; the 30
+    // degree ray from (1.5, 0) reaches x = 1.5 + 6 tan 30 = 4.96 at y = 6: A is in the turn.
+    // Nearest points (1.5, 0) and (4.625, 6): 6.77", within a charge distance of 10".
+    // B: straight ahead, 12" away.
+    let code = |reach: f64| {
+        format!(
+            r#"let p = unit(#{{name: "Drag", arm: "cavalry", grade: "2", stands: 2, formation: "line", placement: #{{x: 0.0, y: 0.0, facing: 0.0}}}});
+            let a = unit(#{{name: "A", arm: "infantry", grade: "2", stands: 1, formation: "line", placement: #{{x: 5.0, y: 6.0, facing: 180.0}}}});
+            let b = unit(#{{name: "B", arm: "infantry", grade: "2", stands: 1, formation: "line", placement: #{{x: 0.0, y: 12.0, facing: 180.0}}}});
+            mandatory_move(p, "pursuit", #{{charge_distance: {reach:?}, enemies: [a, b]}})"#
+        )
+    };
+    // Charge distance 10": B is out of reach, nothing straight ahead: it turns (30) onto A.
+    let (v, lines, _) = map_and_trace(run(&host, &[], &code(10.0)));
+    assert_eq!((v["target"].to_string(), v["turns"].as_int().unwrap(), v["charges"].as_bool().unwrap()), ("A".into(), 30, true), "{lines:#?}");
+    assert_eq!(v["distance"].as_float().unwrap(), 10.0);
+    // Charge distance 14": B straight ahead is the target, though A is nearer.
+    let (v, _, _) = map_and_trace(run(&host, &[], &code(14.0)));
+    assert_eq!((v["target"].to_string(), v["turns"].as_int().unwrap()), ("B".into(), 0));
+    // Unplaced: the situation says so; no target at all: half the charge distance, Disordered.
+    let said = |keys: &str| {
+        format!(
+            r#"let p = unit(#{{name: "Drag", arm: "cavalry", grade: "2", stands: 2, formation: "line"}});
+            mandatory_move(p, "pursuit", #{{charge_distance: 10.0{keys}}})"#
+        )
+    };
+    let (v, _, _) = map_and_trace(run(&host, &[], &said(", target_within_turn: true")));
+    assert_eq!((v["charges"].as_bool().unwrap(), v["turns"].as_int().unwrap(), v["distance"].as_float().unwrap()), (true, 30, 10.0));
+    let (v, _, _) = map_and_trace(run(&host, &[], &said("")));
+    assert_eq!((v["charges"].as_bool().unwrap(), v["distance"].as_float().unwrap(), v["ends"].to_string()), (false, 5.0, "disordered".into()));
+}
+
+#[test]
+fn the_order_table_says_what_lasts_a_turn_and_what_comes_next_turn() {
+    let host = lw();
+    // mandatory_moves: evade `lasts: turn` (Disordered at the next turn's start); pursuit
+    // `next_turn: rally_back`; fall_back `next_turn_move` (it counts as moved).
+    let (v, _, _) = map_and_trace(run(
+        &host,
+        &[4],
+        r#"let e = unit(#{name: "E", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let p = unit(#{name: "P", arm: "cavalry", grade: "2", stands: 2, formation: "line"});
+        let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        mandatory_move(e, "evade", #{}); mandatory_move(p, "pursuit", #{charge_distance: 10.0, target_ahead: true});
+        mandatory_move(f, "fall_back", #{});
+        start_turn([e, p, f]);
+        #{e: e.order, p: p.has_marker("may_rally_back"), f: f.has_marker("moved")}"#,
+    ));
+    assert_eq!(v["e"].to_string(), "disordered");
+    assert!(v["p"].as_bool().unwrap() && v["f"].as_bool().unwrap());
+}
