@@ -184,9 +184,13 @@ fn formation_changes_cost_by_grade_and_cadence_and_resolve_half_done() {
     let rs = ruleset(&["linear-warfare"]);
     assert_eq!(rs.tables["formation_change_costs"].source, Source::House);
     assert_eq!(rs.tables["formation_change_counts"].source, Source::House);
-    // Seed values kept in the house chart: a mounted FC is one, the closed line to column two.
+    // Seed values: a mounted FC is one (the house chart); the closed line to column two
+    // (tables/cavalry_lines.yaml, the one place it is).
     assert_eq!(lookup(&lw_table("formation_change_counts"), &["cavalry_any", "count"]), LookupValue::Int(1));
-    assert_eq!(lookup(&lw_table("formation_change_counts"), &["closed_line_to_column", "count"]), LookupValue::Int(2));
+    assert_eq!(
+        lookup(&lw_table("cavalry_lines"), &["closed_line", "formation_changes_to_column"]),
+        LookupValue::Int(2)
+    );
     let host = lw();
     // Prussian grade 2 column (9") in 1745 (cadenced): line to the left = 1 FC x 75% x 9" = 6.75".
     let col = |grade: &str, nation: &str| {

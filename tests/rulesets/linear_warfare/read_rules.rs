@@ -145,3 +145,37 @@ fn the_order_table_says_what_lasts_a_turn_and_what_comes_next_turn() {
     assert_eq!(v["e"].to_string(), "disordered");
     assert!(v["p"].as_bool().unwrap() && v["f"].as_bool().unwrap());
 }
+
+/// Seed 003, L460 (the closed line, 3; "1`VO" is the scan's TWO) and L466 (the open line, 1).
+const SEED_CLOSED_TO_COLUMN: &str =
+    "To reform the Line into a column requires 1`VO Formation Changes: this is the only Formation Change allowed.";
+
+#[test]
+fn a_cavalry_lines_changes_to_column_are_counted_in_the_cavalry_lines_table() {
+    assert!(SEED_CLOSED_TO_COLUMN.contains("only Formation Change allowed"));
+    let host = lw();
+    let code = |formation: &str, change: &str| {
+        format!(
+            r#"let c = unit(#{{name: "Cuir", arm: "cavalry", grade: "3", stands: 4, formation: "{formation}"}});
+            let full = movement_allowance(c, ());
+            let r = formation_change(c, "{change}", #{{to: "column", movement: full}}); r.full = full; r"#
+        )
+    };
+    // Grade 3: one FC costs 50% of the full move. A closed line: 2 FCs (cavalry_lines), the whole move.
+    for change in ["closed_line_to_column", "cavalry_any"] {
+        let (v, lines, _) = map_and_trace(run(&host, &[], &code("closed_line", change)));
+        let full = v["full"].as_float().unwrap();
+        assert_eq!((v["fcs"].as_int().unwrap(), v["share"].as_int().unwrap()), (2, 50), "{change} {lines:#?}");
+        assert_eq!((v["cost"].as_float().unwrap(), v["formation"].to_string()), (full, "column".into()));
+    }
+    // An open line "may reform into separate columns normally": 1 FC, half the move.
+    let (v, _, _) = map_and_trace(run(&host, &[], &code("open_line", "cavalry_any")));
+    assert_eq!(v["fcs"].as_int().unwrap(), 1);
+    assert_eq!(v["cost"].as_float().unwrap(), v["full"].as_float().unwrap() / 2.0);
+    // Anything else from a closed line is refused.
+    let e = error_debug(
+        &host,
+        r#"let c = unit(#{name: "Cuir", arm: "cavalry", grade: "3", stands: 4, formation: "closed_line"}); formation_change(c, "cavalry_any", #{to: "open_line"})"#,
+    );
+    assert!(e.contains("the only Formation Change allowed") && e.contains("not cavalry_any to open_line"), "{e}");
+}
