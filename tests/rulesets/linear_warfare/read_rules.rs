@@ -179,3 +179,75 @@ fn a_cavalry_lines_changes_to_column_are_counted_in_the_cavalry_lines_table() {
     );
     assert!(e.contains("the only Formation Change allowed") && e.contains("not cavalry_any to open_line"), "{e}");
 }
+
+/// Seed 003, L175 (the sleeve).
+const SEED_SLEEVE: &str = "has no firepower to the flanks (only about 6 - 10 men are facing the flank with a clear shot), and only 1/4 of its total stands may fire to the rear (rounded down, but minimum of one)";
+
+#[test]
+fn a_sleeve_fires_a_quarter_of_its_stands_to_the_rear_and_none_to_a_flank() {
+    assert!(SEED_SLEEVE.contains("no firepower to the flanks"));
+    let host = lw();
+    let unplaced = |side: &str| {
+        format!(
+            r#"let s = unit(#{{name: "Sleeve", arm: "infantry", grade: "2", stands: 9, formation: "sleeve"}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 6, formation: "line"}});
+            fire(s, t, #{{range: 2{side}}})"#
+        )
+    };
+    // To the rear: 9 / 4 = 2 stands (sleeve.rear_fire_stands_divisor) x 2 (musket, close) = 4.
+    for side in [r#", target_side: "rear""#, ""] {
+        let (v, lines, _) = map_and_trace(run(&host, &[1], &unplaced(side)));
+        assert_eq!(v["fire_points"].as_float().unwrap(), 4.0, "{side} {lines:#?}");
+    }
+    // To a flank or its front: no fire, no die.
+    for side in ["left_flank", "right_flank", "front"] {
+        let (v, lines, _) = map_and_trace(run(&host, &[], &unplaced(&format!(r#", target_side: "{side}""#))));
+        assert_eq!((v["result"].to_string(), v["reason"].to_string()), ("no_fire".into(), "sleeve_fires_to_the_rear".into()));
+        assert!(lines.iter().any(|l| l.contains("has no firepower to the flanks")), "{lines:#?}");
+    }
+    // Placed: an 8-stand sleeve at the origin facing up the table (6" wide, 1" deep).
+    let placed = |x: f64, y: f64, facing: f64| {
+        format!(
+            r#"let s = unit(#{{name: "Sleeve", arm: "infantry", grade: "2", stands: 8, formation: "sleeve", placement: #{{x: 0.0, y: 0.0, facing: 0.0}}}});
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 1, formation: "line", placement: #{{x: {x:?}, y: {y:?}, facing: {facing:?}}}}});
+            fire(s, t, #{{}})"#
+        )
+    };
+    // Behind it, 4" from its rear edge (y = -1 to -5): long range, 8 / 4 = 2 stands x 1 = 2.
+    let (v, lines, _) = map_and_trace(run(&host, &[1], &placed(0.0, -5.0, 0.0)));
+    assert_eq!((v["fire_points"].as_float().unwrap(), v["band"].to_string()), (2.0, "long".into()), "{lines:#?}");
+    // Beside its right flank (centre at y = -0.1, between its front and rear lines): no fire.
+    let (v, _, _) = map_and_trace(run(&host, &[], &placed(6.0, 0.4, 0.0)));
+    assert_eq!(v["reason"].to_string(), "sleeve_fires_to_the_rear");
+}
+
+#[test]
+fn artillery_fire_on_a_battery_puts_its_civilian_drivers_to_the_test() {
+    let host = lw();
+    let code = |nation: &str, formation: &str, situation: &str| {
+        format!(
+            r#"let g = unit(#{{name: "Guns", arm: "artillery", type: "medium", grade: "2", stands: 2, formation: "unlimbered"}});
+            let b = unit(#{{name: "Bty", nation: "{nation}", arm: "artillery", type: "light", grade: "3", stands: 2, formation: "{formation}"}});
+            let r = fire(g, b, {situation}); r.fled = b.has_marker("teams_fled"); r"#
+        )
+    };
+    // Medium guns reach 16" (long). At 10" the unlimbered battery's limbers stand 3" behind
+    // (artillery_limbering.limbers_behind_inches): 13", in range. Austrian drivers in 1745 are
+    // civilian: as Disordered Militia a 3 reads 2, Retreat: the teams flee.
+    let (v, lines, _) = map_and_trace(run(&host, &[1, 3], &code("austria", "unlimbered", "#{range: 10, year: 1745}")));
+    assert_eq!(v["fire_points"].as_float().unwrap(), 6.0, "{lines:#?}");
+    let drivers = v["drivers"].clone().cast::<rhai::Map>();
+    assert_eq!((drivers["result"].to_string(), v["fled"].as_bool().unwrap()), ("retreat".into(), true), "{lines:#?}");
+    // At 14" the limbers are 17" away, beyond 16": no roll (one die only).
+    let (v, lines, _) = map_and_trace(run(&host, &[1], &code("austria", "unlimbered", "#{range: 14, year: 1745}")));
+    assert!(!v.contains_key("drivers") && !v["fled"].as_bool().unwrap());
+    assert!(lines.iter().any(|l| l.contains("Bty's limbers, 17.0\" away, are beyond the guns' range")), "{lines:#?}");
+    // Limbered, the limbers are with the guns: 14" is in range and they roll.
+    let (v, _, _) = map_and_trace(run(&host, &[1, 3], &code("austria", "limbered", "#{range: 14, year: 1745}")));
+    assert!(v["fled"].as_bool().unwrap());
+    // French drivers in 1755 are militarized: no roll; nor without a date (a note says why).
+    let (v, _, _) = map_and_trace(run(&host, &[1], &code("france", "unlimbered", "#{range: 10, year: 1755}")));
+    assert!(!v.contains_key("drivers"));
+    let (_, lines, _) = map_and_trace(run(&host, &[1], &code("austria", "unlimbered", "#{range: 10}")));
+    assert!(lines.iter().any(|l| l.contains("give situation.year (or a civilian_drivers marker)")), "{lines:#?}");
+}
