@@ -251,3 +251,23 @@ fn artillery_fire_on_a_battery_puts_its_civilian_drivers_to_the_test() {
     let (_, lines, _) = map_and_trace(run(&host, &[1], &code("austria", "unlimbered", "#{range: 10}")));
     assert!(lines.iter().any(|l| l.contains("give situation.year (or a civilian_drivers marker)")), "{lines:#?}");
 }
+
+#[test]
+fn a_late_reaction_cannot_face_about_either() {
+    // Seed L117: "The unit cannot change formation or facing, except as part of a Mandatory
+    // Movement" (late_reaction.may_change_facing). A Prussian grade 2 line in 1745 (cadenced),
+    // 1 FC at 75% of its move.
+    let host = lw();
+    let code = |situation: &str| {
+        format!(
+            r#"let u = unit(#{{name: "Bn", nation: "prussia", arm: "infantry", grade: "2", stands: 5, formation: "line"}});
+            u.set_marker("fired", true); formation_change(u, "about_face", {situation})"#
+        )
+    };
+    let e = error_debug(&host, &code("#{year: 1745, reaction: true}"));
+    assert!(e.contains("cannot change formation or facing"), "{e}");
+    for ok in ["#{year: 1745}", "#{year: 1745, reaction: true, mandatory: true}"] {
+        let (v, _, _) = map_and_trace(run(&host, &[], &code(ok)));
+        assert_eq!((v["done"].as_bool().unwrap(), v["share"].as_int().unwrap()), (true, 75), "{ok}");
+    }
+}
