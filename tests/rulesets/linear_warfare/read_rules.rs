@@ -2,7 +2,7 @@
 //! says it matters, a number that is in a table is read from it, and a rule in
 //! the data is applied. Each test is worked by hand with real values.
 
-use crate::support::{error_debug, fails, map_and_trace, run, lw};
+use crate::support::{error_debug, fails, lw, map_and_trace, run};
 
 /// Seed 003, L203 (RETREAT).
 const SEED_RETREAT_GUNS: &str = "Gunners abandon their guns in a retreat.";
@@ -54,14 +54,15 @@ fn guns_whose_teams_fled_cannot_limber() {
     let e = fails(
         &host,
         &[3],
-        &format!(r#"{BATTERY} let d = drivers_under_fire(b, 1745); if !d.teams_fled {{ throw "no flight"; }} formation_change(b, "limber", #{{}})"#),
+        &format!(
+            r#"{BATTERY} let d = drivers_under_fire(b, 1745); if !d.teams_fled {{ throw "no flight"; }} formation_change(b, "limber", #{{}})"#
+        ),
     );
     assert!(e.contains("Bty's civilian drivers fled with the teams") && e.contains(SEED_TEAMS), "{e}");
 }
 
 /// Seed 003, L462 (the closed cavalry line, 5).
-const SEED_BREAK_UP: &str =
-    "If the line falls back or retreats/routs, it can \"break up\" into regimental lines after the first 3\" of movement to the rear";
+const SEED_BREAK_UP: &str = "If the line falls back or retreats/routs, it can \"break up\" into regimental lines after the first 3\" of movement to the rear";
 
 #[test]
 fn a_closed_line_moves_its_first_three_inches_to_the_rear_uncontrolled() {
@@ -79,7 +80,9 @@ fn a_closed_line_moves_its_first_three_inches_to_the_rear_uncontrolled() {
         assert_eq!(eval.value.as_float().unwrap(), 2.0, "{order}");
         let (eval, _) = run(&host, &[], &code("closed_line", order));
         assert_eq!(eval.value.as_float().unwrap(), 3.0, "{order}");
-        assert!(eval.trace.lines().iter().any(|l| l.contains("breaks up into regimental lines only after its first 3\"")));
+        assert!(
+            eval.trace.lines().iter().any(|l| l.contains("breaks up into regimental lines only after its first 3\""))
+        );
     }
     // An Evade has no uncontrolled inches, closed line or not (its speed rolls a d10: 4).
     let (eval, _) = run(&host, &[4], &code("closed_line", "evade"));
@@ -108,7 +111,11 @@ fn a_pursuer_turns_up_to_thirty_degrees_only_with_no_target_straight_ahead() {
     };
     // Charge distance 10": B is out of reach, nothing straight ahead: it turns (30) onto A.
     let (v, lines, _) = map_and_trace(run(&host, &[], &code(10.0)));
-    assert_eq!((v["target"].to_string(), v["turns"].as_int().unwrap(), v["charges"].as_bool().unwrap()), ("A".into(), 30, true), "{lines:#?}");
+    assert_eq!(
+        (v["target"].to_string(), v["turns"].as_int().unwrap(), v["charges"].as_bool().unwrap()),
+        ("A".into(), 30, true),
+        "{lines:#?}"
+    );
     assert_eq!(v["distance"].as_float().unwrap(), 10.0);
     // Charge distance 14": B straight ahead is the target, though A is nearer.
     let (v, _, _) = map_and_trace(run(&host, &[], &code(14.0)));
@@ -121,9 +128,15 @@ fn a_pursuer_turns_up_to_thirty_degrees_only_with_no_target_straight_ahead() {
         )
     };
     let (v, _, _) = map_and_trace(run(&host, &[], &said(", target_within_turn: true")));
-    assert_eq!((v["charges"].as_bool().unwrap(), v["turns"].as_int().unwrap(), v["distance"].as_float().unwrap()), (true, 30, 10.0));
+    assert_eq!(
+        (v["charges"].as_bool().unwrap(), v["turns"].as_int().unwrap(), v["distance"].as_float().unwrap()),
+        (true, 30, 10.0)
+    );
     let (v, _, _) = map_and_trace(run(&host, &[], &said("")));
-    assert_eq!((v["charges"].as_bool().unwrap(), v["distance"].as_float().unwrap(), v["ends"].to_string()), (false, 5.0, "disordered".into()));
+    assert_eq!(
+        (v["charges"].as_bool().unwrap(), v["distance"].as_float().unwrap(), v["ends"].to_string()),
+        (false, 5.0, "disordered".into())
+    );
 }
 
 #[test]
@@ -202,7 +215,10 @@ fn a_sleeve_fires_a_quarter_of_its_stands_to_the_rear_and_none_to_a_flank() {
     // To a flank or its front: no fire, no die.
     for side in ["left_flank", "right_flank", "front"] {
         let (v, lines, _) = map_and_trace(run(&host, &[], &unplaced(&format!(r#", target_side: "{side}""#))));
-        assert_eq!((v["result"].to_string(), v["reason"].to_string()), ("no_fire".into(), "sleeve_fires_to_the_rear".into()));
+        assert_eq!(
+            (v["result"].to_string(), v["reason"].to_string()),
+            ("no_fire".into(), "sleeve_fires_to_the_rear".into())
+        );
         assert!(lines.iter().any(|l| l.contains("has no firepower to the flanks")), "{lines:#?}");
     }
     // Placed: an 8-stand sleeve at the origin facing up the table (6" wide, 1" deep).
