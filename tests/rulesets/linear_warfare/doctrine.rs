@@ -280,7 +280,7 @@ fn unit_sizes_and_battalion_guns() {
         &lw(),
         r#"let u = unit(#{name: "U", arm: "infantry", grade: "2", stands: 5, formation: "line", markers: #{battalion_guns: true}});
         let v = unit(#{name: "V", arm: "infantry", grade: "2", stands: 8, formation: "line"});
-        #{guns: fire_stands(u), plain: fire_stands(v), ok: unit_size_guideline(u, "15mm").ok, big: unit_size_guideline(v, "15mm").ok}"#,
+        #{guns: firing_stands(u, ()), plain: firing_stands(v, ()), ok: unit_size_guideline(u, "15mm").ok, big: unit_size_guideline(v, "15mm").ok}"#,
     );
     assert_eq!((int(&m, "guns"), int(&m, "plain")), (6, 8));
     assert!(m["ok"].as_bool().unwrap() && !m["big"].as_bool().unwrap());

@@ -16,6 +16,7 @@ mod doctrine;
 mod fire;
 mod maneuver;
 mod movement;
+mod read_rules;
 mod skirmishers;
 mod table_reads;
 mod tables;

@@ -6,7 +6,7 @@ use grognard::dice::Supplied;
 use grognard::rules::{LookupValue, Source};
 use grognard::script::Host;
 
-use crate::support::{error_debug, eval_map, int, lookup, lw, lw_host, lw_table, ruleset, text};
+use crate::support::{error_debug, eval_map, int, lookup, lw, lw_host, lw_table, map_and_trace, ruleset, run, text};
 
 /// Seed 003, L113-115.
 const SEED_REACTIONS: &str =
@@ -47,14 +47,19 @@ fn the_reactions_are_the_seeds() {
 #[test]
 fn a_late_reaction_halves_fire_points_and_forbids_formation_changes() {
     let host = lw();
-    let m = eval_map(
+    // fire() halves a late reaction's Fire Points itself (tables/late_reaction.yaml's
+    // fire_points_divisor, 2): 5 fresh; 5 / 2 = 2 once moved; 1 stays 1 (round down, at least 1).
+    let (m, _, _) = map_and_trace(run(
         &host,
+        &[1, 1, 1],
         &format!(
-            r#"{BN} let fresh = reaction_fire_points(u, 5); u.set_marker("moved", true);
-            #{{fresh: fresh, late: reaction_fire_points(u, 5), one: reaction_fire_points(u, 1), allowed: reactions_allowed(u, "charge_on_unit")}}"#
+            r#"{BN} let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 5, formation: "line"}});
+            let fresh = fire(u, t, #{{fire_points: 5, reaction: true}}).fire_points; u.set_marker("moved", true);
+            #{{fresh: fresh, late: fire(u, t, #{{fire_points: 5, reaction: true}}).fire_points,
+              one: fire(u, t, #{{fire_points: 1, reaction: true}}).fire_points, allowed: reactions_allowed(u, "charge_on_unit")}}"#
         ),
-    );
-    assert_eq!((int(&m, "fresh"), int(&m, "late"), int(&m, "one")), (5, 2, 1));
+    ));
+    assert_eq!((f(&m, "fresh"), f(&m, "late"), f(&m, "one")), (5.0, 2.0, 1.0));
     assert_eq!(m["allowed"].to_string(), r#"["fire_on_chargers", "evade"]"#);
     let e = error_debug(
         &host,
@@ -66,11 +71,15 @@ fn a_late_reaction_halves_fire_points_and_forbids_formation_changes() {
     // The flip: a single Fire Point halves to none.
     let mut rs = ruleset(&["linear-warfare"]);
     rs.set_interpretation("late_fire_rounding", "down").unwrap();
-    let m = eval_map(
+    let (m, _, _) = map_and_trace(run(
         &Host::new(rs).unwrap(),
-        &format!(r#"{BN} u.set_marker("moved", true); #{{one: reaction_fire_points(u, 1)}}"#),
-    );
-    assert_eq!(int(&m, "one"), 0);
+        &[],
+        &format!(
+            r#"{BN} let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 5, formation: "line"}});
+            u.set_marker("moved", true); fire(u, t, #{{fire_points: 1, reaction: true}})"#
+        ),
+    ));
+    assert_eq!((f(&m, "fire_points"), m["result"].to_string()), (0.0, "no_fire".to_string()));
 }
 
 #[test]
@@ -175,9 +184,13 @@ fn formation_changes_cost_by_grade_and_cadence_and_resolve_half_done() {
     let rs = ruleset(&["linear-warfare"]);
     assert_eq!(rs.tables["formation_change_costs"].source, Source::House);
     assert_eq!(rs.tables["formation_change_counts"].source, Source::House);
-    // Seed values kept in the house chart: a mounted FC is one, the closed line to column two.
+    // Seed values: a mounted FC is one (the house chart); the closed line to column two
+    // (tables/cavalry_lines.yaml, the one place it is).
     assert_eq!(lookup(&lw_table("formation_change_counts"), &["cavalry_any", "count"]), LookupValue::Int(1));
-    assert_eq!(lookup(&lw_table("formation_change_counts"), &["closed_line_to_column", "count"]), LookupValue::Int(2));
+    assert_eq!(
+        lookup(&lw_table("cavalry_lines"), &["closed_line", "formation_changes_to_column"]),
+        LookupValue::Int(2)
+    );
     let host = lw();
     // Prussian grade 2 column (9") in 1745 (cadenced): line to the left = 1 FC x 75% x 9" = 6.75".
     let col = |grade: &str, nation: &str| {
@@ -580,32 +593,27 @@ fn a_fall_back_that_has_ended_is_still_next_turns_move() {
 #[test]
 fn a_reaction_fire_is_halved_only_when_the_unit_had_moved_before_it() {
     let host = lw();
-    let m = eval_map(
+    let (m, _, _) = map_and_trace(run(
         &host,
+        &[1, 1],
         &format!(
             r#"{BN} let r = react(u, "charge_on_unit", "fire_on_chargers");
             let v = unit(#{{name: "V", arm: "infantry", grade: "2", stands: 5, formation: "line"}}); v.set_marker("moved", true);
             let s = react(v, "fire_on_unit", "return_fire");
-            #{{fresh: reaction_fire_points(u, 6, r), fresh_late: r.late, moved: reaction_fire_points(v, 6, s), moved_late: s.late,
+            let t = unit(#{{name: "T", arm: "infantry", grade: "2", stands: 5, formation: "line"}});
+            #{{fresh: fire(u, t, #{{fire_points: 6, reaction: true, late: r.late}}).fire_points, fresh_late: r.late,
+              moved: fire(v, t, #{{fire_points: 6, reaction: true, late: s.late}}).fire_points, moved_late: s.late,
               halved: s.fire_points_halved}}"#
         ),
-    );
+    ));
     // Fresh: all 6 Fire Points, though react() has marked it fired; moved before: 6 / 2.
-    assert_eq!((int(&m, "fresh"), int(&m, "moved")), (6, 3));
+    assert_eq!((f(&m, "fresh"), f(&m, "moved")), (6.0, 3.0));
     assert!(
         !m["fresh_late"].as_bool().unwrap() && m["moved_late"].as_bool().unwrap() && m["halved"].as_bool().unwrap()
     );
-    let e = error_debug(&host, &format!(r#"{BN} reaction_fire_points(u, 6, 1)"#));
-    assert!(
-        e.contains("reaction_fire_points(unit, fire_points, reacted): `reacted` is a map, not the number 1"),
-        "{e}"
-    );
-    // Its keys are declared: a misspelt one is refused, not read as "not late".
-    let e = error_debug(&host, &format!(r#"{BN} reaction_fire_points(u, 6, #{{lte: true}})"#));
-    assert!(
-        e.contains("reaction_fire_points(unit, fire_points, reacted): `reacted` has no key `lte` (did you mean `late`?); it reads: reaction, late, fire_points_halved, evade"),
-        "{e}"
-    );
+    // fire's situation keys are declared: a misspelt `late` is refused, not read as "not late".
+    let e = error_debug(&host, &format!(r#"{BN} fire(u, u, #{{fire_points: 6, reaction: true, lte: true}})"#));
+    assert!(e.contains("lte"), "{e}");
 }
 
 #[test]
