@@ -220,3 +220,33 @@ fn commanders_ratings_and_moves_are_the_commanders_table() {
     let still = lw_setting(&[("commanders", &["movement", "moves_each_friendly_phase"], LookupValue::Flag(false))]);
     assert!(error_debug(&still, code).contains("moves_each_friendly_phase is false"));
 }
+
+#[test]
+fn ga_pa_a_late_formation_change_and_a_closed_lines_commander_read_their_tables() {
+    // Swedish "Ga Pa" fires "with -1 modifier" (L405): the doctrine chart's fire_modifier, which
+    // the fire modifier ga_pa counts. Die 5 at 2" on a line: 5 - 1 = 4; written as -2 there: 3.
+    let ga_pa = r#"let f = unit(#{name: "F", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        let t = unit(#{name: "T", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        fire(f, t, #{range: 2, ga_pa: true}).total"#;
+    assert_eq!(run(&shipped(), &[5], ga_pa).0.value.as_int().unwrap(), 4);
+    let two = lw_setting(&[("charge_doctrines", &["ga_pa", "fire_modifier"], LookupValue::Int(-2))]);
+    assert_eq!(run(&two, &[5], ga_pa).0.value.as_int().unwrap(), 3);
+
+    // A unit that already moved "cannot change formation or facing" in reaction (L117): react()
+    // asks reactions_allowed, which reads late_reaction.may_change_formation.
+    let late = r#"let u = unit(#{name: "U", arm: "infantry", grade: "2", stands: 4, formation: "line"});
+        u.set_marker("moved", true); react(u, "charge_on_unit", "change_formation").late"#;
+    assert!(error_debug(&shipped(), late).contains("cannot change formation or facing"));
+    let may = lw_setting(&[("late_reaction", &["may_change_formation"], LookupValue::Flag(true))]);
+    assert!(value(&may, late).as_bool().unwrap());
+
+    // Several brigades in one closed line need a commander who controls more than a brigade
+    // (L456, L9-13): the commanders table's `controls`.
+    let line = r#"let a = unit(#{name: "A", arm: "cavalry", grade: "2", stands: 3, formation: "closed_line", command: "1st"});
+        let b = unit(#{name: "B", arm: "cavalry", grade: "2", stands: 3, formation: "closed_line", command: "2nd"});
+        let wing = leader(#{name: "Wing", rating: "2", markers: #{command: "wing"}});
+        closed_line_command([a, b], wing).ok"#;
+    assert!(value(&shipped(), line).as_bool().unwrap());
+    let narrow = lw_setting(&[("commanders", &["wing", "controls"], LookupValue::Text("brigade".into()))]);
+    assert!(!value(&narrow, line).as_bool().unwrap());
+}

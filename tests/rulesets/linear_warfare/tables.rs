@@ -583,7 +583,14 @@ fn fire_modifiers_keep_fire_points_and_die_rolls_apart() {
     }
     // "-1 modifier to the Firing Table die roll" (angled fire), "a - 1 die roll modifier" (Ga Pa).
     assert_eq!(effect("angled_fire"), ModEffect::Add(-1));
+    // Ga Pa's -1 is read from the doctrine chart (charge_doctrines' fire_modifier), one -1 per point of it;
+    // every_die_roll_modifier_alone (fire.rs) sees it take 1 off a real fire.
     assert_eq!(effect("ga_pa"), ModEffect::Add(-1));
+    let ga_pa = list.modifiers.iter().find(|m| m.id == "ga_pa").unwrap();
+    assert_eq!(
+        ga_pa.per.as_ref().map(|(text, _)| text.as_str()),
+        Some(r#"-lookup("charge_doctrines", ["ga_pa", "fire_modifier"])"#)
+    );
     for m in &list.modifiers {
         if !["late_reaction", "howitzer_hit", "angled_fire", "ga_pa"].contains(&m.id.as_str()) {
             assert!(m.source.is_house(), "{} is an AoR-style placeholder: house", m.id);
