@@ -393,6 +393,10 @@ fn words_at(value: &LookupValue, depth: usize, into: &mut BTreeSet<String>) {
 
 /// Where `name` is first written as a key (`name:`) in a YAML text, outside comments.
 fn key_at(text: &str, name: &str) -> Option<usize> {
+    // An empty name would be found everywhere and never move on.
+    if name.is_empty() {
+        return None;
+    }
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let code = line.split(" #").next().unwrap_or(line);
@@ -442,6 +446,11 @@ fn declared_at(text: &str, section: &str, name: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_key_is_found_nowhere_and_the_search_ends() {
+        assert_eq!(key_at("rows:\n  \"\": 1\n", ""), None);
+    }
 
     #[test]
     fn a_key_is_found_where_it_is_written_not_in_a_comment_or_a_longer_name() {

@@ -344,7 +344,7 @@ fn effects_from(st: &Shared, what: &dyn Fn() -> String, spec: Map) -> Result<Eff
             }
             "removed" => effects.removed = value.as_bool().map_err(|t| format!("removed is true or false, not {t}"))?,
             "markers" => {
-                let markers = value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"silenced\"}")?;
+                let markers = value.try_cast::<Map>().ok_or("markers is a map such as #{battery: \"damaged\"}")?;
                 for (name, v) in markers {
                     let marker = checked_marker(vocabulary, &|| format!("{}, markers", what()), &name, v)?;
                     effects.markers.insert(name.to_string(), marker);
