@@ -432,6 +432,11 @@ fn declared_at(text: &str, section: &str, name: &str) -> Option<usize> {
             if trimmed.starts_with(&format!("{section}:")) {
                 inside = true;
                 indent_of_section = indent;
+                // Written in flow style on the header's own line: `markers: { spent: flag }`.
+                let rest = indent + section.len() + 1;
+                if let Some(at) = key_at(&line[rest..], name) {
+                    return Some(offset + rest + at);
+                }
             } else if inside && indent <= indent_of_section {
                 inside = false;
             } else if inside && let Some(at) = key_at(line, name) {
@@ -446,6 +451,13 @@ fn declared_at(text: &str, section: &str, name: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_declaration_in_flow_style_is_found_on_its_sections_line() {
+        let text = "vocabulary:\n  markers: { spent: flag, shaken: count }\n";
+        let at = declared_at(text, "markers", "shaken").unwrap();
+        assert_eq!(&text[at..at + 7], "shaken:");
+    }
 
     #[test]
     fn an_empty_key_is_found_nowhere_and_the_search_ends() {
