@@ -12,7 +12,7 @@ use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
 use crate::rules::{Problem, Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, ScriptError, UnitRef};
+use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, ScriptError, Step, UnitRef};
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a line taken back whole says after why it stopped.
-const NOTHING_APPLIED: &str =
+pub(super) const NOTHING_APPLIED: &str =
     "nothing was applied: the units, leaders, variables and dice are as they were before the line";
 
 /// What a line produced.
@@ -398,49 +398,44 @@ impl Session {
         let call = code.trim().trim_end_matches(';').trim_end();
         let before = self.host.is_call(&self.scope, call).then(|| self.host.keep(&self.scope));
         let result = self.host.eval(&mut self.scope, code);
-        // Ctrl-C while the line ran, or at a die it asked for: the line is refused and taken
-        // back whole, as if it had not been typed (a fire half resolved is worse than none).
-        // A line stopped by a limit (operations, time, memory, a value's size or depth) is taken
-        // back whole too: what it built past the limit is not kept to weigh on later lines.
-        if let Err(err) = &result {
-            let said = if self.interrupt.load(Ordering::Relaxed) {
-                Some(self.interrupted(err))
-            } else if let ScriptError::At(problem) = err
-                && problem.code == "script::limit"
-            {
-                Some(render(err, self.look))
-            } else {
-                None
-            };
-            if let Some(said) = said {
+        // A line is all or nothing: an error, a die refused or not given, Ctrl-C while it ran
+        // or at a die it asked for, a limit reached (operations, time, memory, a value's size
+        // or depth): the line is taken back whole, as if it had not been typed. A melee stopped
+        // in its second round keeps nothing of its first (a fight half resolved is worse than
+        // none), and typing the line again resolves it once.
+        let eval = match result {
+            Ok(eval) => eval,
+            Err(err) => {
+                let said = if self.interrupt.load(Ordering::Relaxed) {
+                    self.interrupted(&err)
+                } else {
+                    render(&err, self.look)
+                };
                 self.host.put_back(&kept);
                 self.scope = variables;
                 return Reply::Error(format!("{said}{NOTHING_APPLIED}"));
             }
-        }
-        if let (Some(before), true) = (before, result.is_ok()) {
+        };
+        if let Some(before) = before {
             self.last_resolution = Some((line.to_string(), call.to_string(), before));
         }
-        // Only a line that changed units or rolled is kept to undo (looking at a unit is not);
-        // a line that failed half way may have changed units too.
-        if self.host.changed_since(&kept) {
+        // Only a line that changed units, moved the generated dice or rolled at the table is
+        // kept to undo (looking at a unit is not): a fire that did nothing is still the last
+        // roll, and `:undo` after it takes back that fire, not the line before.
+        let rolled = eval.trace.steps.iter().any(|s| matches!(s, Step::Roll { .. } | Step::Card { .. }));
+        if rolled || self.host.changed_since(&kept) {
             if self.undo.len() == UNDO_DEPTH {
                 self.undo.remove(0);
             }
             self.undo.push((line.to_string(), kept));
         }
-        match result {
-            Ok(eval) => {
-                // The modifiers that did not apply are for `:why` (or `:trace full`).
-                let mut text = trace::render(&eval.trace, self.trace_form, self.width);
-                if !eval.value.is_unit() {
-                    text += &format!("= {}", display(&eval.value));
-                }
-                self.last = Some(eval);
-                Reply::Output(text.trim_end().to_string())
-            }
-            Err(err) => Reply::Error(render(&err, self.look)),
+        // The modifiers that did not apply are for `:why` (or `:trace full`).
+        let mut text = trace::render(&eval.trace, self.trace_form, self.width);
+        if !eval.value.is_unit() {
+            text += &format!("= {}", display(&eval.value));
         }
+        self.last = Some(eval);
+        Reply::Output(text.trim_end().to_string())
     }
 
     /// Why Ctrl-C stopped a line.

@@ -1068,3 +1068,65 @@ fn a_value_too_deep_or_too_large_is_refused_as_it_grows_and_the_session_goes_on(
     })
     .unwrap();
 }
+
+#[test]
+fn a_desperate_struggle_stopped_in_its_second_round_keeps_nothing_of_its_first() {
+    // 5 + 2 against 6 + 1: a differential of 0, a desperate struggle; round 2 asks again.
+    for ctrl_c in [true, false] {
+        let mut s = session(&["ff-napoleonic"]);
+        output(s.handle(UNITS));
+        output(s.handle(":dice manual"));
+        if ctrl_c {
+            answer_then_ctrl_c(&mut s, &["5", "6"]);
+        } else {
+            // No face given and no Ctrl-C (the end of input): the same.
+            answer_with(&mut s, &["5", "6"]);
+        }
+        let undoable = s.undo.len();
+        let err = error(s.handle("melee(b, a, #{})"));
+        assert!(err.ends_with(super::session::NOTHING_APPLIED), "{err}");
+        for (name, stands) in [("a", 6), ("b", 6)] {
+            let unit = s.variable(name).unwrap().cast::<UnitRef>();
+            assert_eq!((unit.0.borrow().stands, unit.0.borrow().order.as_str()), (stands, "good_order"), "{name}");
+        }
+        assert_eq!(s.undo.len(), undoable);
+        // Typed again, the melee is fought once: one stand each for the one struggle.
+        answer_with(&mut s, &["5", "6", "9", "1"]);
+        let text = output(s.handle("melee(b, a, #{})"));
+        assert!(text.contains("rounds: 2"), "{text}");
+        assert_eq!(s.variable("b").unwrap().cast::<UnitRef>().0.borrow().stands, 5);
+    }
+}
+
+#[test]
+fn an_error_after_a_change_takes_the_whole_line_back() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(":seed 4"));
+    let first = output(s.handle("roll(\"1d6\").total"));
+    output(s.handle(":undo"));
+    let err = error(s.handle("a.lose_stands(2); let x = roll(\"1d6\"); throw \"the rules say no\""));
+    assert!(err.contains("the rules say no") && err.ends_with(super::session::NOTHING_APPLIED), "{err}");
+    assert_eq!(s.variable("a").unwrap().cast::<UnitRef>().0.borrow().stands, 6);
+    assert!(s.variable("x").is_none());
+    // The generated dice are where they were: the next roll is the one the line took back.
+    assert_eq!(output(s.handle("roll(\"1d6\").total")), first);
+}
+
+#[test]
+fn undo_after_a_roll_that_changed_nothing_takes_back_that_roll() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(":dice manual"));
+    // A telling fire, then one that does nothing (a 1 at range 2: desultory).
+    answer_with(&mut s, &["9", "1"]);
+    output(s.handle("fire(a, b, #{range: 1})"));
+    let hit = s.variable("b").unwrap().cast::<UnitRef>().0.borrow().clone();
+    assert_eq!(hit.stands, 5);
+    let text = output(s.handle("fire(a, b, #{range: 2})"));
+    assert!(text.contains("[1] = 1") && text.contains("desultory") && !text.contains("\neffect "), "{text}");
+    let undone = output(s.handle(":undo"));
+    assert!(undone.starts_with("undone: fire(a, b, #{range: 2})"), "{undone}");
+    // The telling fire stands.
+    assert_eq!(*s.variable("b").unwrap().cast::<UnitRef>().0.borrow(), hit);
+}

@@ -80,7 +80,7 @@ pub enum DiceError {
     #[error("no face was given for a {die}: the roll was cancelled")]
     #[diagnostic(
         code(dice::cancelled),
-        help("nothing was changed by the cancelled resolution's last roll; type the line again to roll again")
+        help("the line that asked for it is taken back whole; type it again to roll again")
     )]
     Cancelled { die: String },
 
