@@ -13,7 +13,7 @@ mod terminal;
 
 pub use manual_dice::{Ask, Manual};
 pub use new_unit::Choose;
-pub use session::{COMMANDS, DiceSetting, Reply, Session};
+pub use session::{COMMANDS, DiceSetting, Reply, Session, Show};
 pub use terminal::run_terminal;
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
 use crate::rules::{Problem, Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, ScriptError, Step, UnitRef};
+use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, ScriptError, Step, Trace, UnitRef};
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -25,6 +25,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What a line taken back whole says after why it stopped.
 pub(super) const NOTHING_APPLIED: &str =
     "nothing was applied: the units, leaders, variables and dice are as they were before the line";
+
+/// Shows text while a line still runs (the terminal prints it; a test keeps it).
+pub type Show = Rc<RefCell<dyn FnMut(&str)>>;
 
 /// What a line produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +74,9 @@ pub struct Session {
     pub(super) ask: Ask,
     /// How `:new` asks for a unit's fields (the terminal prompts with Tab; a test answers from a list).
     pub(super) choose: Choose,
+    /// How text is shown while a line still runs: with dice at the table, what a round decided
+    /// before the next round's dice are asked for.
+    pub(super) show: Show,
     /// What one line may spend, and one `:odds` walk (every host the session builds runs under them).
     pub(super) limits: Limits,
     pub(super) walk_limits: Limits,
@@ -154,6 +160,7 @@ impl Session {
         host.set_dice(Box::new(Seeded::new(seed)));
         let refused: Ask = Rc::new(RefCell::new(|_: &str| None::<String>));
         let no_answer: Choose = Rc::new(RefCell::new(|_: &str, _: &[String]| None::<String>));
+        let unseen: Show = Rc::new(RefCell::new(|_: &str| {}));
         let interrupt = host.interrupt_flag();
         let (limits, walk_limits) = (host.limits(), host.walk_limits());
         Ok(Session {
@@ -172,6 +179,7 @@ impl Session {
             last: None,
             ask: refused,
             choose: no_answer,
+            show: unseen,
             limits,
             walk_limits,
             interrupt,
@@ -205,6 +213,12 @@ impl Session {
         if self.dice == DiceSetting::Manual {
             self.host.set_dice(Box::new(Manual::new(self.ask.clone())));
         }
+    }
+
+    /// How text is shown while a line runs, before the dice it asks for next: shown with its
+    /// control characters escaped, as every reply is.
+    pub fn set_shower(&mut self, show: Show) {
+        self.show = Rc::new(RefCell::new(move |text: &str| (show.borrow_mut())(&escape_owned(text.to_string()))));
     }
 
     /// How `:new` asks for a unit's fields, each question asked with its control characters escaped.
@@ -247,10 +261,7 @@ impl Session {
             Some(command) => self.command(command),
             None => match self.short_call(line) {
                 // `fire 54th 4e range 1`: the call it stands for is shown above its result.
-                Some(Ok(call)) => match self.evaluate_as(&call, line) {
-                    Reply::Output(text) => Reply::Output(format!("-> {call}\n{text}").trim_end().to_string()),
-                    other => other,
-                },
+                Some(Ok(call)) => self.evaluate_shown(&call, line, Some(&format!("-> {call}"))),
                 Some(Err(message)) => Reply::Error(message),
                 None => self.evaluate(line),
             },
@@ -390,6 +401,37 @@ impl Session {
 
     /// Runs `code`, kept for `:undo` as the player wrote it (`line`).
     pub(super) fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
+        self.evaluate_shown(code, line, None)
+    }
+
+    /// Runs `code` as `evaluate_as` does, its result under `heading`. With dice at the table,
+    /// each round decided is shown (under the heading) before the next round's dice are asked.
+    fn evaluate_shown(&mut self, code: &str, line: &str, heading: Option<&str>) -> Reply {
+        let heading_shown = Rc::new(std::cell::Cell::new(false));
+        if self.dice == DiceSetting::Manual {
+            let (show, form, width) = (self.show.clone(), self.trace_form, self.width);
+            let (heading, shown) = (heading.map(str::to_string), heading_shown.clone());
+            self.host.show_progress(Some(Box::new(move |steps: &[Step]| {
+                let mut text = String::new();
+                if let Some(heading) = heading.as_ref().filter(|_| !shown.replace(true)) {
+                    text += heading;
+                    text.push('\n');
+                }
+                text += &trace::render(&Trace { steps: steps.to_vec() }, form, width);
+                (show.borrow_mut())(text.trim_end());
+            })));
+        }
+        let reply = self.evaluate_steps(code, line);
+        self.host.show_progress(None);
+        match (reply, heading) {
+            (Reply::Output(text), Some(heading)) if !heading_shown.get() => {
+                Reply::Output(format!("{heading}\n{text}").trim_end().to_string())
+            }
+            (reply, _) => reply,
+        }
+    }
+
+    fn evaluate_steps(&mut self, code: &str, line: &str) -> Reply {
         // A Ctrl-C pressed before this line (at the prompt) is not one that stops it.
         self.interrupt.store(false, Ordering::Relaxed);
         let kept = self.host.keep(&self.scope);
@@ -429,8 +471,10 @@ impl Session {
             }
             self.undo.push((line.to_string(), kept));
         }
-        // The modifiers that did not apply are for `:why` (or `:trace full`).
-        let mut text = trace::render(&eval.trace, self.trace_form, self.width);
+        // The modifiers that did not apply are for `:why` (or `:trace full`); what was shown
+        // as the line ran is not shown again.
+        let unshown = Trace { steps: eval.trace.steps.get(self.host.progress_shown()..).unwrap_or_default().to_vec() };
+        let mut text = trace::render(&unshown, self.trace_form, self.width);
         if !eval.value.is_unit() {
             text += &format!("= {}", display(&eval.value));
         }

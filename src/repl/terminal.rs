@@ -204,6 +204,10 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
         }
         Err(_) => None,
     })));
+    // What a round decided, shown before the next round's dice are asked for.
+    session.set_shower(Rc::new(RefCell::new(|text: &str| {
+        println!("{}", crate::present::fit::fit(text, crate::present::trace::terminal_width()))
+    })));
     // `:new` asks for each field on an editor of its own, Tab listing the words the field takes.
     let list = Config::builder().completion_type(CompletionType::List).build();
     let chooser: Rc<RefCell<Editor<Words, DefaultHistory>>> = Rc::new(RefCell::new(Editor::with_config(list)?));

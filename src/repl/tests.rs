@@ -1130,3 +1130,42 @@ fn undo_after_a_roll_that_changed_nothing_takes_back_that_roll() {
     // The telling fire stands.
     assert_eq!(*s.variable("b").unwrap().cast::<UnitRef>().0.borrow(), hit);
 }
+
+#[test]
+fn each_round_of_a_struggle_shows_its_result_before_the_next_rounds_dice_are_asked() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(":dice manual"));
+    // Every prompt and every text shown, in the order the player sees them.
+    let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (shown, asked) = (seen.clone(), seen.clone());
+    s.set_shower(Rc::new(RefCell::new(move |text: &str| shown.borrow_mut().push(text.to_string()))));
+    let mut answers: VecDeque<&str> = ["5", "6", "9", "1"].into_iter().collect();
+    s.set_asker(Rc::new(RefCell::new(move |prompt: &str| {
+        asked.borrow_mut().push(prompt.to_string());
+        answers.pop_front().map(str::to_string)
+    })));
+    let rest = output(s.handle("melee 4e 54th"));
+    let seen = seen.borrow();
+    assert_eq!(seen.len(), 5, "{seen:#?}");
+    assert_eq!(seen[0], "roll a d10 (1-10: a 0 is 10) for 4e Ligne (attacker): ");
+    assert_eq!(seen[1], "roll a d10 (1-10: a 0 is 10) for 54th Foot (defender): ");
+    // Round 1, under the call the short form stands for: its dice, its table, its struggle.
+    let round_1 = &seen[2];
+    assert!(round_1.starts_with("-> melee(b, a, #{})\n"), "{round_1}");
+    assert!(round_1.contains("roll    4e Ligne (attacker), 1d10: [5] = 5"), "{round_1}");
+    assert!(round_1.contains("desperate_struggle"), "{round_1}");
+    assert!(round_1.contains("effect  4e Ligne: loses 1 stand"), "{round_1}");
+    // Round 2's modifiers, the struggle's disorder and stand lost among them, before its dice.
+    assert!(round_1.contains("mod     yes -1 x1             For each stand lost"), "{round_1}");
+    // Round 2's dice are asked by round.
+    assert_eq!(seen[3], "roll a d10 (1-10: a 0 is 10) for 4e Ligne (attacker), round 2: ");
+    assert_eq!(seen[4], "roll a d10 (1-10: a 0 is 10) for 54th Foot (defender), round 2: ");
+    // The result holds what was not shown yet: round 2 and the end, not round 1 again.
+    assert!(!rest.contains("-> melee") && !rest.contains("[5] = 5"), "{rest}");
+    assert!(rest.contains("roll    4e Ligne (attacker), round 2, 1d10: [9] = 9"), "{rest}");
+    assert!(rest.contains("rounds: 2"), "{rest}");
+    // `:why` has the whole melee.
+    let why = output(s.handle(":why"));
+    assert!(why.contains("[5] = 5") && why.contains("[9] = 9"), "{why}");
+}

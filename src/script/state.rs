@@ -77,6 +77,13 @@ impl RollSource for DiceMode {
     }
 }
 
+/// What shows a player at the table a line's steps as they happen (see `State::show_progress`).
+pub struct Progress {
+    /// How many of the trace's steps have been shown.
+    pub shown: usize,
+    pub show: Box<dyn FnMut(&[Step])>,
+}
+
 /// State shared by the host and every binding.
 pub struct State {
     pub ruleset: Ruleset,
@@ -128,6 +135,8 @@ pub struct State {
     /// The state this session's units stand in, named when it was put in place (see
     /// `stand_as`), with the count of unit writes then (`handles::unit_writes`).
     standing: (u64, u64),
+    /// At the table, what shows a line's steps so far before the next die is asked for.
+    pub progress: Option<Progress>,
 }
 
 /// How an exact walk draws cards, and what its script did with them.
@@ -208,6 +217,22 @@ impl State {
             standing: (0, u64::MAX),
             cards: CardWalk::default(),
             replayed: None,
+            progress: None,
+        }
+    }
+
+    /// Before a die is asked of the player: the steps recorded since the last shown, when dice
+    /// were rolled among them and then a table read or an effect applied (a round decided), so
+    /// that a round's result is seen before the next round's dice are rolled.
+    pub fn show_progress(&mut self) {
+        let Some(progress) = self.progress.as_mut() else { return };
+        let pending = self.trace.steps.get(progress.shown..).unwrap_or_default();
+        let rolled = pending.iter().position(|s| matches!(s, Step::Roll { .. } | Step::Card { .. }));
+        let decided =
+            |after: usize| pending[after..].iter().any(|s| matches!(s, Step::Table { .. } | Step::Effect { .. }));
+        if rolled.is_some_and(decided) {
+            (progress.show)(pending);
+            progress.shown = self.trace.steps.len();
         }
     }
 

@@ -45,6 +45,12 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
         Err(err) => return dice_failure(&mut st, err),
     };
     let (expr, written) = &*parsed;
+    // A player asked for the faces first sees what the rounds before decided.
+    if let DiceMode::Source(source) = &st.dice
+        && source.shows_purpose()
+    {
+        st.show_progress();
+    }
     // An exact walk branches over the values of a pool, not over its faces.
     if let Some(walk) = st.walk.clone()
         && matches!(st.dice, DiceMode::Walk(_))

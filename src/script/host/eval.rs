@@ -87,6 +87,9 @@ impl Host {
         {
             let mut st = self.state.borrow_mut();
             st.trace = Trace::default();
+            if let Some(progress) = st.progress.as_mut() {
+                progress.shown = 0;
+            }
             // What a run counts is its own (a study sums it after each trial); the lists keep
             // their room for the next.
             let observations = st.observations_mut();

@@ -149,6 +149,18 @@ impl Host {
         self.exact_engine.set(on);
     }
 
+    /// What shows the player a line's steps as they happen, before each die asked for at the
+    /// table once a round is decided (see `State::show_progress`); none: nothing is shown
+    /// until the line ends.
+    pub fn show_progress(&self, show: Option<Box<dyn FnMut(&[crate::script::Step])>>) {
+        self.state.borrow_mut().progress = show.map(|show| crate::script::state::Progress { shown: 0, show });
+    }
+
+    /// How many of the last line's steps were shown as they happened.
+    pub fn progress_shown(&self) -> usize {
+        self.state.borrow().progress.as_ref().map_or(0, |p| p.shown)
+    }
+
     /// Where dice come from from now on.
     pub fn set_dice(&self, source: Box<dyn RollSource>) {
         self.state.borrow_mut().dice = DiceMode::Source(source);
