@@ -140,22 +140,45 @@ fn bar_of(p: f64, biggest: f64, width: usize) -> String {
 /// at-least and at-most columns and the mean; sampled, each with its percent and 95% interval.
 /// Each field asked for (`--field`) follows in a table of its own, in the same form.
 pub fn render_procedure(label: &str, odds: &ProcedureOdds) -> String {
-    render_procedure_with(label, odds, BAR_WIDTH)
+    render_procedure_with(label, odds, BAR_WIDTH, Chances::Fractions)
+}
+
+/// How a table of exact odds gives each chance: as a fraction beside its percent, or as a
+/// percent alone to three significant figures (what a player at the table reads at a glance).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chances {
+    Fractions,
+    Percents,
 }
 
 /// `render_procedure` fitted to a terminal `width` when one is given: the bars shortened until
-/// every row fits (a long exact fraction leaves them less room), never wrapped.
-pub fn render_procedure_within(label: &str, odds: &ProcedureOdds, width: Option<usize>) -> String {
-    let full = render_procedure_with(label, odds, BAR_WIDTH);
+/// every row fits (a long exact fraction leaves them less room), never wrapped; each chance
+/// as `chances` says.
+pub fn render_procedure_within(label: &str, odds: &ProcedureOdds, width: Option<usize>, chances: Chances) -> String {
+    let full = render_procedure_with(label, odds, BAR_WIDTH, chances);
     let Some(width) = width else { return full };
     let widest = full.lines().filter(|l| l.contains('█')).map(|l| l.chars().count()).max().unwrap_or(0);
     if widest <= width {
         return full;
     }
-    render_procedure_with(label, odds, BAR_WIDTH.saturating_sub(widest - width))
+    render_procedure_with(label, odds, BAR_WIDTH.saturating_sub(widest - width), chances)
 }
 
-fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize) -> String {
+/// A chance as a percent to three significant figures: `69.6%`, `4.49%`, `0.123%`; `100%`.
+pub fn percent3(p: &BigRational) -> String {
+    let pct = to_f64(p) * 100.0;
+    match pct {
+        0.0 => "0%".to_string(),
+        x if (99.95..100.0).contains(&x) => "99.9%".to_string(),
+        x if x >= 100.0 => "100%".to_string(),
+        x if x >= 10.0 => format!("{x:.1}%"),
+        x if x >= 1.0 => format!("{x:.2}%"),
+        x if x >= 0.001 => format!("{x:.3}%"),
+        _ => "<0.001%".to_string(),
+    }
+}
+
+fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize, chances: Chances) -> String {
     let dist = &odds.distribution;
     let mut s = match &odds.sampled {
         // The walk's branches: dice, and procedure calls worked out whole (docs/odds.md).
@@ -163,7 +186,7 @@ fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize) ->
         Some(note) => format!("{label}\nestimated odds, not exact: {note}\n\n"),
     };
     let sampled = odds.sampled.is_some().then_some(odds.runs);
-    s += &render_table("result", &odds.rows(), &dist.total(), sampled, bar_width);
+    s += &render_table_as("result", &odds.rows(), &dist.total(), sampled, bar_width, chances);
     if !dist.residual().is_zero() {
         let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
         let why = match (odds.cut_by_outcomes, odds.cut_off_at) {
@@ -175,7 +198,7 @@ fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize) ->
     }
     for field in &odds.fields {
         s += "\n";
-        s += &render_table(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width);
+        s += &render_table_as(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width, chances);
     }
     s
 }
@@ -189,7 +212,19 @@ pub fn render_table(
     sampled_runs: Option<u64>,
     bar_width: usize,
 ) -> String {
-    let mut s = render_rows(column, rows, total, sampled_runs, bar_width);
+    render_table_as(column, rows, total, sampled_runs, bar_width, Chances::Fractions)
+}
+
+/// `render_table`, each exact chance as `chances` says.
+fn render_table_as(
+    column: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+    bar_width: usize,
+    chances: Chances,
+) -> String {
+    let mut s = render_rows_as(column, rows, total, sampled_runs, bar_width, chances);
     if all_numbers(rows) {
         let (mean, spread) = mean_and_spread(rows);
         s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
@@ -208,6 +243,18 @@ pub fn render_rows(
     sampled_runs: Option<u64>,
     bar_width: usize,
 ) -> String {
+    render_rows_as(column, rows, total, sampled_runs, bar_width, Chances::Fractions)
+}
+
+/// `render_rows`, each exact chance as `chances` says.
+fn render_rows_as(
+    column: &str,
+    rows: &[(Outcome, BigRational)],
+    total: &BigRational,
+    sampled_runs: Option<u64>,
+    bar_width: usize,
+    chances: Chances,
+) -> String {
     let bar = |p: f64, biggest: f64| bar_of(p, biggest, bar_width);
     let numeric = all_numbers(rows);
     let names: Vec<String> = rows.iter().map(|(o, _)| o.to_string()).collect();
@@ -222,6 +269,20 @@ pub fn render_rows(
             let (lo, hi) = wilson(to_f64(p), runs);
             let interval = format!("{}-{}", percent_f(lo), percent_f(hi));
             s += &format!("{}  {:>8}  {interval:>17}  {}\n", pad(name), percent(p), bar(to_f64(p), biggest));
+        }
+    } else if chances == Chances::Percents {
+        s += &format!("{}  {:>7}", pad(column), "chance");
+        s += if numeric { "  at least  at most\n" } else { "\n" };
+        let mut at_most = BigRational::zero();
+        let mut at_least = total.clone();
+        for ((_, p), name) in rows.iter().zip(&names) {
+            at_most += p;
+            s += &format!("{}  {:>7}", pad(name), percent3(p));
+            if numeric {
+                s += &format!("  {:>8}  {:>7}", percent3(&at_least), percent3(&at_most));
+            }
+            s += &format!("  {}\n", bar(to_f64(p), biggest));
+            at_least -= p;
         }
     } else {
         let chances: Vec<String> = rows.iter().map(|(_, p)| fraction(p)).collect();
@@ -352,5 +413,30 @@ pub fn outcome_json(outcome: &Outcome) -> Value {
         Outcome::Number(n) => json!(n),
         Outcome::Decimal(x) => json!(to_f64(x)),
         Outcome::Word(w) => json!(w),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ratio(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn a_percent_at_a_glance_has_three_significant_figures() {
+        for ((n, d), shown) in [
+            ((0, 1), "0%"),
+            ((1, 1), "100%"),
+            ((696, 1000), "69.6%"),
+            ((2, 5), "40.0%"),
+            ((449, 10_000), "4.49%"),
+            ((123, 100_000), "0.123%"),
+            ((9_999, 10_000), "99.9%"),
+            ((1, 10_000_000), "<0.001%"),
+        ] {
+            assert_eq!(percent3(&ratio(n, d)), shown, "{n}/{d}");
+        }
     }
 }

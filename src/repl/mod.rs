@@ -10,6 +10,7 @@ mod saved;
 mod session;
 mod short_form;
 mod terminal;
+mod turn;
 
 pub use manual_dice::{Ask, Manual};
 pub use new_unit::Choose;

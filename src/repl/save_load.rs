@@ -91,6 +91,7 @@ impl Session {
             leaders: leaders.into_iter().map(|(id, l)| (id, l.0.borrow().clone())).collect(),
             variables,
             constants,
+            turn: self.turn.clone(),
         })
     }
 
@@ -148,6 +149,8 @@ impl Session {
         self.seed = saved.seed;
         self.dice = saved.dice;
         self.trace_form = if saved.trace { TraceForm::Brief } else { TraceForm::Off };
+        self.turn = saved.turn;
+        self.follow_turn();
         self.restore_dice();
         Reply::Output(format!("loaded {path}; the units now:\n{}", self.units_listing()))
     }
@@ -186,6 +189,7 @@ impl Session {
             }
         }
         self.scope.set_value("oob", oob);
+        self.settle_sides();
         let mut text = format!("loaded {path}; the units now:\n{}", self.units_listing());
         if !unnamed.is_empty() {
             text += &format!("\n(ids that are not names, reached as {})", unnamed.join(", "));

@@ -51,6 +51,9 @@ pub struct Saved {
     /// The variables that are constants (`const x = ...`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constants: Vec<String>,
+    /// Where the game stood in the sequence of play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<super::turn::Turn>,
 }
 
 /// A variable's value as saved: each kind tagged, so that it reads back as the same kind.

@@ -3,11 +3,12 @@
 use super::manual_dice::{Ask, Manual};
 use super::new_unit::Choose;
 use super::short_form::{self, Named};
+use super::turn::Turn;
 use crate::dice::{DiceError, DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
 use crate::present::attribution::render_attribution;
 use crate::present::diagnostic::{self, Look};
 use crate::present::escape::{escape_keeping_colour, escape_owned};
-use crate::present::odds::{render_odds, render_procedure_within};
+use crate::present::odds::{Chances, render_odds, render_procedure_within};
 use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
@@ -64,8 +65,11 @@ pub struct Session {
     pub(super) trace_form: TraceForm,
     /// The terminal's width, which traces are wrapped to; none outside a terminal.
     pub(super) width: Option<usize>,
-    /// The lines run, latest last, each with the units and dice as they were before it (`:undo`).
-    pub(super) undo: Vec<(String, Kept)>,
+    /// The lines run, latest last, each with the units and dice, and the turn, as they were
+    /// before it (`:undo`).
+    pub(super) undo: Vec<(String, Kept, Option<Turn>)>,
+    /// Where the game stands in the sequence of play, when the rules have one.
+    pub(super) turn: Option<Turn>,
     /// The last resolution (a line that was one call), as typed and as run, with the units and
     /// dice as they were before it: what `:odds why` weighs.
     pub(super) last_resolution: Option<(String, String, Kept)>,
@@ -108,7 +112,8 @@ Commands:
                             considered (full), or only what happened to the units (off)
   :why                      the whole trace of the last result, every modifier considered
   :undo                     put the units (and generated dice) back as before the last line
-  :odds EXPR                exact odds of a dice expression or a procedure call
+  :odds [--exact] EXPR      exact odds of a dice expression or a procedure call, as
+                            percents (--exact: as fractions too)
   :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
                             (`--field attacker_lost`, a path `--field attacker.stands`; repeat it)
   :odds why [CALL]          what each modifier that applied does to the odds of the last
@@ -116,6 +121,9 @@ Commands:
   :reload                   read the rule files again, keeping units (errors keep the old rules)
   :new VAR                  make a unit, asked field by field (Tab lists the words), into VAR
   :units                    the units and leaders in the session
+  :turn [SIDE SIDE]         where the game stands in the sequence of play, or a new game
+                            with SIDE moving first
+  :next                     the next phase: facts of the phase (stands lost) clear
   :save FILE / :load FILE   keep the session in a YAML file, or take it back
   :quit                     leave (Ctrl-D too)";
 
@@ -123,12 +131,12 @@ Commands:
 const ODDS_SAMPLES: u64 = 20_000;
 
 /// How many lines `:undo` can take back.
-const UNDO_DEPTH: usize = 20;
+pub(super) const UNDO_DEPTH: usize = 20;
 
 /// The meta commands, for completion.
-pub const COMMANDS: [&str; 20] = [
+pub const COMMANDS: [&str; 22] = [
     ":help", ":rules", ":use", ":show", ":options", ":with", ":without", ":set", ":seed", ":dice", ":trace", ":why",
-    ":undo", ":odds", ":reload", ":new", ":units", ":save", ":load", ":quit",
+    ":undo", ":odds", ":reload", ":new", ":units", ":turn", ":next", ":save", ":load", ":quit",
 ];
 
 impl Session {
@@ -174,6 +182,7 @@ impl Session {
             trace_form: TraceForm::Brief,
             width: None,
             undo: Vec::new(),
+            turn: None,
             last_resolution: None,
             look,
             last: None,
@@ -183,6 +192,10 @@ impl Session {
             limits,
             walk_limits,
             interrupt,
+        })
+        .map(|mut session| {
+            session.follow_turn();
+            session
         })
     }
 
@@ -203,6 +216,7 @@ impl Session {
         self.host.set_limits(self.limits);
         self.host.set_walk_limits(self.walk_limits);
         self.host.set_interrupt_flag(self.interrupt.clone());
+        self.host.record_facts(self.turn.is_some() && self.host.ruleset().sequence.is_some());
     }
 
     /// How the session asks for manual dice (the terminal prompts; a test answers from a list).
@@ -245,7 +259,9 @@ impl Session {
     /// unit's name, a rule's text, a script's string, is shown with its control characters
     /// escaped (only a diagnostic's own colours are kept), so no line can command the terminal.
     pub fn handle(&mut self, line: &str) -> Reply {
-        match self.handle_line(line) {
+        let reply = self.handle_line(line);
+        self.settle_sides();
+        match reply {
             Reply::Output(text) => Reply::Output(escape_owned(text)),
             Reply::Error(text) => Reply::Error(escape_keeping_colour(&text).into_owned()),
             Reply::Quit => Reply::Quit,
@@ -325,6 +341,11 @@ impl Session {
             },
             "odds" => self.odds(rest),
             "undo" => self.undo(),
+            "turn" => self.turn_command(rest),
+            "next" => match rest {
+                "" => self.next_phase(),
+                _ => Reply::Error(format!("`:next` takes nothing, not `{rest}`: it moves on one phase")),
+            },
             "reload" => self.reload(),
             "units" => Reply::Output(self.units_listing()),
             "new" => self.new_unit(rest),
@@ -340,10 +361,11 @@ impl Session {
     /// `:undo`: the units and leaders back as they were before the last line, and generated dice
     /// back where they were, so the same line rolls the same again.
     fn undo(&mut self) -> Reply {
-        let Some((line, kept)) = self.undo.pop() else {
+        let Some((line, kept, turn)) = self.undo.pop() else {
             return Reply::Output("nothing to undo".into());
         };
         self.host.put_back(&kept);
+        self.turn = turn;
         self.last = None;
         // What `:odds why` would weigh was just taken back.
         self.last_resolution = None;
@@ -466,10 +488,7 @@ impl Session {
         // roll, and `:undo` after it takes back that fire, not the line before.
         let rolled = eval.trace.steps.iter().any(|s| matches!(s, Step::Roll { .. } | Step::Card { .. }));
         if rolled || self.host.changed_since(&kept) {
-            if self.undo.len() == UNDO_DEPTH {
-                self.undo.remove(0);
-            }
-            self.undo.push((line.to_string(), kept));
+            self.push_undo(line.to_string(), kept);
         }
         // The modifiers that did not apply are for `:why` (or `:trace full`); what was shown
         // as the line ran is not shown again.
@@ -549,6 +568,7 @@ impl Session {
             old.leaders().into_iter().chain(leaders.into_values()),
         );
         self.fit_host();
+        self.follow_turn();
     }
 
     pub(super) fn restore_dice(&mut self) {
@@ -604,10 +624,12 @@ impl Session {
         if let Some(rest) = line.strip_prefix("why").filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
             return self.odds_why(rest.trim());
         }
-        let (fields, expr) = match odds_fields(line) {
+        let (fields, exact, expr) = match odds_fields(line) {
             Ok(parsed) => parsed,
             Err(message) => return Reply::Error(message),
         };
+        // Percents read at a glance; the exact fractions when asked for.
+        let chances = if exact { Chances::Fractions } else { Chances::Percents };
         if expr.is_empty() {
             return Reply::Error("`:odds` takes a dice expression (`2d6 >= 8`) or a procedure call".into());
         }
@@ -630,7 +652,9 @@ impl Session {
             None => expr.to_string(),
         };
         match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (ODDS_SAMPLES, self.seed), &fields) {
-            Ok(odds) => Reply::Output(render_procedure_within(&call, &odds, self.width).trim_end().to_string()),
+            Ok(odds) => {
+                Reply::Output(render_procedure_within(&call, &odds, self.width, chances).trim_end().to_string())
+            }
             Err(err) => Reply::Error(render(&err, self.look)),
         }
     }
@@ -681,7 +705,7 @@ impl Session {
     }
 
     /// The scope's units and leaders, by variable name.
-    fn handles(&self) -> (BTreeMap<String, UnitRef>, BTreeMap<String, LeaderRef>) {
+    pub(super) fn handles(&self) -> (BTreeMap<String, UnitRef>, BTreeMap<String, LeaderRef>) {
         let mut units = BTreeMap::new();
         let mut leaders = BTreeMap::new();
         for (name, _, value) in self.scope.iter() {
@@ -784,7 +808,7 @@ fn available(rules_dir: &Path) -> Vec<String> {
     ids
 }
 
-fn render(err: &dyn miette::Diagnostic, look: Look) -> String {
+pub(super) fn render(err: &dyn miette::Diagnostic, look: Look) -> String {
     diagnostic::render(err, look)
 }
 
@@ -798,19 +822,31 @@ impl Drop for PutBack<'_> {
     }
 }
 
-/// The fields `:odds --field NAME ... EXPR` asks for, and the expression after them.
-fn odds_fields(line: &str) -> Result<(Vec<String>, &str), String> {
+/// The fields `:odds --field NAME ... EXPR` asks for, whether `--exact` asks for fractions,
+/// and the expression after them.
+fn odds_fields(line: &str) -> Result<(Vec<String>, bool, &str), String> {
     let mut fields = Vec::new();
+    let mut exact = false;
     let mut rest = line.trim_start();
-    while let Some(after) = rest.strip_prefix("--field").filter(|a| a.is_empty() || a.starts_with(['=', ' ', '\t'])) {
-        let after = after.strip_prefix('=').unwrap_or(after).trim_start();
-        let end = after.find(char::is_whitespace).unwrap_or(after.len());
-        let name = &after[..end];
-        if name.is_empty() {
-            return Err("`--field` takes a field's name: `:odds --field attacker_lost melee(a, b, #{})`".into());
+    loop {
+        let flag = |name: &str| rest.strip_prefix(name).filter(|a| a.is_empty() || a.starts_with(['=', ' ', '\t']));
+        if let Some(after) = rest.strip_prefix("--exact").filter(|a| a.is_empty() || a.starts_with([' ', '\t'])) {
+            exact = true;
+            rest = after.trim_start();
+        } else if let Some(after) = flag("--field") {
+            let after = after.strip_prefix('=').unwrap_or(after).trim_start();
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            let name = &after[..end];
+            if name.is_empty() {
+                return Err("`--field` takes a field's name: `:odds --field attacker_lost melee(a, b, #{})`".into());
+            }
+            fields.push(name.to_string());
+            rest = after[end..].trim_start();
+        } else if let Some(flag) = rest.strip_prefix("--").map(|r| r.split_whitespace().next().unwrap_or("")) {
+            let hint = crate::rules::did_you_mean(flag, ["exact", "field"].into_iter());
+            return Err(format!("`--{flag}` is not a flag of `:odds`{hint}: it takes --exact and --field NAME"));
+        } else {
+            return Ok((fields, exact, rest));
         }
-        fields.push(name.to_string());
-        rest = after[end..].trim_start();
     }
-    Ok((fields, rest))
 }

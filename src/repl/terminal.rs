@@ -241,9 +241,11 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
             brackets: MatchingBracketHighlighter::new(),
             color: session.look().color(),
         }));
+        // The prompt says where the game stands: `[t1 france musketry] grognard> `.
+        let prompt = session.prompt();
         let read = match &plain {
-            Some(lines) => lines.borrow_mut().read("grognard> ", &|text| open_brackets(text) > 0),
-            None => editor.readline("grognard> "),
+            Some(lines) => lines.borrow_mut().read(&prompt, &|text| open_brackets(text) > 0),
+            None => editor.readline(&prompt),
         };
         match read {
             // A bug in grognard must not cost the player the game: a line that panics is

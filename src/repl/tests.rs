@@ -310,8 +310,12 @@ fn odds_of_dice_and_of_a_procedure() {
     let mut s = session(&["linear-warfare"]);
     let text = output(s.handle(":odds 2d6 >= 8"));
     assert!(text.starts_with("2d6 >= 8: chance 5/12"), "{text}");
+    // Percents at a glance, to three figures; the fractions when asked for.
     let text = output(s.handle(r#":odds fallen_leader(leader(#{name: "K"}), #{}).result"#));
     assert!(text.contains("exact odds (10 branches walked)"), "{text}");
+    assert!(text.contains("\nfatal_wound            40.0%  "), "{text}");
+    assert!(!text.contains("2/5"), "{text}");
+    let text = output(s.handle(r#":odds --exact fallen_leader(leader(#{name: "K"}), #{}).result"#));
     assert!(text.contains("fatal_wound") && text.contains("2/5"), "{text}");
     assert!(error(s.handle(":odds")).contains("takes a dice expression"));
 }
@@ -353,22 +357,25 @@ fn odds_why_weighs_the_last_resolution_as_the_units_stood_before_it() {
 fn odds_of_a_field_of_what_a_procedure_returns() {
     let mut s = session(&["linear-warfare"]);
     // `fallen_leader` returns `#{ result, natural }`: the natural d10 is 1 to 10, each 1/10.
-    let text = output(s.handle(r#":odds --field natural fallen_leader(leader(#{name: "K"}), #{})"#));
+    let text = output(s.handle(r#":odds --exact --field natural fallen_leader(leader(#{name: "K"}), #{})"#));
     assert!(text.contains("fatal_wound") && text.contains("2/5"), "{text}");
     assert!(text.contains("\nnatural  chance   percent  at least   at most\n"), "{text}");
     assert!(text.contains("\n10         1/10    10.00%    10.00%   100.00%"), "{text}");
     assert!(text.ends_with("mean 5.5000, standard deviation 2.8723"), "{text}");
     // Two fields, the second written with `=`.
     let text = output(s.handle(r#":odds --field natural --field=result fallen_leader(leader(#{name: "K"}), #{})"#));
-    assert!(text.contains("\nnatural  chance") && text.contains("\nresult               chance"), "{text}");
+    assert!(text.contains("\nnatural   chance  at least  at most\n"), "{text}");
+    assert!(text.contains("\n10         10.0%     10.0%     100%"), "{text}");
+    assert!(text.contains("\nresult                chance"), "{text}");
 
     let err = error(s.handle(r#":odds --field naturel fallen_leader(leader(#{name: "K"}), #{})"#));
     assert!(err.contains("no result has a field `naturel` (did you mean `natural`?)"), "{err}");
     let err = error(s.handle(":odds --field total 2d6"));
     assert!(err.contains("`2d6` is dice: a roll has no fields"), "{err}");
     assert!(error(s.handle(":odds --field")).contains("`--field` takes a field's name"));
-    // `--fieldx` is not the flag: it is read as the expression, which does not compile.
-    assert!(error(s.handle(":odds --fieldx 2d6")).contains("script::compile"));
+    // `--fieldx` is not a flag: refused with the one meant.
+    let err = error(s.handle(":odds --fieldx 2d6"));
+    assert!(err.contains("`--fieldx` is not a flag of `:odds` (did you mean `field`?)"), "{err}");
 }
 
 #[test]
@@ -467,7 +474,12 @@ fn save_and_load_round_trip() {
 
     let mut t = session(&[]);
     let loaded = output(t.handle(&format!(":load {file}")));
-    assert!(loaded.contains("b: 4e Ligne (infantry, column, good order, 4 stands of 6)"), "{loaded}");
+    // The stands lost, and the fact the phase keeps of them, with where the game stands.
+    assert!(
+        loaded.contains("b: 4e Ligne (infantry, column, good order, 4 stands of 6; stands_lost_this_phase 2)"),
+        "{loaded}"
+    );
+    assert_eq!(t.prompt(), "[t1 britain maneuver] grognard> ");
     let options = output(t.handle(":options"));
     assert!(options.contains("musketry_below_zero = desultory"), "{options}");
     assert_eq!(t.variable("b").unwrap().cast::<UnitRef>().0.borrow().leaders, ["brennier"]);
@@ -1168,4 +1180,59 @@ fn each_round_of_a_struggle_shows_its_result_before_the_next_rounds_dice_are_ask
     // `:why` has the whole melee.
     let why = output(s.handle(":why"));
     assert!(why.contains("[5] = 5") && why.contains("[9] = 9"), "{why}");
+}
+
+#[test]
+fn the_turn_follows_the_sequence_of_play_and_a_stand_lost_to_fire_counts_in_the_melee() {
+    let mut s = session(&["ff-napoleonic"]);
+    assert_eq!(s.prompt(), "[t1 first maneuver] grognard> ");
+    output(s.handle(UNITS));
+    // The sides are the units' (their nations, as they give no side), the first met first.
+    assert_eq!(s.prompt(), "[t1 britain maneuver] grognard> ");
+    let turn = output(s.handle(":turn"));
+    assert!(turn.starts_with("turn 1, britain's player turn: maneuver phase (1 of 4; britain acts)"), "{turn}");
+    let next = output(s.handle(":next"));
+    assert!(next.starts_with("turn 1, britain's player turn: reaction phase (2 of 4; france acts)"), "{next}");
+    output(s.handle(":next"));
+    assert_eq!(s.prompt(), "[t1 britain musketry] grognard> ");
+    // A telling fire: the French lose a stand, and the phase keeps it.
+    answer_with(&mut s, &["9", "5", "5"]);
+    output(s.handle(":dice manual"));
+    output(s.handle("fire 54th 4e range 1"));
+    let b = s.variable("b").unwrap().cast::<UnitRef>();
+    assert_eq!(b.0.borrow().markers.get("stands_lost_this_phase"), Some(&crate::unit::Marker::Count(1)));
+    assert!(output(s.handle(":units")).contains("stands_lost_this_phase"));
+    // The melee phase: the fire's stand counts against the French with nothing typed.
+    assert!(output(s.handle(":next")).contains("melee phase (4 of 4; britain acts)"));
+    let melee = output(s.handle("melee 54th 4e"));
+    let rows: Vec<&str> = melee.lines().collect();
+    let defender = rows.iter().position(|r| *r == "side    4e Ligne (defender)").expect(&melee);
+    let counted = rows[defender..].iter().take_while(|r| !r.starts_with("side ") || **r == rows[defender]);
+    assert!(counted.into_iter().any(|r| r.contains("-1 x1") && r.contains("For each stand lost")), "{melee}");
+    // Given in the situation, the count is the player's.
+    answer_with(&mut s, &["5", "5"]);
+    output(s.handle(":undo"));
+    let typed = output(s.handle("melee 54th 4e defender_stands_lost 0"));
+    assert!(!typed.contains("For each stand lost"), "{typed}");
+    // The end of britain's player turn: france's maneuver, and a new musketry phase clears the count.
+    let next = output(s.handle(":next"));
+    assert!(next.starts_with("turn 1, france's player turn: maneuver phase"), "{next}");
+    output(s.handle(":next"));
+    let cleared = output(s.handle(":next"));
+    assert!(cleared.contains("cleared stands_lost_this_phase on 1 unit"), "{cleared}");
+    assert!(!b.0.borrow().markers.contains_key("stands_lost_this_phase"));
+    // `:undo` takes a phase back, with what it cleared.
+    let undone = output(s.handle(":undo"));
+    assert!(undone.starts_with("undone: :next"), "{undone}");
+    assert_eq!(s.prompt(), "[t1 france reaction] grognard> ");
+    assert!(b.0.borrow().markers.contains_key("stands_lost_this_phase"));
+    // After france's turn, turn 2 begins with britain.
+    for _ in 0..3 {
+        output(s.handle(":next"));
+    }
+    assert_eq!(s.prompt(), "[t2 britain maneuver] grognard> ");
+    // The sides named, a new game.
+    assert!(output(s.handle(":turn france britain")).starts_with("turn 1, france's player turn: maneuver"));
+    assert!(error(s.handle(":turn france")).contains("names the two sides"));
+    assert!(error(s.handle(":next 2")).contains("takes nothing"));
 }

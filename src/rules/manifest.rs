@@ -79,6 +79,9 @@ pub struct ManifestFile {
     /// with why: `{ markers: { retreat: "the player moves the unit back" } }`.
     #[serde(default)]
     pub unused: super::unused::UnusedDef,
+    /// The sequence of play: the phases of a turn, and the facts a phase or turn keeps.
+    #[serde(default)]
+    pub sequence: Option<super::sequence::SequenceDef>,
 }
 
 /// An optional rule.

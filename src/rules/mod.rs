@@ -16,6 +16,7 @@ mod modifier;
 pub mod option_inputs;
 mod problem;
 mod ruleset;
+pub mod sequence;
 mod settings;
 pub mod shipped;
 mod source;

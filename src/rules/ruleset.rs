@@ -45,6 +45,8 @@ pub struct Ruleset {
     pub unit_templates: BTreeMap<String, super::unit_template::UnitTemplate>,
     /// What the layers keep although nothing reads it (`unused:`), each with why.
     pub unused: super::unused::Unused,
+    /// The sequence of play (`sequence:`), the last layer's that gives one.
+    pub sequence: Option<super::sequence::Sequence>,
 }
 
 /// One folder of a ruleset.
@@ -136,6 +138,7 @@ impl Ruleset {
             procedures: Vec::new(),
             contracts: BTreeMap::new(),
             unit_templates: BTreeMap::new(),
+            sequence: None,
             unused: BTreeMap::new(),
         }
     }

@@ -77,11 +77,14 @@ impl RollSource for DiceMode {
     }
 }
 
+/// Shows steps of a trace to the player while the line that made them runs.
+pub type ShowSteps = Box<dyn FnMut(&[Step])>;
+
 /// What shows a player at the table a line's steps as they happen (see `State::show_progress`).
 pub struct Progress {
     /// How many of the trace's steps have been shown.
     pub shown: usize,
-    pub show: Box<dyn FnMut(&[Step])>,
+    pub show: ShowSteps,
 }
 
 /// State shared by the host and every binding.
@@ -137,6 +140,9 @@ pub struct State {
     standing: (u64, u64),
     /// At the table, what shows a line's steps so far before the next die is asked for.
     pub progress: Option<Progress>,
+    /// The facts of the sequence of play that count stands lost, while they are recorded (a
+    /// REPL following the turn: see `Host::record_facts`); none otherwise.
+    pub stands_lost_facts: Vec<String>,
 }
 
 /// How an exact walk draws cards, and what its script did with them.
@@ -218,6 +224,22 @@ impl State {
             cards: CardWalk::default(),
             replayed: None,
             progress: None,
+            stands_lost_facts: Vec::new(),
+        }
+    }
+
+    /// Counts `lost` stands of `unit` into each fact that counts them, while facts are recorded.
+    pub fn count_stands_lost(&self, unit: &UnitRef, lost: u32) {
+        if lost == 0 || self.stands_lost_facts.is_empty() {
+            return;
+        }
+        let mut unit = unit.edit();
+        for fact in &self.stands_lost_facts {
+            let before = match unit.markers.get(fact) {
+                Some(crate::unit::Marker::Count(n)) => *n,
+                _ => 0,
+            };
+            unit.markers.insert(fact.clone(), crate::unit::Marker::Count(before.saturating_add(i64::from(lost))));
         }
     }
 

@@ -393,7 +393,11 @@ fn a_turn_at_the_table_at_80x24() {
     // ...and in a short form, a key's words after it (what they share completed first).
     t.keys("fire foot_52nd ligne_1 cover w\t\t");
     t.expect("woods  works");
-    assert!(t.rows().iter().any(|r| r == "grognard> fire foot_52nd ligne_1 cover wo"), "{}", t.shown());
+    assert!(
+        t.rows().iter().any(|r| r == "[t1 france maneuver] grognard> fire foot_52nd ligne_1 cover wo"),
+        "{}",
+        t.shown()
+    );
     t.clear_line();
 
     // A unit made by answering for it, Tab listing the templates.

@@ -16,6 +16,7 @@ mod overlays;
 mod republique;
 mod result_texts;
 mod rule_values;
+mod sequence;
 mod support;
 mod unit_templates;
 mod volley_example;

@@ -12,6 +12,31 @@ impl Loader {
     /// Checks that need the whole ruleset: modifiers' options and
     /// interpretations, and the words effects use.
     pub(super) fn cross_check(&mut self, rs: &Ruleset) {
+        // The sequence's end of a player turn is a procedure given that side's units.
+        if let Some((name, origin)) = rs.sequence.as_ref().and_then(|s| s.end_of_player_turn.as_ref()) {
+            let takes_units = |c: &crate::rules::contract::Contract| matches!(c.params.as_slice(), [one] if one.kind == crate::rules::contract::Kind::Units);
+            let fault = match rs.contracts.get(name) {
+                None => Some(format!(
+                    "the sequence's end_of_player_turn is `{name}`, which has no contract{}",
+                    did_you_mean(name, rs.contracts.keys().map(String::as_str))
+                )),
+                Some(c) if !takes_units(c) => Some(format!(
+                    "the sequence's end_of_player_turn, `{}`, is given one thing, the units of the side whose player turn ends: its contract takes {}",
+                    c.signature(),
+                    c.params
+                        .iter()
+                        .map(|p| format!("`{}` ({})", p.name, p.kind.wanted()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                Some(_) => None,
+            };
+            if let Some(message) = fault {
+                self.problems.push(
+                    Problem::error("rules::sequence", message, &origin.file, origin.span).with_label("this procedure"),
+                );
+            }
+        }
         // An option's `brings: ... in:` names procedures with contracts.
         for (option, info) in &rs.options {
             for (name, origin) in info.brings.iter().flat_map(|b| &b.procedures) {

@@ -110,6 +110,22 @@ impl Loader {
             into.extend(from);
         }
         rs.vocabulary.declare_markers(v.marker_kinds);
+        // The facts of the sequence of play are markers too, each a count.
+        // (A layer's sequence takes the place of the one below, whose facts it may name again.)
+        let markers: std::collections::BTreeMap<String, crate::unit::MarkerKind> = rs
+            .vocabulary
+            .marker_kinds
+            .iter()
+            .filter(|(name, _)| !rs.sequence.as_ref().is_some_and(|s| s.facts.contains_key(*name)))
+            .map(|(name, kind)| (name.clone(), kind.clone()))
+            .collect();
+        if let Some(def) = m.sequence
+            && let Some(sequence) = crate::rules::sequence::build(def, file, &markers, &mut self.problems)
+        {
+            let facts = sequence.facts.keys().map(|name| (name.clone(), crate::unit::MarkerKind::Count));
+            rs.vocabulary.declare_markers(facts.collect());
+            rs.sequence = Some(sequence);
+        }
         let mut brings = Vec::new();
         for (name, def) in m.options.0 {
             rs.settings.options.insert(name.value.clone(), def.default);

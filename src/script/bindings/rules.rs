@@ -318,6 +318,7 @@ fn register_apply(engine: &mut Engine, state: &Shared) {
 pub(crate) fn apply_spec(st: &Shared, unit: &UnitRef, spec: Map) -> Result<(), Box<EvalAltResult>> {
     let effects = effects_from(st, &|| format!("apply to `{}`", unit.name()), spec)?;
     let lost = apply_to_unit(unit, &effects);
+    st.borrow().count_stands_lost(unit, lost);
     st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: effects.describe_applied(lost) });
     Ok(())
 }
@@ -412,6 +413,7 @@ pub(crate) fn apply_cell(st: &Shared, unit: &UnitRef, cell: &Cell) {
         return;
     }
     let lost = apply_to_unit(unit, &result.effects);
+    st.borrow().count_stands_lost(unit, lost);
     // Described only when tracing: the words cost more than the effect.
     st.borrow_mut().record(|| Step::Effect { subject: unit.name(), effects: result.effects.describe_applied(lost) });
 }

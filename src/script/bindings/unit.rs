@@ -357,9 +357,6 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
         .register_fn("has_marker", |u: &mut UnitRef, name: &str| u.0.borrow().has_marker(name))
         .register_fn("marker", |u: &mut UnitRef, name: &str| marker_to(u.0.borrow().markers.get(name)))
         .register_fn("clear_marker", |u: &mut UnitRef, name: &str| u.edit().clear_marker(name))
-        .register_fn("lose_stands", |u: &mut UnitRef, n: i64| {
-            i64::from(u.edit().lose_stands(n.clamp(0, i64::from(u32::MAX)) as u32))
-        })
         .register_fn("to_string", |u: &mut UnitRef| u.to_string())
         .register_fn("to_debug", |u: &mut UnitRef| u.to_string());
 
@@ -394,15 +391,28 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
             fail(not_a_word(field, &Dynamic::from(n), Some(allowed)))
         });
     }
-    engine.register_set("stands", |u: &mut UnitRef, n: i64| -> Result<(), Box<EvalAltResult>> {
+    // Stands lost however they are lost count into the sequence's facts (stands lost this phase).
+    let st = state.clone();
+    engine.register_fn("lose_stands", move |u: &mut UnitRef, n: i64| {
+        let lost = u.edit().lose_stands(n.clamp(0, i64::from(u32::MAX)) as u32);
+        st.borrow().count_stands_lost(u, lost);
+        i64::from(lost)
+    });
+    let st = state.clone();
+    engine.register_set("stands", move |u: &mut UnitRef, n: i64| -> Result<(), Box<EvalAltResult>> {
         let Ok(n) = u32::try_from(n) else {
             return fail(format!("a unit cannot have {n} stands"));
         };
-        let mut unit = u.edit();
-        if unit.stands_at_start.is_none() {
-            unit.stands_at_start = Some(unit.stands.max(n));
-        }
-        unit.stands = n;
+        let lost = {
+            let mut unit = u.edit();
+            if unit.stands_at_start.is_none() {
+                unit.stands_at_start = Some(unit.stands.max(n));
+            }
+            let lost = unit.stands.saturating_sub(n);
+            unit.stands = n;
+            lost
+        };
+        st.borrow().count_stands_lost(u, lost);
         Ok(())
     });
     let st = state.clone();

@@ -152,13 +152,24 @@ impl Host {
     /// What shows the player a line's steps as they happen, before each die asked for at the
     /// table once a round is decided (see `State::show_progress`); none: nothing is shown
     /// until the line ends.
-    pub fn show_progress(&self, show: Option<Box<dyn FnMut(&[crate::script::Step])>>) {
+    pub fn show_progress(&self, show: Option<crate::script::state::ShowSteps>) {
         self.state.borrow_mut().progress = show.map(|show| crate::script::state::Progress { shown: 0, show });
     }
 
     /// How many of the last line's steps were shown as they happened.
     pub fn progress_shown(&self) -> usize {
         self.state.borrow().progress.as_ref().map_or(0, |p| p.shown)
+    }
+
+    /// Whether the facts of the sequence of play (stands lost this phase) are recorded on units
+    /// as effects fall on them: on while a REPL follows the turn, which clears them as phases end.
+    pub fn record_facts(&self, on: bool) {
+        let mut st = self.state.borrow_mut();
+        let facts: Vec<String> = match (&st.ruleset.sequence, on) {
+            (Some(sequence), true) => sequence.stands_lost_facts().map(str::to_string).collect(),
+            _ => Vec::new(),
+        };
+        st.stands_lost_facts = facts;
     }
 
     /// Where dice come from from now on.

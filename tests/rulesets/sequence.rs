@@ -1,0 +1,52 @@
+//! The sequence of play as data: its phases, the end of a player turn, and the facts a phase
+//! keeps; each word checked where it is written.
+
+use grognard::rules::load_partial;
+
+use crate::support::rules_dir;
+
+#[test]
+fn the_shipped_sequence_reads_as_the_seed_prints_it() {
+    let (rs, problems) = load_partial(&["ff-napoleonic".to_string()], &rules_dir());
+    assert!(problems.is_empty(), "{problems:?}");
+    let sequence = rs.and_then(|rs| rs.sequence).expect("ff-napoleonic has a sequence of play");
+    let phases: Vec<&str> = sequence.phases.iter().map(|p| p.id.as_str()).collect();
+    // "Maneuver (1st) Phase ... Reaction (2nd) Phase ... Musketry and Cannonade (3rd) Phase ... Melee (4th) Phase".
+    assert_eq!(phases, ["maneuver", "reaction", "musketry", "melee"]);
+    assert!(sequence.each_side);
+    let fact = &sequence.facts["stands_lost_this_phase"];
+    assert_eq!(fact.clears, ["musketry"]);
+}
+
+#[test]
+fn a_sequence_written_wrongly_is_refused_where_each_slip_is() {
+    let fixture = format!("{}/tests/fixtures/rules/sequence-slips", env!("CARGO_MANIFEST_DIR"));
+    let (_, problems) = load_partial(&[fixture], &rules_dir());
+    let found: Vec<(&str, &str, String)> = problems
+        .iter()
+        .map(|p| (p.code, p.message.as_str(), p.place().rsplit('/').next().unwrap().to_string()))
+        .collect();
+    let expected = [
+        ("`bth` is not who acts in a phase (did you mean `both`?): phasing, other or both", "ruleset.yaml:12:29"),
+        ("a fact counts stands_lost, not `stand_lost` (did you mean `stands_lost`?)", "ruleset.yaml:16:32"),
+        (
+            "a fact clears at a phase of the sequence, `phase`, `player_turn` or `turn`, not `turns` (did you mean `turn`?)",
+            "ruleset.yaml:17:53",
+        ),
+        (
+            "`silenced` is already a marker (vocabulary: markers): a fact of the sequence is a marker of its own, with a name of its own",
+            "ruleset.yaml:18:5",
+        ),
+    ];
+    assert_eq!(found.len(), expected.len() + 1, "{found:#?}");
+    for ((code, message, place), (want, at)) in found.iter().zip(expected) {
+        assert_eq!((*code, *message, place.as_str()), ("rules::sequence", want, at));
+    }
+    // The end of a player turn names a procedure with a contract.
+    let (code, message, _) = &found[4];
+    assert_eq!(*code, "rules::sequence");
+    assert!(
+        message.starts_with("the sequence's end_of_player_turn is `end_of_player_turn_unit`, which has no contract (did you mean `end_of_player_turn_units`?)"),
+        "{message}"
+    );
+}
