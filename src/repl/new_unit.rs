@@ -17,6 +17,8 @@ enum Wanted {
     Word(Vec<String>),
     /// A whole number, 1 or more.
     Count,
+    /// Any whole number.
+    Number,
 }
 
 impl Session {
@@ -47,22 +49,60 @@ impl Session {
         let d = &v.unit_defaults;
         let words = |set: &std::collections::BTreeSet<String>| Wanted::Word(set.iter().cloned().collect());
         // Each field the template leaves open, and whether the player may leave it out.
+        // The side is the player's own word (the turn's sides are the units'); the grade is
+        // the ruleset's, which procedures read (a morale class, a crack unit).
         let questions = [
+            ("side", Wanted::Word(Vec::new()), true),
             ("nation", words(&v.nations), true),
             ("arm", words(&v.arms), d.arm.is_some()),
             ("type", words(&v.types), true),
+            ("grade", words(&v.grades), true),
             ("stands", Wanted::Count, d.stands.is_some()),
             ("formation", words(&v.formations), d.formation.is_some()),
         ];
         let mut fields = Vec::new();
+        // What the rules keep unread (F&F's grade: "the player's record") is not asked.
+        let unread = |field: &str| rs.unused.contains_key(&(crate::rules::UnusedKind::UnitField, field.to_string()));
         for (field, wanted, optional) in questions {
-            if given.contains_key(field) {
+            if given.contains_key(field) || unread(field) {
                 continue;
             }
             match self.answer(field, &wanted, optional) {
                 Some(a) if a.is_empty() => {}
                 Some(a) if matches!(wanted, Wanted::Count) => fields.push(format!("{field}: {a}")),
                 Some(a) => fields.push(format!("{field}: {}", quoted(&a))),
+                None => return cancelled(),
+            }
+        }
+        // The ruleset's own fields (`unit_fields:`), each with its default when left out.
+        let template_fields = given.get("fields").and_then(|f| f.as_object()).cloned().unwrap_or_default();
+        let mut own = Vec::new();
+        for (field, spec) in &v.unit_fields {
+            if template_fields.contains_key(field) || unread(field) {
+                continue;
+            }
+            let wanted = match spec.kind {
+                crate::unit::FieldKind::Flag => Wanted::Word(vec!["true".into(), "false".into()]),
+                crate::unit::FieldKind::Count => Wanted::Number,
+                crate::unit::FieldKind::Word => Wanted::Word(spec.words.iter().cloned().collect()),
+            };
+            match self.answer(field, &wanted, true) {
+                Some(a) if a.is_empty() => {}
+                Some(a) if matches!(spec.kind, crate::unit::FieldKind::Word) => {
+                    own.push(format!("{field}: {}", quoted(&a)))
+                }
+                Some(a) => own.push(format!("{field}: {a}")),
+                None => return cancelled(),
+            }
+        }
+        if !own.is_empty() {
+            fields.push(format!("fields: #{{{}}}", own.join(", ")));
+        }
+        // Markers the procedures read (a doctrine, fresh, a calibre), as NAME or NAME=VALUE.
+        if !v.marker_kinds.is_empty() {
+            match self.markers_answer(&v.marker_kinds) {
+                Some(markers) if markers.is_empty() => {}
+                Some(markers) => fields.push(format!("markers: #{{{}}}", markers.join(", "))),
                 None => return cancelled(),
             }
         }
@@ -95,7 +135,7 @@ impl Session {
             Wanted::Word(words) if words.is_empty() => (Vec::new(), String::new()),
             Wanted::Word(words) if words.len() <= 8 => (words.clone(), format!(" ({})", words.join(", "))),
             Wanted::Word(words) => (words.clone(), " (Tab lists them)".to_string()),
-            Wanted::Count => (Vec::new(), " (a whole number)".to_string()),
+            Wanted::Count | Wanted::Number => (Vec::new(), " (a whole number)".to_string()),
         };
         let shape = if question.contains("Tab lists") { String::new() } else { shape };
         let blank = if optional { "; Enter for none" } else { "" };
@@ -113,12 +153,55 @@ impl Session {
                 Wanted::Count if typed.parse::<u32>().map_or(true, |n| n == 0) => {
                     Some(format!("`{typed}` is not a whole number of 1 or more"))
                 }
+                Wanted::Number if typed.parse::<i64>().is_err() => Some(format!("`{typed}` is not a whole number")),
                 _ => None,
             };
             match wrong {
                 None => return Some(typed),
                 Some(why) => prompt = format!("{why}; {question}{shape}{blank}: "),
             }
+        }
+    }
+}
+
+impl Session {
+    /// Asks for the unit's markers on one line, `fresh doctrine=cold_steel`, each checked
+    /// against the marker's kind and asked again when one is wrong; each as Rhai writes it.
+    fn markers_answer(
+        &self,
+        kinds: &std::collections::BTreeMap<String, crate::unit::MarkerKind>,
+    ) -> Option<Vec<String>> {
+        let names: Vec<String> = kinds.keys().cloned().collect();
+        let question = "markers, NAME or NAME=VALUE (Tab lists them); Enter for none";
+        let mut prompt = format!("{question}: ");
+        'ask: loop {
+            let typed = (self.choose.borrow_mut())(&prompt, &names)?;
+            let mut written = Vec::new();
+            for item in typed.split_whitespace() {
+                let (name, value) = item.split_once('=').unwrap_or((item, "true"));
+                let Some(kind) = kinds.get(name) else {
+                    let hint = crate::rules::did_you_mean(name, names.iter().map(String::as_str));
+                    prompt = format!("`{name}` is not a marker of these rules{hint}; {question}: ");
+                    continue 'ask;
+                };
+                let marker = match value {
+                    "true" => crate::unit::Marker::Flag(true),
+                    "false" => crate::unit::Marker::Flag(false),
+                    _ => value
+                        .parse::<i64>()
+                        .map_or_else(|_| crate::unit::Marker::Text(value.to_string()), crate::unit::Marker::Count),
+                };
+                if let Some(fault) = kind.fault(name, &marker) {
+                    prompt = format!("{fault}; {question}: ");
+                    continue 'ask;
+                }
+                written.push(match marker {
+                    crate::unit::Marker::Text(text) => format!("{name}: {}", quoted(&text)),
+                    crate::unit::Marker::Flag(b) => format!("{name}: {b}"),
+                    crate::unit::Marker::Count(n) => format!("{name}: {n}"),
+                });
+            }
+            return Some(written);
         }
     }
 }

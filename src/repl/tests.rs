@@ -962,8 +962,10 @@ fn choose_with(s: &mut Session, answers: &[&'static str]) -> Asked {
 #[test]
 fn new_asks_for_a_units_fields_with_their_words_and_makes_it() {
     let mut s = session(&["ff-napoleonic"]);
-    // From a template, changing nothing: the name and the template are all it asks.
-    let asked = choose_with(&mut s, &["54th Foot", "british_line"]);
+    // From a template, changing nothing: the name, the template, then what the template leaves
+    // open and the procedures read, each left out with Enter (F&F keeps a unit's grade unread:
+    // it is not asked).
+    let asked = choose_with(&mut s, &["54th Foot", "british_line", "", ""]);
     let made = output(s.handle(":new brits"));
     assert_eq!(
         made,
@@ -973,11 +975,31 @@ fn new_asks_for_a_units_fields_with_their_words_and_makes_it() {
     assert_eq!(asked[0].0, "name of the unit: ");
     assert!(asked[1].0.starts_with("template (Tab lists them); Enter for none: "), "{:?}", asked[1]);
     assert!(asked[1].1.contains(&"british_line".to_string()) && asked[1].1.contains(&"french_hussars".to_string()));
+    assert_eq!(asked[2].0, "side; Enter for none: ");
+    assert_eq!(asked[3].0, "markers, NAME or NAME=VALUE (Tab lists them); Enter for none: ");
+    assert!(asked[3].1.contains(&"fresh".to_string()), "{:?}", asked[3]);
+    assert_eq!(asked.len(), 4);
     // Without a template, each field in turn, a wrong answer asked again with what was meant.
-    let asked = choose_with(&mut s, &["4e Ligne", "", "france", "infantery", "infantry", "", "0", "6", "column"]);
+    let asked = choose_with(
+        &mut s,
+        &[
+            "4e Ligne",
+            "",
+            "france",
+            "france",
+            "infantery",
+            "infantry",
+            "",
+            "0",
+            "6",
+            "column",
+            "fresh gaurd",
+            "fresh guard",
+        ],
+    );
     let made = output(s.handle(":new ligne"));
     assert!(made.starts_with(
-        "-> let ligne = unit(#{name: \"4e Ligne\", nation: \"france\", arm: \"infantry\", stands: 6, formation: \"column\"});"
+        "-> let ligne = unit(#{name: \"4e Ligne\", side: \"france\", nation: \"france\", arm: \"infantry\", stands: 6, formation: \"column\", markers: #{fresh: true, guard: true}});"
     ), "{made}");
     let asked = asked.borrow();
     let arm = asked.iter().find(|(p, _)| p.starts_with("arm")).unwrap();
@@ -987,6 +1009,12 @@ fn new_asks_for_a_units_fields_with_their_words_and_makes_it() {
         "{asked:?}"
     );
     assert!(asked.iter().any(|(p, _)| p.starts_with("`0` is not a whole number of 1 or more; stands")), "{asked:?}");
+    assert!(
+        asked
+            .iter()
+            .any(|(p, _)| p.starts_with("`gaurd` is not a marker of these rules (did you mean `guard`?); markers")),
+        "{asked:?}"
+    );
     // It is undone as any line is, and a unit made so fires by its name.
     output(s.handle(":seed 3"));
     assert!(output(s.handle("fire 54th 4e range 1")).starts_with("-> fire(brits, ligne, #{range: 1})"));
@@ -1235,4 +1263,31 @@ fn the_turn_follows_the_sequence_of_play_and_a_stand_lost_to_fire_counts_in_the_
     assert!(output(s.handle(":turn france britain")).starts_with("turn 1, france's player turn: maneuver"));
     assert!(error(s.handle(":turn france")).contains("names the two sides"));
     assert!(error(s.handle(":next 2")).contains("takes nothing"));
+}
+
+#[test]
+fn new_makes_a_card_driven_or_republique_unit_from_a_template_in_a_few_answers() {
+    let mut s = session(&["linear-warfare"]);
+    // The template gives arm, type, grade, stands and formation; the army (nation) and the
+    // charge doctrine the procedures read are asked.
+    let asked = choose_with(
+        &mut s,
+        &["Leib-Regiment", "line_cavalry", "prussia", "prussia", "doctrine=cold_stell", "doctrine=cold_steel"],
+    );
+    let made = output(s.handle(":new leib"));
+    assert!(made.starts_with(
+        "-> let leib = unit(\"Leib-Regiment\", \"line_cavalry\", #{side: \"prussia\", nation: \"prussia\", markers: #{doctrine: \"cold_steel\"}});"
+    ), "{made}");
+    assert!(
+        made.ends_with("leib: Leib-Regiment (cavalry, closed line, good order, 4 stands; doctrine cold_steel)"),
+        "{made}"
+    );
+    let asked = asked.borrow();
+    assert!(asked.iter().any(|(p, _)| p.contains("`doctrine` is") && p.contains("cold_steel")), "{asked:?}");
+    drop(asked);
+    let mut s = session(&["republique"]);
+    choose_with(&mut s, &["1/8e Ligne", "veteran_battalion", "france", "france", ""]);
+    let made = output(s.handle(":new ligne"));
+    assert!(made.ends_with("ligne: 1/8e Ligne (infantry, line, good order, 6 stands)"), "{made}");
+    assert_eq!(output(s.handle("ligne.grade")), "= \"veteran\"");
 }

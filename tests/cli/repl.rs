@@ -409,6 +409,11 @@ fn a_turn_at_the_table_at_80x24() {
     t.keys("british_l\t\t");
     t.expect("british_light  british_line");
     t.keys("ne\r");
+    // What the template leaves open and the procedures read: Enter leaves each out.
+    t.expect("side; Enter for none: ");
+    t.keys("\r");
+    t.expect("markers, NAME or NAME=VALUE (Tab lists them); Enter for none: ");
+    t.keys("\r");
     t.expect("rifles_3: 3/95th Rifles (infantry, line, good order, 6 stands)");
     t.expect(PROMPT);
 

@@ -79,3 +79,61 @@ fn templates_written_wrongly_are_refused_where_they_are_written() {
     assert!(problems[0].place().ends_with("ruleset.yaml:7:3"), "{}", problems[0].place());
     assert!(problems[3].place().ends_with("ruleset.yaml:19:3"), "{}", problems[3].place());
 }
+
+/// Every template a ruleset names.
+fn templates_of(id: &str) -> Vec<String> {
+    let rs = load(&[id.to_string()], &rules_dir()).unwrap_or_else(|p| panic!("{:?}", p.0)).ruleset;
+    rs.unit_templates.keys().cloned().collect()
+}
+
+#[test]
+fn linear_warfare_rates_its_kinds_by_the_seeds_morale_and_sizes_them_within_its_guidelines() {
+    let host = host(&["linear-warfare"]);
+    // L15-20: "Militia = Grade 1 / Line = Grade 2 / Grenadier = Grade 3 / Guard = Grade 4".
+    for (template, grade, class) in [
+        ("militia_battalion", "1", "Militia"),
+        ("line_battalion", "2", "Line"),
+        ("grenadier_battalion", "3", "Grenadier"),
+        ("guard_battalion", "4", "Guard"),
+    ] {
+        let code = format!(r#"let u = unit("x", "{template}"); [u.grade, morale_class(u)]"#);
+        assert_eq!(shown(&host, &code), format!(r#"["{grade}", "{class}"]"#), "{template}");
+    }
+    // L28-35: "Infantry ... 4 - 7 stands/bn; Cavalry ... 2 to 8 stands/regt; Artillery ... 1 or
+    // more stands/battery".
+    let templates = templates_of("linear-warfare");
+    assert!(templates.len() >= 12, "{templates:?}");
+    for template in templates {
+        let arm_and_stands = shown(&host, &format!(r#"let u = unit("x", "{template}"); [u.arm, u.stands]"#));
+        let (arm, stands) = arm_and_stands.trim_matches(['[', ']']).split_once(", ").unwrap();
+        let stands: u32 = stands.parse().unwrap();
+        let within = match arm {
+            "\"infantry\"" => (4..=7).contains(&stands),
+            "\"cavalry\"" => (2..=8).contains(&stands),
+            "\"artillery\"" => stands >= 1,
+            other => panic!("{template}: {other}"),
+        };
+        assert!(within, "{template}: {arm_and_stands}");
+        // Each fights: a fire at a line battalion of another army, at close range.
+        let fire = format!(
+            r#"let u = unit("x", "{template}", #{{nation: "prussia"}}); let t = unit("t", "line_battalion", #{{nation: "austria"}}); fire(u, t, #{{range: 2, year: 1757}}).result"#
+        );
+        host.eval(&mut Scope::new(), &fire).unwrap_or_else(|e| panic!("{template}: {e}"));
+    }
+}
+
+#[test]
+fn republique_kinds_each_make_a_unit_that_assaults_and_is_assaulted() {
+    let host = host(&["republique"]);
+    let templates = templates_of("republique");
+    assert!(templates.len() >= 10, "{templates:?}");
+    for template in templates {
+        let code = format!(
+            r#"let a = unit("a", "{template}"); let d = unit("d", "line_battalion"); let r = assault(a, d, #{{}}); [a.grade, r.rounds > 0]"#
+        );
+        let made = host.eval(&mut Scope::new(), &code).unwrap_or_else(|e| panic!("{template}: {e}")).value.to_string();
+        assert!(made.ends_with("true]"), "{template}: {made}");
+    }
+    // A battery's calibre is rule 403's word.
+    assert_eq!(shown(&host, r#"unit("b", "horse_battery").marker("calibre")"#), "light");
+}
