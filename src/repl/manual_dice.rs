@@ -31,6 +31,31 @@ impl RollSource for Manual {
         true
     }
 
+    /// A card is turned over at the table and named (`4S`, `4 of spades`, `Q♥`): it must be
+    /// one still face down; one drawn already, or not in the deck, is asked for again.
+    fn card_drawn(&mut self, face_down: &[&str], drawn: &[&str], what: &str) -> Option<Result<usize, DiceError>> {
+        let purpose = if what.is_empty() { String::new() } else { format!(" for {what}") };
+        let left = face_down.len();
+        let ask = format!("draw a card{purpose} and name it (4S, 10 of hearts, Q♥; {left} face down): ");
+        let mut prompt = ask.clone();
+        loop {
+            let Some(answer) = (self.ask.borrow_mut())(&prompt) else {
+                return Some(Err(DiceError::Cancelled { die: format!("card ({left} face down)") }));
+            };
+            let typed = answer.trim();
+            if let Some(at) = super::card_names::find(typed, face_down) {
+                return Some(Ok(at));
+            }
+            prompt = match super::card_names::find(typed, drawn) {
+                Some(at) => format!("the {} was drawn already this run; {ask}", drawn[at]),
+                None if super::card_names::card_key(typed).is_some() => {
+                    format!("there is no `{typed}` in this deck; {ask}")
+                }
+                None => format!("`{typed}` is not a card (a rank and a suit: 4S, 10 of hearts, Q♥); {ask}"),
+            };
+        }
+    }
+
     /// A pool rolled together is asked for in one line (`6 5 2 4 1 3`); a line with
     /// fewer faces gives the first dice, and the rest are asked for one by one.
     fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {

@@ -1,5 +1,6 @@
 //! The REPL: a session for resolving combats at the table and trying rules, and its terminal.
 
+mod card_names;
 mod completion;
 mod manual_dice;
 mod new_unit;

@@ -1291,3 +1291,38 @@ fn new_makes_a_card_driven_or_republique_unit_from_a_template_in_a_few_answers()
     assert!(made.ends_with("ligne: 1/8e Ligne (infantry, line, good order, 6 stands)"), "{made}");
     assert_eq!(output(s.handle("ligne.grade")), "= \"veteran\"");
 }
+
+#[test]
+fn a_card_turned_over_at_the_table_is_named_and_checked_against_the_deck() {
+    let mut s = session(&["linear-warfare"]);
+    output(s.handle(
+        r#"let day = card_day(#{sides: [#{name: "french", colour: "red", trumps: 2}, #{name: "allies", colour: "black", trumps: 1}], runs: 2});"#,
+    ));
+    output(s.handle(":dice manual"));
+    // A die for the card, a card not in the deck, a card named as it is printed.
+    let prompts = answer_with(&mut s, &["Q♥", "x", "4S"]);
+    let drawn = output(s.handle("day.draw_card()"));
+    assert!(drawn.contains("card: \"4 of spades\"") && drawn.contains("side: \"allies\""), "{drawn}");
+    let prompts_seen = prompts.borrow().clone();
+    assert_eq!(prompts_seen[0], "draw a card for turn 1 and name it (4S, 10 of hearts, Q♥; 36 face down): ");
+    assert!(prompts_seen[1].starts_with("there is no `Q♥` in this deck; draw a card"), "{prompts_seen:?}");
+    assert!(prompts_seen[2].starts_with("`x` is not a card (a rank and a suit: 4S, 10 of hearts, Q♥); draw a card"));
+    // The deck remembers it: the same card again is refused, another taken.
+    output(s.handle("day.resolve_card()"));
+    let prompts = answer_with(&mut s, &["4 of spades", "10 of hearts"]);
+    let drawn = output(s.handle("day.draw_card()"));
+    assert!(drawn.contains("card: \"10 of hearts\""), "{drawn}");
+    assert!(
+        prompts.borrow()[1].starts_with("the 4 of spades was drawn already this run; draw a card"),
+        "{:?}",
+        prompts.borrow()
+    );
+    assert_eq!(output(s.handle("day.deck.face_down")), "= 34");
+    // Undone, the card goes back into the deck.
+    output(s.handle(":undo"));
+    assert_eq!(output(s.handle("day.deck.face_down")), "= 35");
+    // Ctrl-C at the card takes the draw back whole.
+    answer_then_ctrl_c(&mut s, &[]);
+    assert!(error(s.handle("day.draw_card()")).ends_with(super::session::NOTHING_APPLIED));
+    assert_eq!(output(s.handle("day.deck.face_down")), "= 35");
+}

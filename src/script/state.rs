@@ -44,6 +44,13 @@ impl RollSource for DiceMode {
         }
     }
 
+    fn card_drawn(&mut self, face_down: &[&str], drawn: &[&str], what: &str) -> Option<Result<usize, DiceError>> {
+        match self {
+            DiceMode::Source(source) => source.card_drawn(face_down, drawn, what),
+            DiceMode::Walk(_) => None,
+        }
+    }
+
     fn unused_faces(&self) -> Result<(), DiceError> {
         match self {
             DiceMode::Source(source) => source.unused_faces(),

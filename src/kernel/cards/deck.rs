@@ -93,7 +93,13 @@ impl Deck {
         if n == 0 {
             return Err(CardError::RunOver { size: self.size });
         }
-        let index = if n == 1 {
+        let face_down: Vec<&str> = self.face_down.iter().map(|c| c.name.as_str()).collect();
+        let drawn: Vec<&str> = self.in_play.iter().chain(&self.face_up).map(|c| c.name.as_str()).collect();
+        // A card named at the table is the one taken, the last one left too.
+        let named = source.card_drawn(&face_down, &drawn, what);
+        let index = if let Some(named) = named {
+            named?.min(n - 1)
+        } else if n == 1 {
             0
         } else {
             let sides = u32::try_from(n).unwrap_or(u32::MAX);

@@ -24,6 +24,14 @@ pub trait RollSource {
         false
     }
 
+    /// Which of the face-down cards `face_down` (their names, in order) a draw for `what` takes,
+    /// when the source knows it by name: a player at the table turns a real card over and
+    /// names it (`drawn` are the deck's cards not face down, for a card named twice). None: the
+    /// draw is made with a die of as many faces as there are cards face down.
+    fn card_drawn(&mut self, _face_down: &[&str], _drawn: &[&str], _what: &str) -> Option<Result<usize, DiceError>> {
+        None
+    }
+
     /// Faces given in advance and not used, as an error: none for a generator.
     fn unused_faces(&self) -> Result<(), DiceError> {
         Ok(())
@@ -65,6 +73,10 @@ impl<S: RollSource + ?Sized> RollSource for &mut S {
 
     fn shows_purpose(&self) -> bool {
         (**self).shows_purpose()
+    }
+
+    fn card_drawn(&mut self, face_down: &[&str], drawn: &[&str], what: &str) -> Option<Result<usize, DiceError>> {
+        (**self).card_drawn(face_down, drawn, what)
     }
 
     fn unused_faces(&self) -> Result<(), DiceError> {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use rhai::{Dynamic, Scope};
 
 use super::Host;
-use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::handles::{DeckRef, LeaderRef, UnitRef};
 
 /// Every unit and leader a run may change, as they were: the scope's (in
 /// arrays and maps too) and the session's, and which units and leaders the
@@ -152,17 +152,46 @@ impl Host {
     }
 }
 
-/// The units and leaders as they stood, and where the dice were, kept to go back to.
+/// The units and leaders as they stood, the decks of cards, and where the dice were, kept to
+/// go back to.
 pub struct Kept {
     snapshot: Snapshot,
     dice: Option<u128>,
+    /// Every deck the scope holds (in lists and maps too), as it was: a line taken back puts
+    /// back the cards it drew.
+    decks: Vec<(DeckRef, crate::cards::Deck)>,
+}
+
+/// Keeps every deck `value` holds, each once.
+fn collect_decks(value: &Dynamic, decks: &mut Vec<(DeckRef, crate::cards::Deck)>, depth: usize) {
+    if depth > crate::script::sandbox::MAX_DEPTH {
+        return;
+    }
+    if let Some(deck) = value.read_lock::<DeckRef>() {
+        if !decks.iter().any(|(d, _)| Rc::ptr_eq(&d.0, &deck.0)) {
+            decks.push((deck.clone(), deck.0.borrow().clone()));
+        }
+    } else if let Some(array) = value.read_lock::<rhai::Array>() {
+        for item in array.iter() {
+            collect_decks(item, decks, depth + 1);
+        }
+    } else if let Some(map) = value.read_lock::<rhai::Map>() {
+        for item in map.values() {
+            collect_decks(item, decks, depth + 1);
+        }
+    }
 }
 
 impl Host {
-    /// The units and leaders of `scope` and of the session as they stand now, and the dice's place.
+    /// The units and leaders of `scope` and of the session as they stand now, its decks, and
+    /// the dice's place.
     pub fn keep(&self, scope: &Scope) -> Kept {
         use crate::dice::RollSource;
-        Kept { snapshot: self.snapshot(scope), dice: self.state.borrow().dice.position() }
+        let mut decks = Vec::new();
+        for (_, _, value) in scope.iter_raw() {
+            collect_decks(value, &mut decks, 0);
+        }
+        Kept { snapshot: self.snapshot(scope), dice: self.state.borrow().dice.position(), decks }
     }
 
     /// Whether any unit or leader, or the dice's place, differs from what was kept: whether a
@@ -175,12 +204,18 @@ impl Host {
             || st.units.len() != kept.snapshot.unit_registry.len()
             || st.leaders.len() != kept.snapshot.leader_registry.len()
             || st.dice.position() != kept.dice
+            || kept.decks.iter().any(|(handle, deck)| *handle.0.borrow() != *deck)
     }
 
     /// Puts the units and leaders back as they were kept, and the dice (when they can go back).
     pub fn put_back(&self, kept: &Kept) {
         use crate::dice::RollSource;
         self.restore(&kept.snapshot);
+        for (handle, deck) in &kept.decks {
+            if *handle.0.borrow() != *deck {
+                handle.edit().clone_from(deck);
+            }
+        }
         if let Some(position) = kept.dice {
             self.state.borrow_mut().dice.set_position(position);
         }
