@@ -41,9 +41,9 @@ pub struct EvalArgs {
     /// Print the value without the trace.
     #[arg(long)]
     pub quiet: bool,
-    /// How much of the trace: what counted (brief), every modifier considered and why each did
-    /// not apply (full), or only the effects on units (off).
-    #[arg(long, value_name = "FORM", default_value = "brief")]
+    /// How much of the trace: each step that counted (steps), the same in a few lines (brief),
+    /// every modifier considered and why each did not apply (full), or the dice and the effects (off).
+    #[arg(long, value_name = "FORM", default_value = "steps")]
     pub trace: TraceForm,
 }
 

@@ -81,9 +81,9 @@ pub struct RunArgs {
     /// shown as residual.
     #[arg(long, requires = "exact", default_value_t = EnumLimits::STANDARD.max_depth, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub max_depth: usize,
-    /// For a single trial, how much of its trace: what counted (brief), every modifier
-    /// considered (full), or only the effects on units (off).
-    #[arg(long, value_name = "FORM", default_value = "brief")]
+    /// For a single trial, how much of its trace: each step that counted (steps), the same in
+    /// a few lines (brief), every modifier considered (full), or the dice and the effects (off).
+    #[arg(long, value_name = "FORM", default_value = "steps")]
     pub trace: TraceForm,
 }
 

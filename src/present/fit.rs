@@ -30,15 +30,25 @@ pub fn wrap_line(line: &str, width: usize, indent: usize) -> String {
     textwrap::fill(line, options)
 }
 
-/// Where a line's text begins: past a label set off by two spaces or more (`  telling    `),
-/// or by a colon (`note: `); else two past its indentation.
+/// Where a line's text begins: past a label set off by two spaces or more (`  telling    `,
+/// `  :use ID|DIR ...   load...`, a label of several words), or by a colon (`note: `); else
+/// two past its indentation.
 fn text_column(line: &str) -> usize {
     let leading = line.len() - line.trim_start().len();
     let rest = &line[leading..];
     let first_end = rest.find(' ').unwrap_or(rest.len());
-    let after = &rest[first_end..];
-    let gap = after.len() - after.trim_start().len();
-    if gap >= 2 || rest[..first_end].ends_with(':') { leading + first_end + gap } else { leading + 2 }
+    if rest[..first_end].ends_with(':') {
+        let after = &rest[first_end..];
+        return leading + first_end + (after.len() - after.trim_start().len());
+    }
+    // The first gap of two spaces or more ends the label.
+    match rest.find("  ") {
+        Some(gap) => {
+            let after = &rest[gap..];
+            leading + gap + (after.len() - after.trim_start().len())
+        }
+        None => leading + 2,
+    }
 }
 
 #[cfg(test)]

@@ -6,15 +6,20 @@
 use super::escape::escape;
 use crate::script::{Step, Trace};
 
-/// How much of a trace to show: `--trace brief|full|off`, `:trace`.
+/// How much of a trace to show: `--trace brief|steps|full|off`, `:trace`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TraceForm {
-    /// Dice, the modifiers that applied, the cells read, the effects and notes.
+    /// In a few lines a player reads at a glance: the dice and their totals, the modifiers
+    /// that applied by side, each cell's result, the effects and notes; consecutive steps of
+    /// a kind on one line.
     #[default]
     Brief,
+    /// Each step that counted on a line of its own: the dice with their luck, the modifiers
+    /// that applied, each cell read with its text and source, the effects and notes.
+    Steps,
     /// Every step, the modifiers that did not apply with their reasons too (what `:why` shows).
     Full,
-    /// Only the effects on units and leaders.
+    /// The dice and the cards, and the effects on units and leaders.
     Off,
 }
 
@@ -23,8 +28,10 @@ impl TraceForm {
     pub fn shows(self, step: &Step) -> bool {
         match self {
             TraceForm::Full => true,
-            TraceForm::Brief => !matches!(step, Step::Modifier { applied: false, .. }),
-            TraceForm::Off => matches!(step, Step::Effect { .. }),
+            TraceForm::Brief | TraceForm::Steps => {
+                !matches!(step, Step::Modifier { applied: false, .. } | Step::Detail { .. })
+            }
+            TraceForm::Off => matches!(step, Step::Effect { .. } | Step::Roll { .. } | Step::Card { .. }),
         }
     }
 }
@@ -35,6 +42,9 @@ const TAG_WIDTH: usize = 8;
 /// The steps of `trace` this form shows, one per line, each wrapped at `width` columns when one
 /// is given (a terminal's), its continuation lines indented under the step's text.
 pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
+    if form == TraceForm::Brief {
+        return render_brief(trace, width);
+    }
     let mut out = String::new();
     // The side whose modifiers were listed last: a melee's modifiers come under a line naming their side.
     let mut side_shown: Option<&str> = None;
@@ -59,6 +69,103 @@ pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The kind of a step, for the brief trace's lines: steps of one kind in a row share a line
+/// (a melee's two dice, a struggle's four effects), modifiers by the side they count for.
+#[derive(PartialEq)]
+enum Kind<'a> {
+    Roll,
+    Modifiers(Option<&'a str>),
+    Effect,
+    Note,
+    Own,
+}
+
+/// The brief trace: the steps `TraceForm::Brief` shows, those of a kind in a row on one line.
+fn render_brief(trace: &Trace, width: Option<usize>) -> String {
+    let mut lines: Vec<(Kind, String)> = Vec::new();
+    for step in trace.steps.iter().filter(|s| TraceForm::Brief.shows(s)) {
+        let (kind, tag, part) = match step {
+            Step::Roll { label, roll, .. } => {
+                // One die read as it fell is its face alone: `4e Ligne (attacker): 5`.
+                let plain = roll.dice.len() == 1
+                    && roll.success.is_none()
+                    && roll.hits.is_none()
+                    && roll.dice[0].natural == roll.total
+                    && !roll.faces_unknown;
+                let part = match (label, plain) {
+                    (Some(label), true) => format!("{label}: {}", roll.total),
+                    (Some(label), false) => format!("{label}: {roll}"),
+                    (None, _) => roll.to_string(),
+                };
+                (Kind::Roll, "roll    ", part)
+            }
+            Step::Modifier { id, effect, times, side, .. } => {
+                let times = times.map(|n| format!(" x{n}")).unwrap_or_default();
+                (Kind::Modifiers(side.as_deref()), "mods    ", format!("{id} {effect}{times}"))
+            }
+            Step::Table { title, reading, luck, .. } => {
+                let mut line = format!("table   {title}");
+                if let Some(row) = &reading.row {
+                    line += &format!(", row {row}");
+                }
+                line += &format!(", total {}", reading.total);
+                match &reading.result {
+                    Some(result) => line += &format!(" -> {}", result.id),
+                    None => line += ": no result",
+                }
+                // How lucky, not how near: the results a total or two away are for `steps`.
+                line += &margins(*luck, &[]);
+                lines.push((Kind::Own, line));
+                continue;
+            }
+            Step::Effect { subject, effects } => (Kind::Effect, "effect  ", format!("{subject}: {effects}")),
+            Step::Note { text } | Step::Detail { text } => (Kind::Note, "note    ", text.clone()),
+            Step::Card { .. } => {
+                lines.push((Kind::Own, step.to_string()));
+                continue;
+            }
+        };
+        match lines.last_mut() {
+            Some((last, line)) if *last == kind => match &kind {
+                // A unit's effects in a row read as one: `54th Foot: disordered, loses 1 stand`.
+                Kind::Effect => *line = merged_effects(line, &part),
+                Kind::Modifiers(_) => *line += &format!(", {part}"),
+                _ => *line += &format!("; {part}"),
+            },
+            _ => {
+                let head = match &kind {
+                    Kind::Modifiers(Some(side)) => format!("{tag}{side}: {part}"),
+                    _ => format!("{tag}{part}"),
+                };
+                lines.push((kind, head));
+            }
+        }
+    }
+    let mut out = String::new();
+    for (_, line) in lines {
+        out += &wrap(&escape(&line), width);
+        out.push('\n');
+    }
+    out
+}
+
+/// `line`, a brief line of effects (`effect  A: x; B: y`), with `part` (`A: z`) added to its
+/// subject's, or after them when the subject is new.
+fn merged_effects(line: &str, part: &str) -> String {
+    let body = line.trim_start_matches("effect  ");
+    let mut subjects: Vec<(String, String)> = body
+        .split("; ")
+        .map(|p| p.split_once(": ").map_or((p.to_string(), String::new()), |(s, e)| (s.to_string(), e.to_string())))
+        .collect();
+    let (subject, effects) = part.split_once(": ").unwrap_or((part, ""));
+    match subjects.iter_mut().find(|(s, _)| s == subject) {
+        Some((_, known)) => *known += &format!(", {effects}"),
+        None => subjects.push((subject.to_string(), effects.to_string())),
+    }
+    let joined: Vec<String> = subjects.into_iter().map(|(s, e)| format!("{s}: {e}")).collect();
+    format!("effect  {}", joined.join("; "))
 }
 
 /// How lucky a table's reading was and how near it came to other results:

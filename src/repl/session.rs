@@ -88,44 +88,42 @@ pub struct Session {
     pub(super) interrupt: Arc<AtomicBool>,
 }
 
+/// What `:help` shows: each command on one line, which the terminal wraps under the command's
+/// words (hand-wrapped lines would be wrapped again, twice, in a narrow terminal).
 const HELP: &str = "\
 Make units by a template of the ruleset (:show lists them), by :new, or whole:
   let a = unit(\"54th Foot\", \"british_line\");
   let b = unit(\"4e Ligne\", \"french_line\", #{stands: 4});
-Resolve short, naming the units by a piece of their names, then the situation's words
-(Tab lists them at each place), or as the Rhai call the short form stands for:
+Resolve short, naming the units by a piece of their names, then the situation's
+words (Tab lists them at each place), or as the Rhai call the short form means:
   fire 54th 4e range 1 enfiladed
   fire(a, b, #{range: 1, enfiladed: true})
 
 Commands:
-  :help                     this text
-  :rules                    the rulesets loaded and those available
-  :use ID|DIR ...           load other rulesets (overlays stack in order); units are kept
-  :show [NAME ...]          a table as its chart, a modifier list, options, interpretations
-  :options                  the options and interpretations as set
-  :with OPTION              switch an optional rule on
-  :without OPTION           switch it off
-  :set NAME=CHOICE          choose an interpretation
-  :seed N                   roll with the generator seeded N (and dice auto)
-  :dice auto|manual         roll by the generator, or ask for each die rolled at the table
-  :trace brief|full|off     after each result: what counted (brief), every modifier
-                            considered (full), or only what happened to the units (off)
-  :why                      the whole trace of the last result, every modifier considered
-  :undo                     put the units (and generated dice) back as before the last line
-  :odds [--exact] EXPR      exact odds of a dice expression or a procedure call, as
-                            percents (--exact: as fractions too)
-  :odds --field NAME CALL   the same, and the odds of a field of the map the call returns
-                            (`--field attacker_lost`, a path `--field attacker.stands`; repeat it)
-  :odds why [CALL]          what each modifier that applied does to the odds of the last
-                            resolution (on the units as they stood before it), or of CALL
-  :reload                   read the rule files again, keeping units (errors keep the old rules)
-  :new VAR                  make a unit, asked field by field (Tab lists the words), into VAR
-  :units                    the units and leaders in the session
-  :turn [SIDE SIDE]         where the game stands in the sequence of play, or a new game
-                            with SIDE moving first
-  :next                     the next phase: facts of the phase (stands lost) clear
-  :save FILE / :load FILE   keep the session in a YAML file, or take it back
-  :quit                     leave (Ctrl-D too)";
+  :help                  this text
+  :rules                 the rulesets loaded and those available
+  :use ID|DIR ...        load other rulesets (overlays stack in order); units are kept
+  :show [NAME ...]       a table as its chart, a modifier list, options, interpretations
+  :options               the options and interpretations as set
+  :with OPTION           switch an optional rule on
+  :without OPTION        switch it off
+  :set NAME=CHOICE       choose an interpretation
+  :seed N                roll with the generator seeded N (and dice auto)
+  :dice auto|manual      roll by the generator, or ask for each die (and card) at the table
+  :trace FORM            after each result: brief (dice, totals, results, effects), steps (each step that counted), full (every modifier considered) or off (dice, effects)
+  :why                   the whole trace of the last result, every modifier considered
+  :undo                  take back the last line that changed something or rolled
+  :odds [--exact] EXPR   the exact odds of a dice expression or a procedure call, in percents (--exact: as fractions too)
+  :odds --field NAME CALL  the same, and the odds of a field of the map the call returns (`--field attacker_lost`, `--field attacker.stands`; repeat it)
+  :odds why [CALL]       what each modifier that applied does to the odds of the last resolution (on the units as they stood before it), or of CALL
+  :reload                read the rule files again, keeping units (errors keep the old rules)
+  :new VAR               make a unit, asked field by field (Tab lists the words), into VAR
+  :units                 the units and leaders in the session
+  :turn [SIDE SIDE]      where the game stands in the sequence of play, or a new game with SIDE moving first
+  :next                  the next phase; what a phase keeps (stands lost) clears as the rules say
+  :save FILE             keep the session in a YAML file
+  :load FILE             take a saved session back, or load an order of battle
+  :quit                  leave (Ctrl-D too)";
 
 /// Trials `:odds` (and `:odds why`) samples a call too large to walk.
 const ODDS_SAMPLES: u64 = 20_000;
@@ -321,15 +319,22 @@ impl Session {
             "trace" => {
                 let form = match rest {
                     "brief" | "on" => TraceForm::Brief,
+                    "steps" => TraceForm::Steps,
                     "full" => TraceForm::Full,
                     "off" => TraceForm::Off,
-                    _ => return Reply::Error(format!("`:trace` is `brief`, `full` or `off`, not `{rest}`")),
+                    _ => {
+                        let hint = crate::rules::did_you_mean(rest, ["brief", "steps", "full", "off"].into_iter());
+                        return Reply::Error(format!(
+                            "`:trace` is `brief`, `steps`, `full` or `off`, not `{rest}`{hint}"
+                        ));
+                    }
                 };
                 self.trace_form = form;
                 Reply::Output(match form {
-                    TraceForm::Brief => "trace brief: dice, the modifiers that applied, cells read, effects".into(),
+                    TraceForm::Brief => "trace brief: the dice and totals, the modifiers that applied, results and effects, in a few lines".into(),
+                    TraceForm::Steps => "trace steps: each die with its luck, each modifier that applied, each cell read with its text and source".into(),
                     TraceForm::Full => "trace full: every modifier considered, and why each did not apply".into(),
-                    TraceForm::Off => "trace off: only what happens to units and leaders".into(),
+                    TraceForm::Off => "trace off: the dice, and what happens to units and leaders".into(),
                 })
             }
             "why" => match &self.last {

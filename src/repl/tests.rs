@@ -64,7 +64,7 @@ fn a_fire_prints_its_trace_and_result() {
     output(s.handle(UNITS));
     output(s.handle(":seed 3"));
     let text = output(s.handle("fire(a, b, #{range: 1})"));
-    assert!(text.contains("roll    musketry, 1d10:"), "{text}");
+    assert!(text.contains("roll    musketry: "), "{text}");
     assert!(text.contains("table   Musketry and Cannonade Table"), "{text}");
     assert!(text.lines().last().unwrap().starts_with("= #{"), "{text}");
     // Modifiers that did not apply wait for :why.
@@ -96,7 +96,7 @@ fn manual_dice_ask_for_every_die_and_check_it() {
     assert_eq!(s.dice(), DiceSetting::Manual);
     output(s.handle(UNITS));
     let text = output(s.handle("fire(a, b, #{range: 1})"));
-    assert!(text.contains("roll    musketry, 1d10: [8] = 8"), "{text}");
+    assert!(text.contains("roll    musketry: 8\n"), "{text}");
     assert_eq!(
         *prompts.borrow(),
         [
@@ -273,7 +273,7 @@ fn a_switch_changes_what_the_procedures_do_from_the_next_line() {
     output(s.handle(r#"apply(a, #{order: "disordered"});"#));
     let points = |s: &mut Session| output(s.handle("fire(a, b, #{fire_points: 6}).fire_points"));
     let halved = points(&mut s);
-    assert!(halved.contains("halve fire points Firing unit is disordered") && halved.ends_with("= 3.0"), "{halved}");
+    assert!(halved.contains("firer_disordered halve fire points") && halved.ends_with("= 3.0"), "{halved}");
     output(s.handle(":set fire_halving=minus_one"));
     let kept = points(&mut s);
     assert!(kept.ends_with("= 6.0"), "minus_one: the halving is a -1 on the die instead: {kept}");
@@ -387,7 +387,8 @@ fn errors_keep_the_session() {
     assert!(error(s.handle(":dice sometimes")).contains("`auto` or `manual`"));
     assert!(error(s.handle(":seed x")).contains("whole number"));
     assert!(error(s.handle(":bogus")).contains("not a command"));
-    assert!(error(s.handle(":trace maybe")).contains("`brief`, `full` or `off`, not `maybe`"));
+    assert!(error(s.handle(":trace maybe")).contains("`brief`, `steps`, `full` or `off`, not `maybe`"));
+    assert!(error(s.handle(":trace ful")).contains("(did you mean `full`?)"));
     // Still there.
     let units = output(s.handle(":units"));
     assert!(units.contains("a: 54th Foot") && units.contains("b: 4e Ligne"), "{units}");
@@ -414,15 +415,21 @@ fn each_trace_form_shows_its_steps_and_off_still_shows_the_effects() {
         output(s.handle(fire))
     };
     let brief = with(&mut s, "brief");
-    assert!(brief.contains("roll    musketry") && brief.contains("mod     yes"), "{brief}");
+    assert!(brief.contains("roll    musketry: ") && brief.contains("mods    british_infantry_fire +1"), "{brief}");
     assert!(!brief.contains("mod     no"), "{brief}");
+    // Steps: each on its line, the die with its luck, the modifier with its text and source.
+    let steps = with(&mut s, "steps");
+    assert!(steps.contains("roll    musketry, 1d10: ") && steps.contains("mod     yes"), "{steps}");
+    assert!(!steps.contains("mod     no"), "{steps}");
     let full = with(&mut s, "full");
     assert!(full.contains("mod     no "), "{full}");
-    assert!(full.lines().count() > brief.lines().count());
-    // Off: the units' fate and the value, nothing of how it came about; `:why` still has it all.
+    assert!(full.lines().count() > steps.lines().count());
+    assert!(steps.len() > brief.len());
+    // Off: the dice and the units' fate and the value, nothing of how it came about; `:why`
+    // still has it all.
     let off = with(&mut s, "off");
-    assert!(off.lines().all(|l| l.starts_with("effect  ") || l.starts_with("= ")), "{off}");
-    assert!(off.contains("effect  4e Ligne: disordered"), "{off}");
+    assert!(off.lines().all(|l| ["effect  ", "roll    ", "= "].iter().any(|t| l.starts_with(t))), "{off}");
+    assert!(off.contains("effect  4e Ligne: disordered") && off.contains("roll    musketry, 1d10: "), "{off}");
     assert_eq!(output(s.handle(":why")), full.lines().filter(|l| !l.starts_with("= ")).collect::<Vec<_>>().join("\n"));
     // Wrapped to the terminal's width at word boundaries, every word kept.
     s.set_width(Some(60));
@@ -932,6 +939,7 @@ fn a_fire_and_a_melee_in_short_form_resolve_as_their_calls() {
 fn every_roll_shows_its_luck_and_a_table_read_on_one_roll_the_chance_of_its_result_or_higher() {
     let mut s = session(&["ff-napoleonic"]);
     output(s.handle(UNITS));
+    output(s.handle(":trace steps"));
     answer_with(&mut s, &["8"]);
     output(s.handle(":dice manual"));
     // The 54th (British infantry, +1) at range 1: a natural 8 is a total of 9, Telling (9+ in the row of 6 stands).
@@ -1164,7 +1172,7 @@ fn undo_after_a_roll_that_changed_nothing_takes_back_that_roll() {
     let hit = s.variable("b").unwrap().cast::<UnitRef>().0.borrow().clone();
     assert_eq!(hit.stands, 5);
     let text = output(s.handle("fire(a, b, #{range: 2})"));
-    assert!(text.contains("[1] = 1") && text.contains("desultory") && !text.contains("\neffect "), "{text}");
+    assert!(text.contains("musketry: 1\n") && text.contains("desultory") && !text.contains("\neffect "), "{text}");
     let undone = output(s.handle(":undo"));
     assert!(undone.starts_with("undone: fire(a, b, #{range: 2})"), "{undone}");
     // The telling fire stands.
@@ -1176,6 +1184,8 @@ fn each_round_of_a_struggle_shows_its_result_before_the_next_rounds_dice_are_ask
     let mut s = session(&["ff-napoleonic"]);
     output(s.handle(UNITS));
     output(s.handle(":dice manual"));
+    // Step by step, each die with its expression.
+    output(s.handle(":trace steps"));
     // Every prompt and every text shown, in the order the player sees them.
     let seen: Rc<RefCell<Vec<String>>> = Rc::default();
     let (shown, asked) = (seen.clone(), seen.clone());
@@ -1233,15 +1243,12 @@ fn the_turn_follows_the_sequence_of_play_and_a_stand_lost_to_fire_counts_in_the_
     // The melee phase: the fire's stand counts against the French with nothing typed.
     assert!(output(s.handle(":next")).contains("melee phase (4 of 4; britain acts)"));
     let melee = output(s.handle("melee 54th 4e"));
-    let rows: Vec<&str> = melee.lines().collect();
-    let defender = rows.iter().position(|r| *r == "side    4e Ligne (defender)").expect(&melee);
-    let counted = rows[defender..].iter().take_while(|r| !r.starts_with("side ") || **r == rows[defender]);
-    assert!(counted.into_iter().any(|r| r.contains("-1 x1") && r.contains("For each stand lost")), "{melee}");
+    assert!(melee.contains("\nmods    4e Ligne (defender): disordered -2, stands_lost -1 x1\n"), "{melee}");
     // Given in the situation, the count is the player's.
     answer_with(&mut s, &["5", "5"]);
     output(s.handle(":undo"));
     let typed = output(s.handle("melee 54th 4e defender_stands_lost 0"));
-    assert!(!typed.contains("For each stand lost"), "{typed}");
+    assert!(!typed.contains("stands_lost -1"), "{typed}");
     // The end of britain's player turn: france's maneuver, and a new musketry phase clears the count.
     let next = output(s.handle(":next"));
     assert!(next.starts_with("turn 1, france's player turn: maneuver phase"), "{next}");
@@ -1325,4 +1332,69 @@ fn a_card_turned_over_at_the_table_is_named_and_checked_against_the_deck() {
     answer_then_ctrl_c(&mut s, &[]);
     assert!(error(s.handle("day.draw_card()")).ends_with(super::session::NOTHING_APPLIED));
     assert_eq!(output(s.handle("day.deck.face_down")), "= 35");
+}
+
+#[test]
+fn a_melee_with_a_struggle_reads_in_a_dozen_lines_at_80_columns_with_its_dice_and_totals() {
+    let mut s = session(&["ff-napoleonic"]);
+    s.set_width(Some(80));
+    output(s.handle(UNITS));
+    output(s.handle(":dice manual"));
+    answer_with(&mut s, &["5", "6", "9", "1"]);
+    // Round 1 is shown before round 2's dice are asked; the rest after.
+    let shown: Rc<RefCell<Vec<String>>> = Rc::default();
+    let seen = shown.clone();
+    s.set_shower(Rc::new(RefCell::new(move |text: &str| seen.borrow_mut().push(text.to_string()))));
+    let rest = output(s.handle("melee 4e 54th"));
+    // As the terminal shows it, fitted to its 80 columns.
+    let text = crate::present::fit::fit(&format!("{}\n{rest}", shown.borrow().join("\n")), Some(80));
+    let rows: Vec<&str> = text.lines().collect();
+    // The trace, between the call shown above it and the value below it.
+    let trace = rows.iter().filter(|r| !r.starts_with("-> ") && !r.starts_with("= ")).count();
+    assert!(trace <= 12, "{trace} rows:\n{text}");
+    assert!(rows.len() <= 15, "{text}");
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{text}");
+    // Both rounds' dice and totals, each round's result, the effects.
+    assert!(text.contains("roll    4e Ligne (attacker): 5; 54th Foot (defender): 6\n"), "{text}");
+    assert!(text.contains("differential: (5 +2) - (6 +1) = 0"), "{text}");
+    assert!(text.contains("-> desperate_struggle"), "{text}");
+    assert!(text.contains("roll    4e Ligne (attacker), round 2: 9; 54th Foot (defender), round 2: 1\n"), "{text}");
+    let joined = text.replace("\n        ", " ");
+    assert!(
+        joined.contains("effect  4e Ligne: disordered, loses 1 stand; 54th Foot: disordered, loses 1 stand"),
+        "{text}"
+    );
+    assert!(text.contains("mods    4e Ligne (attacker): disordered -2, stands_lost -1 x1"), "{text}");
+    // `:why` has what the brief leaves out: the national modifiers, the struggle's words.
+    let why = output(s.handle(":why"));
+    assert!(why.contains("national melee modifier for 4e Ligne"), "{why}");
+    assert!(why.contains("desperate struggle: both disordered"), "{why}");
+    // `:trace off` still shows the dice.
+    output(s.handle(":trace off"));
+    output(s.handle(":undo"));
+    answer_with(&mut s, &["5", "6", "9", "1"]);
+    let off = output(s.handle("melee 4e 54th"));
+    assert!(off.contains("roll    4e Ligne (attacker), round 2, 1d10: [9] = 9") && off.contains("effect  "), "{off}");
+    assert!(!off.contains("table ") && !off.contains("mod "), "{off}");
+}
+
+#[test]
+fn help_fits_80_columns_each_command_wrapped_at_most_once_under_its_words() {
+    let mut s = session(&["ff-napoleonic"]);
+    let help = crate::present::fit::fit(&output(s.handle(":help")), Some(80));
+    let rows: Vec<&str> = help.lines().collect();
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{help}");
+    let at = rows.iter().position(|r| *r == "Commands:").unwrap();
+    let mut command_rows = 0;
+    for (i, row) in rows.iter().enumerate().skip(at + 1) {
+        if row.starts_with("  :") {
+            command_rows = 1;
+        } else {
+            // A continuation goes on under the command's words; none runs past three rows.
+            command_rows += 1;
+            assert!(row.starts_with(&" ".repeat(20)), "row {i}: {row}\n{help}");
+            assert!(command_rows <= 3, "row {i}: {row}\n{help}");
+        }
+    }
+    assert!(rows.len() - at < 45, "{help}");
 }

@@ -72,6 +72,9 @@ pub enum Step {
     Effect { subject: String, effects: String },
     /// Anything a procedure says (`note(...)`, `print(...)`).
     Note { text: String },
+    /// What a procedure says for the whole explanation only (`detail(...)`): how a total was
+    /// made up, shown by `:why` and `:trace full`, left out of the brief trace.
+    Detail { text: String },
 }
 
 impl Trace {
@@ -142,6 +145,7 @@ impl fmt::Display for Step {
             }
             Step::Effect { subject, effects } => write!(f, "effect  {subject}: {effects}"),
             Step::Note { text } => write!(f, "note    {text}"),
+            Step::Detail { text } => write!(f, "detail  {text}"),
         }
     }
 }

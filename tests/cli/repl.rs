@@ -40,7 +40,7 @@ fn a_short_game_at_the_table() {
     p.send_line("12").unwrap();
     p.exp_string("12 is not on a d10 (1-10: a 0 is 10); roll a d10 for musketry: ").unwrap();
     p.send_line("8").unwrap();
-    p.exp_string("roll    musketry, 1d10: [8] = 8").unwrap();
+    p.exp_string("roll    musketry: 8").unwrap();
     p.exp_string("telling").unwrap();
     p.exp_string("effect  4e Ligne: disordered, loses 1 stand").unwrap();
     p.exp_string("= #{").unwrap();
@@ -265,7 +265,7 @@ fn the_repl_starts_with_a_battle_loaded_a_seed_and_dice_at_the_table() {
     p.send_line("fire(ligne, rifles, #{range: 2}).result").unwrap();
     p.exp_string("roll a d10 (1-10: a 0 is 10) for musketry: ").unwrap();
     p.send_line("0").unwrap();
-    p.exp_string("roll    musketry, 1d10: [10] = 10").unwrap();
+    p.exp_string("roll    musketry: 10").unwrap();
     p.exp_string(PROMPT).unwrap();
     p.send_line(":quit").unwrap();
     p.exp_eof().unwrap();
@@ -365,6 +365,10 @@ fn a_turn_at_the_table_at_80x24() {
     // The battle is loaded, each unit in a variable named by its id.
     t.expect("foot_52nd: 1/52nd Foot (infantry, line, good order, 6 stands)");
     t.expect("dice: manual; you will be asked for every die");
+    t.expect(PROMPT);
+    // Each step on its line: what a player reads when a result needs looking into.
+    t.keys(":trace steps\r");
+    t.expect("trace steps: each die with its luck");
     t.expect(PROMPT);
 
     // Completion in each place, a list where more than one fits: a command after `:`...

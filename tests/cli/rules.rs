@@ -632,7 +632,7 @@ fn check_reports_each_typo_in_a_copy_of_each_shipped_ruleset() {
 }
 
 #[test]
-fn eval_shows_the_trace_brief_full_or_off() {
+fn eval_shows_the_trace_steps_brief_full_or_off() {
     let fire = r#"let a = unit(#{name: "54th Foot", nation: "britain", arm: "infantry", stands: 6, formation: "line"}); let b = unit(#{name: "4e Ligne", nation: "france", arm: "infantry", stands: 6, formation: "column"}); fire(a, b, #{range: 1}).result"#;
     let run = |form: Option<&str>| {
         let mut args = vec!["eval", "--rules", "ff-napoleonic", "--dice", "8", fire];
@@ -643,12 +643,21 @@ fn eval_shows_the_trace_brief_full_or_off() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         stdout(&out)
     };
-    let brief = run(None);
-    assert_eq!(run(Some("brief")), brief);
-    assert!(brief.contains("mod     yes +1") && !brief.contains("mod     no"), "{brief}");
+    // Step by step unless told otherwise: what a pipe or a log reads.
+    let steps = run(None);
+    assert_eq!(run(Some("steps")), steps);
+    assert!(steps.contains("mod     yes +1") && !steps.contains("mod     no"), "{steps}");
     let full = run(Some("full"));
     assert!(full.contains("mod     no  +2"), "{full}");
     let applied: Vec<&str> = full.lines().filter(|l| !l.starts_with("mod     no ")).collect();
-    assert_eq!(brief.lines().collect::<Vec<_>>(), applied);
-    assert_eq!(run(Some("off")), "effect  4e Ligne: disordered, loses 1 stand\n= \"telling\"\n");
+    assert_eq!(steps.lines().collect::<Vec<_>>(), applied);
+    // Brief: the same in fewer, shorter lines.
+    let brief = run(Some("brief"));
+    assert!(brief.contains("mods    british_infantry_fire +1\nroll    musketry: 8\n"), "{brief}");
+    assert!(brief.contains("-> telling  [this or higher: 30%]"), "{brief}");
+    assert!(brief.len() < steps.len(), "{brief}");
+    assert_eq!(
+        run(Some("off")),
+        "roll    musketry, 1d10: [8] = 8  [8 or more: 30%]\neffect  4e Ligne: disordered, loses 1 stand\n= \"telling\"\n"
+    );
 }

@@ -38,6 +38,10 @@ pub fn register(engine: &mut Engine, state: &Shared) {
         .register_into_engine(engine, move |name: &str| constant(&st.borrow().ruleset, name));
     let st = state.clone();
     FuncRegistration::new("note").with_volatility(true).register_into_engine(engine, move |text: &str| note(&st, text));
+    let st = state.clone();
+    FuncRegistration::new("detail")
+        .with_volatility(true)
+        .register_into_engine(engine, move |text: &str| detail(&st, text));
 
     // has_any(situation.cover, ["woods", "hedge"]): a word, or any word of a list, among the given words.
     engine.register_fn("has_any", |value: Dynamic, words: Array| has_any(value, &words));
@@ -63,6 +67,11 @@ pub(crate) fn constant(ruleset: &crate::rules::Ruleset, name: &str) -> Result<Dy
 /// `note(text)`: words for the trace.
 pub(crate) fn note(st: &Shared, text: &str) {
     st.borrow_mut().record(|| Step::Note { text: text.to_string() });
+}
+
+/// `detail(text)`: words for the whole trace (`:why`), not the brief one.
+pub(crate) fn detail(st: &Shared, text: &str) {
+    st.borrow_mut().record(|| Step::Detail { text: text.to_string() });
 }
 
 fn register_reading(engine: &mut Engine) {

@@ -9,7 +9,7 @@ use crate::rules::RowKey;
 use crate::script::bindings::dice::{roll, roll_natural};
 use crate::script::bindings::measure::placed;
 use crate::script::bindings::rules::{
-    apply_cell, apply_spec, lookup_keys, lookup_read, note, reading_is_none, reading_result,
+    apply_cell, apply_spec, detail, lookup_keys, lookup_read, note, reading_is_none, reading_result,
 };
 use crate::script::condition::has_any;
 use crate::script::condition::{Op as Comparison, compare};
@@ -115,7 +115,7 @@ pub fn builtin(name: &str, values: &[Dynamic]) -> Option<Dynamic> {
 }
 
 /// Names of grognard's functions that `call` runs directly.
-pub const CALLS: &[&str] = &["roll", "lookup", "apply", "modifiers", "has_any", "note"];
+pub const CALLS: &[&str] = &["roll", "lookup", "apply", "modifiers", "has_any", "note", "detail"];
 
 /// `name(values)` for the grognard functions a procedure calls most, called as
 /// their registrations call them; none where the values are not of the types
@@ -165,6 +165,10 @@ pub fn call(
         }
         ("note", [text]) => {
             note(state, &text.read_lock::<ImmutableString>()?);
+            Ok(Dynamic::UNIT)
+        }
+        ("detail", [text]) => {
+            detail(state, &text.read_lock::<ImmutableString>()?);
             Ok(Dynamic::UNIT)
         }
         ("modifiers", [list, vars]) if vars.is_map() => {

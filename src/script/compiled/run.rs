@@ -290,9 +290,9 @@ impl Runner<'_, '_> {
                 let text = self.worded(values);
                 self.sized(text, Position::NONE)?
             }
-            // `note(`...`)` with tracing off: nobody reads the words.
+            // `note(`...`)` (or `detail`) with tracing off: nobody reads the words.
             Ex::Call(Callee::Other(name, Some(script)), args, _)
-                if name == "note"
+                if (name == "note" || name == "detail")
                     && let [Ex::Interpolated(parts)] = &args[..]
                     && !self.state.borrow().tracing
                     && !self.redefined(*script) =>

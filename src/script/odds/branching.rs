@@ -12,8 +12,9 @@ use crate::script::compiled::code::{Callee, Code, Ex};
 
 /// Calls of grognard's and Rhai's that never roll nor draw, beside those whose value
 /// follows from their arguments alone (`pure::OF_ARGUMENTS`).
-const STEADY: [&str; 25] = [
+const STEADY: [&str; 26] = [
     "note",
+    "detail",
     "lookup",
     "table_result",
     "modifiers",

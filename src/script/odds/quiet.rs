@@ -19,7 +19,7 @@ use crate::script::compiled::code::{Callee, Code, Ex, Function, Op};
 pub fn is_quiet(stmt: &Code, f: &Function, table: &Table, redefined: &dyn Fn(u64) -> bool) -> bool {
     let Code::Expr(Ex::Call(Callee::Other(name, Some(script)), args, _)) = stmt else { return false };
     let [Ex::Interpolated(parts)] = &args[..] else { return false };
-    name == "note"
+    (name == "note" || name == "detail")
         && !redefined(*script)
         && parts.iter().all(|part| match part {
             Ex::Const(_) | Ex::Var(_) => true,
