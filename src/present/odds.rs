@@ -164,6 +164,47 @@ pub fn render_procedure_within(label: &str, odds: &ProcedureOdds, width: Option<
     render_procedure_with(label, odds, BAR_WIDTH.saturating_sub(widest - width), chances)
 }
 
+/// The odds a player asks first, when the rules say what a call's results mean for the sides
+/// (a contract's `outcomes:`): each meaning with the chance of the results that bring it
+/// about, and the rest as they are; none when no result has a meaning.
+///
+/// ```text
+/// the attackers carry the position  69.6%
+/// the assault is held               30.4%
+/// ```
+pub fn render_outcomes(
+    outcomes: &[(String, Vec<String>)],
+    rows: &[(Outcome, BigRational)],
+    chances: Chances,
+) -> Option<String> {
+    let word = |o: &Outcome| match o {
+        Outcome::Word(w) => Some(w.clone()),
+        _ => None,
+    };
+    let meaning_of = |w: &str| outcomes.iter().position(|(_, results)| results.iter().any(|r| r == w));
+    if !rows.iter().any(|(o, _)| word(o).is_some_and(|w| meaning_of(&w).is_some())) {
+        return None;
+    }
+    let mut lines: Vec<(String, BigRational)> =
+        outcomes.iter().map(|(meaning, _)| (meaning.clone(), BigRational::zero())).collect();
+    for (outcome, p) in rows {
+        match word(outcome).and_then(|w| meaning_of(&w)) {
+            Some(i) => lines[i].1 += p,
+            None => lines.push((outcome.to_string(), p.clone())),
+        }
+    }
+    let width = lines.iter().map(|(m, _)| m.chars().count()).max().unwrap_or(0);
+    let mut s = String::new();
+    for (meaning, p) in lines {
+        let shown = match chances {
+            Chances::Percents => percent3(&p),
+            Chances::Fractions => format!("{} ({})", fraction(&p), percent(&p)),
+        };
+        s += &format!("{meaning}{}  {shown}\n", " ".repeat(width - meaning.chars().count()));
+    }
+    Some(s)
+}
+
 /// A chance as a percent to three significant figures: `69.6%`, `4.49%`, `0.123%`; `100%`.
 pub fn percent3(p: &BigRational) -> String {
     let pct = to_f64(p) * 100.0;

@@ -8,7 +8,7 @@ use crate::dice::{DiceError, DiceLimits, EnumLimits, Seeded, exact_odds, parse_w
 use crate::present::attribution::render_attribution;
 use crate::present::diagnostic::{self, Look};
 use crate::present::escape::{escape_keeping_colour, escape_owned};
-use crate::present::odds::{Chances, render_odds, render_procedure_within};
+use crate::present::odds::{Chances, render_odds, render_outcomes, render_procedure_within};
 use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
 use crate::present::value::display;
@@ -658,7 +658,26 @@ impl Session {
         };
         match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (ODDS_SAMPLES, self.seed), &fields) {
             Ok(odds) => {
-                Reply::Output(render_procedure_within(&call, &odds, self.width, chances).trim_end().to_string())
+                let table = render_procedure_within(&call, &odds, self.width, chances);
+                // The player's question first: what the results mean for the sides.
+                let name = call.split('(').next().unwrap_or("").trim();
+                let outcomes: Vec<(String, Vec<String>)> = self
+                    .host
+                    .ruleset()
+                    .contracts
+                    .get(name)
+                    .map(|c| {
+                        c.outcomes
+                            .iter()
+                            .map(|(m, r)| (m.clone(), r.iter().map(|(w, _)| w.clone()).collect()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let text = match (render_outcomes(&outcomes, &odds.rows(), chances), table.split_once('\n')) {
+                    (Some(lead), Some((heading, rest))) => format!("{heading}\n{lead}\n{rest}"),
+                    _ => table,
+                };
+                Reply::Output(text.trim_end().to_string())
             }
             Err(err) => Reply::Error(render(&err, self.look)),
         }

@@ -332,6 +332,7 @@ mod tests {
                 span: (0, 0).into(),
             },
             entry: true,
+            outcomes: Vec::new(),
         }
     }
 

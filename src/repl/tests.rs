@@ -1398,3 +1398,32 @@ fn help_fits_80_columns_each_command_wrapped_at_most_once_under_its_words() {
     }
     assert!(rows.len() - at < 45, "{help}");
 }
+
+#[test]
+fn odds_lead_with_what_the_results_mean_for_the_sides() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    let odds = output(s.handle(":odds melee 4e 54th"));
+    let lines: Vec<&str> = odds.lines().collect();
+    assert_eq!(lines[0], "melee(b, a, #{})");
+    assert!(lines[1].starts_with("the attackers carry the position  "), "{odds}");
+    assert!(lines[2].starts_with("the assault is held               "), "{odds}");
+    // Each meaning is the sum of its results' chances, worked out here from the exact fractions.
+    let exact = output(s.handle(":odds --exact melee 4e 54th"));
+    let chance = |result: &str| -> f64 {
+        let row = exact.lines().find(|l| l.starts_with(&format!("{result} "))).unwrap_or_else(|| panic!("{exact}"));
+        let fraction = row.split_whitespace().nth(1).unwrap();
+        let (n, d) = fraction.split_once('/').unwrap_or((fraction, "1"));
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    let carried = chance("swept") + chance("driven_back") + chance("hard_pressed");
+    let held = chance("assault_checked") + chance("assault_falters") + chance("charge_repulsed");
+    assert!((carried + held - 1.0).abs() < 1e-12, "{exact}");
+    let shown = |line: &str| line.rsplit(' ').next().unwrap().trim_end_matches('%').parse::<f64>().unwrap() / 100.0;
+    assert!((shown(lines[1]) - carried).abs() < 0.0005, "{odds}");
+    assert!((shown(lines[2]) - held).abs() < 0.0005, "{odds}");
+    // Percents to three figures, the fractions only with --exact.
+    assert!(!odds.contains('/') || odds.lines().skip(1).all(|l| !l.contains('/')), "{odds}");
+    // A call whose results no meaning covers reads as before.
+    assert!(!output(s.handle(":odds fire(a, b, #{range: 1}).fire_points")).contains("the target"));
+}

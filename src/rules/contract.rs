@@ -40,6 +40,12 @@ pub struct ContractDef {
     /// procedures: `check` does not ask what calls it.
     #[serde(default)]
     pub entry: bool,
+    /// What the results it returns mean for the sides, for the odds a player asks first
+    /// (`:odds`): each meaning with the results that bring it about, `{ the attacker carries
+    /// the position: [swept, driven_back, hard_pressed] }`.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, Vec<String>>")]
+    pub outcomes: Entries<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 /// A parameter or a situation key as written.
@@ -212,6 +218,9 @@ pub struct Contract {
     pub origin: Origin,
     /// A player calls it directly (`entry: true`).
     pub entry: bool,
+    /// What its results mean for the sides (`outcomes:`), each meaning with its results and
+    /// where each result is written (checked against the tables' results once all are read).
+    pub outcomes: Vec<(String, Vec<(String, Origin)>)>,
 }
 
 impl Contract {
@@ -269,6 +278,31 @@ pub(super) fn build(
                 .with_help("give the situation parameter `type: situation`"),
             );
         }
+        let mut outcomes: Vec<(String, Vec<(String, Origin)>)> = Vec::new();
+        for (meaning, results) in def.outcomes.0 {
+            let mut each = Vec::new();
+            for result in results {
+                let at = Origin { file: file.clone(), span: span_of(file, &result) };
+                if outcomes.iter().flat_map(|(_, r)| r).chain(&each).any(|(r, _): &(String, Origin)| *r == result.value)
+                {
+                    problems.push(
+                        Problem::error(
+                            "rules::contract",
+                            format!(
+                                "the result `{}` is given two meanings in the outcomes of `{}`",
+                                result.value, name.value
+                            ),
+                            file,
+                            at.span,
+                        )
+                        .with_label("given a meaning before"),
+                    );
+                    continue;
+                }
+                each.push((result.value, at));
+            }
+            outcomes.push((meaning.value, each));
+        }
         contracts.push(Contract {
             name: name.value,
             text: def.text.trim().to_string(),
@@ -277,6 +311,7 @@ pub(super) fn build(
             situation,
             origin,
             entry: def.entry,
+            outcomes,
         });
     }
     contracts

@@ -117,3 +117,25 @@ fn exact_odds_keep_the_contract_too() {
     let err = host.odds(&Scope::new(), &code, EnumLimits::default(), (10, 1)).unwrap_err().to_string();
     assert!(err.contains("no key `enfilade` (did you mean `enfiladed`?)"), "{err}");
 }
+
+#[test]
+fn outcomes_that_name_no_result_or_one_result_twice_are_refused_where_written() {
+    let fixture = format!("{}/tests/fixtures/rules/outcome-slips", env!("CARGO_MANIFEST_DIR"));
+    let (_, problems) = grognard::rules::load_partial(&[fixture], &crate::support::rules_dir());
+    let found: Vec<(&str, String)> =
+        problems.iter().map(|p| (p.message.as_str(), p.place().rsplit('/').next().unwrap().to_string())).collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "the result `driven_back` is given two meanings in the outcomes of `end_of_player_turn_units`",
+                "sequence.yaml:7:12".to_string()
+            ),
+            (
+                "`carried` in the outcomes of `end_of_player_turn_units` counts `swpt`, which is no table's result (did you mean `swept`?)",
+                "sequence.yaml:6:15".to_string()
+            ),
+        ],
+        "{problems:?}"
+    );
+}

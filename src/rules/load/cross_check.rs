@@ -12,6 +12,30 @@ impl Loader {
     /// Checks that need the whole ruleset: modifiers' options and
     /// interpretations, and the words effects use.
     pub(super) fn cross_check(&mut self, rs: &Ruleset) {
+        // What a contract's outcomes group are results of the ruleset's tables.
+        let results: std::collections::BTreeSet<&str> =
+            rs.tables.values().flat_map(|t| t.results.keys().map(String::as_str)).collect();
+        for contract in rs.contracts.values() {
+            for (meaning, each) in &contract.outcomes {
+                for (result, at) in each {
+                    if !results.contains(result.as_str()) {
+                        let hint = did_you_mean(result, results.iter().copied());
+                        self.problems.push(
+                            Problem::error(
+                                "rules::contract",
+                                format!(
+                                    "`{meaning}` in the outcomes of `{}` counts `{result}`, which is no table's result{hint}",
+                                    contract.name
+                                ),
+                                &at.file,
+                                at.span,
+                            )
+                            .with_label("no such result"),
+                        );
+                    }
+                }
+            }
+        }
         // The sequence's end of a player turn is a procedure given that side's units.
         if let Some((name, origin)) = rs.sequence.as_ref().and_then(|s| s.end_of_player_turn.as_ref()) {
             let takes_units = |c: &crate::rules::contract::Contract| matches!(c.params.as_slice(), [one] if one.kind == crate::rules::contract::Kind::Units);
