@@ -2,6 +2,7 @@
 
 mod card_names;
 mod completion;
+mod game;
 mod manual_dice;
 mod new_unit;
 #[cfg(unix)]

@@ -92,6 +92,8 @@ impl Session {
             variables,
             constants,
             turn: self.turn.clone(),
+            standing: self.standing.clone(),
+            log: self.log.clone(),
         })
     }
 
@@ -150,6 +152,8 @@ impl Session {
         self.dice = saved.dice;
         self.trace_form = if saved.trace { TraceForm::Brief } else { TraceForm::Off };
         self.turn = saved.turn;
+        self.standing = saved.standing;
+        self.log = saved.log;
         self.follow_turn();
         self.restore_dice();
         Reply::Output(format!("loaded {path}; the units now:\n{}", self.units_listing()))

@@ -54,6 +54,12 @@ pub struct Saved {
     /// Where the game stood in the sequence of play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<super::turn::Turn>,
+    /// The ground each unit stood on (`:at`), by unit id.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub standing: super::game::Standing,
+    /// The log of the game so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<super::game::Logged>,
 }
 
 /// A variable's value as saved: each kind tagged, so that it reads back as the same kind.

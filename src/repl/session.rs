@@ -1,5 +1,6 @@
 //! `Session`: the REPL's state and its commands, testable without a terminal.
 
+use super::game::{Logged, Standing};
 use super::manual_dice::{Ask, Manual};
 use super::new_unit::Choose;
 use super::short_form::{self, Named};
@@ -26,6 +27,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What a line taken back whole says after why it stopped.
 pub(super) const NOTHING_APPLIED: &str =
     "nothing was applied: the units, leaders, variables and dice are as they were before the line";
+
+/// A line `:undo` can take back: as typed, and the units, the dice and the game as they
+/// were before it.
+pub(super) struct Undone {
+    pub line: String,
+    pub kept: Kept,
+    pub turn: Option<Turn>,
+    pub standing: Standing,
+    /// How long the log was.
+    pub logged: usize,
+}
 
 /// Shows text while a line still runs (the terminal prints it; a test keeps it).
 pub type Show = Rc<RefCell<dyn FnMut(&str)>>;
@@ -65,11 +77,15 @@ pub struct Session {
     pub(super) trace_form: TraceForm,
     /// The terminal's width, which traces are wrapped to; none outside a terminal.
     pub(super) width: Option<usize>,
-    /// The lines run, latest last, each with the units and dice, and the turn, as they were
+    /// The lines run, latest last, each with the units and dice, and the game, as they were
     /// before it (`:undo`).
-    pub(super) undo: Vec<(String, Kept, Option<Turn>)>,
+    pub(super) undo: Vec<Undone>,
     /// Where the game stands in the sequence of play, when the rules have one.
     pub(super) turn: Option<Turn>,
+    /// The ground each unit stands on (`:at`), by unit id.
+    pub(super) standing: Standing,
+    /// The log of the game (`:log`).
+    pub(super) log: Vec<Logged>,
     /// The last resolution (a line that was one call), as typed and as run, with the units and
     /// dice as they were before it: what `:odds why` weighs.
     pub(super) last_resolution: Option<(String, String, Kept)>,
@@ -121,6 +137,8 @@ Commands:
   :units                 the units and leaders in the session
   :turn [SIDE SIDE]      where the game stands in the sequence of play, or a new game with SIDE moving first
   :next                  the next phase; what a phase keeps (stands lost) clears as the rules say
+  :at UNIT GROUND        the ground a unit stands on (`:at 52nd hedge`), read by every short resolution naming it there until changed (`:at 52nd open`); `:at` lists them
+  :log [FILE.md]         the game so far, each resolution with its dice and effects; FILE.md writes it as Markdown
   :save FILE             keep the session in a YAML file
   :load FILE             take a saved session back, or load an order of battle
   :quit                  leave (Ctrl-D too)";
@@ -132,9 +150,9 @@ const ODDS_SAMPLES: u64 = 20_000;
 pub(super) const UNDO_DEPTH: usize = 20;
 
 /// The meta commands, for completion.
-pub const COMMANDS: [&str; 22] = [
+pub const COMMANDS: [&str; 24] = [
     ":help", ":rules", ":use", ":show", ":options", ":with", ":without", ":set", ":seed", ":dice", ":trace", ":why",
-    ":undo", ":odds", ":reload", ":new", ":units", ":turn", ":next", ":save", ":load", ":quit",
+    ":undo", ":odds", ":reload", ":new", ":units", ":turn", ":next", ":at", ":log", ":save", ":load", ":quit",
 ];
 
 impl Session {
@@ -181,6 +199,8 @@ impl Session {
             width: None,
             undo: Vec::new(),
             turn: None,
+            standing: Standing::new(),
+            log: Vec::new(),
             last_resolution: None,
             look,
             last: None,
@@ -347,6 +367,8 @@ impl Session {
             "odds" => self.odds(rest),
             "undo" => self.undo(),
             "turn" => self.turn_command(rest),
+            "at" => self.at(rest),
+            "log" => self.log_command(rest),
             "next" => match rest {
                 "" => self.next_phase(),
                 _ => Reply::Error(format!("`:next` takes nothing, not `{rest}`: it moves on one phase")),
@@ -366,11 +388,13 @@ impl Session {
     /// `:undo`: the units and leaders back as they were before the last line, and generated dice
     /// back where they were, so the same line rolls the same again.
     fn undo(&mut self) -> Reply {
-        let Some((line, kept, turn)) = self.undo.pop() else {
+        let Some(Undone { line, kept, turn, standing, logged }) = self.undo.pop() else {
             return Reply::Output("nothing to undo".into());
         };
         self.host.put_back(&kept);
         self.turn = turn;
+        self.standing = standing;
+        self.log.truncate(logged);
         self.last = None;
         // What `:odds why` would weigh was just taken back.
         self.last_resolution = None;
@@ -386,7 +410,16 @@ impl Session {
     pub(super) fn short_call(&self, line: &str) -> Option<Result<String, String>> {
         let rs = self.host.ruleset();
         let contract = short_form::contract_of(line, &rs.contracts)?;
-        Some(short_form::expand(line, contract, &self.named()))
+        let named = self.named();
+        // A unit's ground (`:at`), for the keys the line leaves out.
+        let ground = |variable: &str, key: &crate::rules::contract::Key| -> Result<Option<String>, String> {
+            let Some(id) = named.iter().find(|n| n.variable == variable).map(|n| n.id.clone()) else { return Ok(None) };
+            match self.standing.get(&id).and_then(|g| g.get(&key.name)) {
+                Some(words) => super::game::written(key, &contract.name, words).map(Some),
+                None => Ok(None),
+            }
+        };
+        Some(short_form::expand(line, contract, &named, &ground))
     }
 
     /// The units, leaders and lists of them the session's variables hold, for short forms.
@@ -494,6 +527,17 @@ impl Session {
         let rolled = eval.trace.steps.iter().any(|s| matches!(s, Step::Roll { .. } | Step::Card { .. }));
         if rolled || self.host.changed_since(&kept) {
             self.push_undo(line.to_string(), kept);
+        }
+        // The log of the game keeps each resolution (a line that rolled, read a table or
+        // applied an effect), with what the dice said and did.
+        if !eval.trace.is_empty() {
+            let steps = trace::render(&eval.trace, TraceForm::Off, None);
+            self.log.push(Logged {
+                when: self.turn_brief(),
+                line: line.to_string(),
+                call: (code != line).then(|| code.to_string()),
+                steps: steps.lines().map(str::to_string).collect(),
+            });
         }
         // The modifiers that did not apply are for `:why` (or `:trace full`); what was shown
         // as the line ran is not shown again.
@@ -760,9 +804,12 @@ impl Session {
                 })
                 .collect()
         };
+        // A unit's ground (`:at`) under it, as its leaders are.
+        let ground = |u: &UnitRef| self.standing_of(&u.0.borrow().id).map(|g| format!("    at {g}"));
         for (name, u) in &units {
             lines.push(format!("{name}: {u}"));
             lines.extend(attached(u));
+            lines.extend(ground(u));
         }
         lines.extend(leaders.iter().map(|(name, l)| format!("{name}: {l}")));
         // Units the session knows that no variable holds (made inside a list, or by a procedure).
@@ -771,6 +818,7 @@ impl Session {
         for u in &unnamed {
             lines.push(format!("(no variable): {u}"));
             lines.extend(attached(u));
+            lines.extend(ground(u));
         }
         lines.join("\n")
     }

@@ -30,15 +30,24 @@ pub fn contract_of<'a>(
     (!rhai).then_some(contract)
 }
 
-/// The Rhai call a short form stands for, or what is wrong with it, said for the player.
-pub fn expand(line: &str, contract: &Contract, named: &[Named]) -> Result<String, String> {
+/// A unit's standing ground for a situation key (`:at`): given the variable that holds the
+/// unit and the key, the key's value as Rhai writes it, none, or why it cannot be.
+pub type Ground<'a> = &'a dyn Fn(&str, &Key) -> Result<Option<String>, String>;
+
+/// The Rhai call a short form stands for, or what is wrong with it, said for the player. A
+/// situation key that is a unit's ground (`of:`) and is not given on the line is the ground
+/// the unit stands on, when it has one (`ground`).
+pub fn expand(line: &str, contract: &Contract, named: &[Named], ground: Ground) -> Result<String, String> {
     let mut words = split(line)?.into_iter();
     words.next();
     let usage = usage(contract);
     let mut args = Vec::new();
+    // Where the situation goes among the arguments, and what the line gave of it.
+    let mut situation_at: Option<(usize, Vec<(String, String)>)> = None;
     for param in &contract.params {
         if param.kind == Kind::Situation {
-            args.push(situation(contract, &mut words, named)?);
+            situation_at = Some((args.len(), situation(contract, &mut words, named)?));
+            args.push(String::new());
             continue;
         }
         let Some(word) = words.next() else {
@@ -52,6 +61,21 @@ pub fn expand(line: &str, contract: &Contract, named: &[Named]) -> Result<String
     }
     if let Some(extra) = words.next() {
         return Err(format!("{} takes no more than {usage}; `{extra}` is one too many", contract.name));
+    }
+    if let Some((at, mut given)) = situation_at {
+        for key in contract.situation.iter().filter(|k| k.of.is_some()) {
+            if given.iter().any(|(g, _)| *g == key.name) {
+                continue;
+            }
+            let Some(whose) = contract.params.iter().position(|p| Some(&p.name) == key.of.as_ref()) else { continue };
+            // The unit's variable (the first of a list); a unit not held by a variable has no ground here.
+            let variable = args[whose].trim_start_matches('[').split([',', ']']).next().unwrap_or("").trim();
+            if let Some(value) = ground(variable, key)? {
+                given.push((key.name.clone(), value));
+            }
+        }
+        let entries: Vec<String> = given.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        args[at] = format!("#{{{}}}", entries.join(", "));
     }
     Ok(format!("{}({})", contract.name, args.join(", ")))
 }
@@ -164,7 +188,11 @@ pub(super) fn quoted(word: &str) -> String {
 
 /// The situation map from the words left: `key value`, `key=value`, a true-or-false key alone
 /// (it is true), or a word only one key takes (`hedge` is `cover: "hedge"`).
-fn situation(contract: &Contract, words: &mut impl Iterator<Item = String>, named: &[Named]) -> Result<String, String> {
+fn situation(
+    contract: &Contract,
+    words: &mut impl Iterator<Item = String>,
+    named: &[Named],
+) -> Result<Vec<(String, String)>, String> {
     let mut given: Vec<(String, String)> = Vec::new();
     let mut words = words.peekable();
     while let Some(word) = words.next() {
@@ -203,8 +231,7 @@ fn situation(contract: &Contract, words: &mut impl Iterator<Item = String>, name
         }
         given.push((key.name.clone(), written));
     }
-    let entries: Vec<String> = given.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-    Ok(format!("#{{{}}}", entries.join(", ")))
+    Ok(given)
 }
 
 /// The situation key `name`, or a did-you-mean.
@@ -307,6 +334,7 @@ mod tests {
             items: None,
             option: None,
             situation_of: None,
+            of: None,
             text: format!("the {name}"),
             source: None,
         }
@@ -348,7 +376,7 @@ mod tests {
     }
 
     fn expanded(line: &str) -> Result<String, String> {
-        expand(line, &fire(), &named())
+        expand(line, &fire(), &named(), &|_, _| Ok(None))
     }
 
     #[test]

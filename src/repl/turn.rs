@@ -236,18 +236,36 @@ impl Session {
             said.push(format!("cleared {} on {cleared} unit{}", facts.join(", "), if cleared == 1 { "" } else { "s" }));
         }
         self.push_undo(":next".to_string(), kept);
+        self.log.push(super::game::Logged {
+            when: Some(next.brief(&sequence)),
+            line: ":next".into(),
+            call: None,
+            steps: said.iter().flat_map(|s| s.lines().map(str::to_string)).collect(),
+        });
         let text = next.describe(&sequence);
         self.turn = Some(next);
         said.insert(0, text);
         Reply::Output(said.join("\n"))
     }
 
-    /// Keeps what a line changed, to undo, with the turn as it stood before it.
+    /// Keeps what a line changed, to undo, with the game as it stood before it.
     pub(super) fn push_undo(&mut self, line: String, kept: crate::script::Kept) {
         if self.undo.len() == UNDO_DEPTH {
             self.undo.remove(0);
         }
-        self.undo.push((line, kept, self.turn.clone()));
+        let undone = super::session::Undone {
+            line,
+            kept,
+            turn: self.turn.clone(),
+            standing: self.standing.clone(),
+            logged: self.log.len(),
+        };
+        self.undo.push(undone);
+    }
+
+    /// Where the game stands, as the prompt and the log say it: `t1 france musketry`.
+    pub(super) fn turn_brief(&self) -> Option<String> {
+        Some(self.turn.as_ref()?.brief(&self.sequence()?))
     }
 }
 

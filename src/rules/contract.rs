@@ -86,6 +86,12 @@ pub struct KeyDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub option: Option<Spanned<String>>,
+    /// For a situation key: whose standing ground it is, a parameter that takes a unit (or
+    /// units). At the table `:at 52nd hedge` gives it once for the unit, and each short
+    /// resolution that names the unit there has it, until it is changed.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub of: Option<Spanned<String>>,
     /// One line for the reader.
     pub text: String,
     #[serde(default)]
@@ -195,6 +201,8 @@ pub struct Key {
     pub option: Option<String>,
     /// The procedure whose situation keys this map takes, until `resolve` copies them in.
     pub situation_of: Option<(String, Origin)>,
+    /// A situation key that is a unit's standing ground: the parameter whose unit it is.
+    pub of: Option<String>,
     pub text: String,
     pub source: Option<Source>,
 }
@@ -265,6 +273,26 @@ pub(super) fn build(
         };
         let params: Vec<Key> = def.params.0.into_iter().filter_map(|(n, d)| key("parameter", n, d)).collect();
         let situation: Vec<Key> = def.situation.0.into_iter().filter_map(|(n, d)| key("situation key", n, d)).collect();
+        // A standing ground is a unit's: `of` names a parameter that takes one.
+        for key in &situation {
+            let Some(of) = &key.of else { continue };
+            if !params.iter().any(|p| p.name == *of && matches!(p.kind, Kind::Unit | Kind::Units | Kind::Any)) {
+                let units = params.iter().filter(|p| matches!(p.kind, Kind::Unit | Kind::Units | Kind::Any));
+                let hint = did_you_mean(of, units.map(|p| p.name.as_str()));
+                problems.push(
+                    Problem::error(
+                        "rules::contract",
+                        format!(
+                            "situation key `{}` of `{}` is the ground `of: {of}`, which is no parameter taking a unit{hint}",
+                            key.name, name.value
+                        ),
+                        file,
+                        origin.span,
+                    )
+                    .with_label("this contract"),
+                );
+            }
+        }
         let takes_situation = params.iter().any(|p| p.kind == Kind::Situation);
         if !situation.is_empty() && !takes_situation {
             problems.push(
@@ -452,6 +480,7 @@ pub(super) fn build_key(
         items,
         option: def.option.map(|o| o.value),
         situation_of,
+        of: def.of.map(|o| o.value),
         text: def.text.trim().to_string(),
         source: def.source,
     })
