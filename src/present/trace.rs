@@ -112,7 +112,18 @@ fn render_brief(trace: &Trace, width: Option<usize>) -> String {
                 }
                 line += &format!(", total {}", reading.total);
                 match &reading.result {
-                    Some(result) => line += &format!(" -> {}", result.id),
+                    // What comes of it: the rules' own words for what it lets or makes the
+                    // units do next, else the result's text when it is short.
+                    Some(result) => {
+                        line += &format!(" -> {}", result.id);
+                        match &result.next {
+                            Some(next) => line += &format!(": {next}"),
+                            None if result.text.chars().count() <= 40 && !result.text.is_empty() => {
+                                line += &format!(": {}", result.text)
+                            }
+                            None => {}
+                        }
+                    }
                     None => line += ": no result",
                 }
                 // How lucky, not how near: the results a total or two away are for `steps`.

@@ -1350,14 +1350,17 @@ fn a_melee_with_a_struggle_reads_in_a_dozen_lines_at_80_columns_with_its_dice_an
     let text = crate::present::fit::fit(&format!("{}\n{rest}", shown.borrow().join("\n")), Some(80));
     let rows: Vec<&str> = text.lines().collect();
     // The trace, between the call shown above it and the value below it.
-    let trace = rows.iter().filter(|r| !r.starts_with("-> ") && !r.starts_with("= ")).count();
+    let value = rows.iter().position(|r| r.starts_with("= ")).unwrap_or(rows.len());
+    let trace = rows[..value].iter().filter(|r| !r.starts_with("-> ")).count();
     assert!(trace <= 12, "{trace} rows:\n{text}");
     assert!(rows.len() <= 15, "{text}");
     assert!(rows.iter().all(|r| r.chars().count() <= 80), "{text}");
     // Both rounds' dice and totals, each round's result, the effects.
     assert!(text.contains("roll    4e Ligne (attacker): 5; 54th Foot (defender): 6\n"), "{text}");
     assert!(text.contains("differential: (5 +2) - (6 +1) = 0"), "{text}");
-    assert!(text.contains("-> desperate_struggle"), "{text}");
+    assert!(text.contains("-> desperate_struggle: fought again"), "{text}");
+    // What the result makes the units do next, in the rules' words.
+    assert!(text.contains("-> swept: the defender retreats a full move"), "{text}");
     assert!(text.contains("roll    4e Ligne (attacker), round 2: 9; 54th Foot (defender), round 2: 1\n"), "{text}");
     let joined = text.replace("\n        ", " ");
     assert!(

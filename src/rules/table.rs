@@ -124,6 +124,10 @@ pub struct ResultDef {
     /// `cell.value("fire_points")`. Every result of a table gives the same names.
     #[serde(default)]
     pub values: BTreeMap<String, LookupValue>,
+    /// What the result lets or makes the units do next, in a few words for the brief trace
+    /// (`the defender retreats 3" disordered; the attackers carry the position`).
+    #[serde(default)]
+    pub next: Option<String>,
 }
 
 /// A lookup value: a number, a word, a flag, or a mapping one key deeper.
@@ -214,6 +218,8 @@ pub struct TableResult {
     pub source: Source,
     /// Values the result gives a procedure, by name (see `ResultDef::values`).
     pub values: BTreeMap<String, LookupValue>,
+    /// What the result lets or makes the units do next (see `ResultDef::next`).
+    pub next: Option<String>,
 }
 
 /// Which row of a grid to read: a number (matched against the row bands) or a label.

@@ -484,14 +484,15 @@ impl<'a> TableBuilder<'a> {
                 }
                 continue;
             };
-            let ResultDef { text, effects, source, values } = def.clone();
+            let ResultDef { text, effects, source, values, next } = def.clone();
             // A result a patch writes is the patch's unless it says otherwise.
             let source = source.or_else(|| self.row_source.clone()).unwrap_or_else(|| table.source.clone());
             if !table.result_order.contains(&id.value) {
                 table.result_order.push(id.value.clone());
             }
             let text = text.trim().to_string();
-            let result = TableResult { id: id.value.clone(), text, effects, source, values };
+            let next = next.map(|n| n.trim().to_string());
+            let result = TableResult { id: id.value.clone(), text, effects, source, values, next };
             table.results.insert(id.value.clone(), Arc::new(result));
         }
         let mut used: Vec<&Spanned<String>> = Vec::new();
