@@ -53,16 +53,16 @@ pub fn assert_line(eval: &Evaluation, pieces: &[&str]) {
     assert!(has_line(eval, pieces), "no line with {pieces:?} in\n{}", eval.trace.lines().join("\n"));
 }
 
-/// Asserts a line of the trace as a player reads it (each roll with its luck, or for a roll
+/// Asserts a line of the trace as a player reads it step by step (each roll with its luck, or for a roll
 /// that asks yes or no its chance of a yes) holds every piece.
 pub fn assert_shown(eval: &Evaluation, pieces: &[&str]) {
-    let shown = grognard::present::trace::render(&eval.trace, grognard::present::trace::TraceForm::Brief, None);
+    let shown = grognard::present::trace::render(&eval.trace, grognard::present::trace::TraceForm::Steps, None);
     assert!(shown.lines().any(|l| pieces.iter().all(|p| l.contains(p))), "no line with {pieces:?} in\n{shown}");
 }
 
 /// Asserts no line of the trace as a player reads it holds every piece.
 pub fn assert_not_shown(eval: &Evaluation, pieces: &[&str]) {
-    let shown = grognard::present::trace::render(&eval.trace, grognard::present::trace::TraceForm::Brief, None);
+    let shown = grognard::present::trace::render(&eval.trace, grognard::present::trace::TraceForm::Steps, None);
     assert!(!shown.lines().any(|l| pieces.iter().all(|p| l.contains(p))), "a line with {pieces:?} in\n{shown}");
 }
 
