@@ -516,3 +516,101 @@ fn a_turn_at_the_table_at_80x24() {
     t.p.exp_eof().unwrap();
     let _ = std::fs::remove_file(history);
 }
+
+#[test]
+fn a_game_night_at_80x24_lines_all_or_nothing_the_turn_carried_and_real_cards() {
+    let history = std::env::temp_dir().join(format!("grognard-repl-night-{}", std::process::id()));
+    let mut t = Table::start(&["repl", "--rules", "ff-napoleonic", "--dice", "manual"], &history);
+    t.expect("dice: manual; you will be asked for every die");
+    t.expect(PROMPT);
+    t.keys("let a = unit(\"54th Foot\", \"british_line\"); let b = unit(\"4e Ligne\", \"french_line\");\r");
+    // The prompt says where the game stands, the sides named by the units.
+    t.expect("[t1 britain maneuver] grognard> ");
+
+    // Ctrl-C at the die of round 2 of a desperate struggle: round 1 is shown, then nothing of
+    // it stays (5 + 2 against 6 + 1 is a struggle).
+    t.keys("melee 4e 54th\r");
+    t.expect("for 4e Ligne (attacker): ");
+    t.keys("5\r");
+    t.expect("for 54th Foot (defender): ");
+    t.keys("6\r");
+    t.expect("-> desperate_struggle: fought again");
+    t.expect("for 4e Ligne (attacker), round 2: ");
+    pause();
+    t.keys("\x03");
+    t.expect("nothing was applied");
+    t.expect(PROMPT);
+    t.keys(":units\r");
+    t.expect("b: 4e Ligne (infantry, column, good order, 6 stands)");
+    t.expect(PROMPT);
+    assert!(t.rows().iter().any(|r| r == "a: 54th Foot (infantry, line, good order, 6 stands)"), "{}", t.shown());
+
+    // A fire and then a melee in the same player turn: the stand lost to the fire counts in the
+    // melee with nothing typed.
+    t.keys(":next\r");
+    t.expect("reaction phase");
+    t.expect(PROMPT);
+    t.keys(":next\r");
+    t.expect("[t1 britain musketry] grognard> ");
+    t.keys("fire 54th 4e range 1\r");
+    t.expect("for musketry: ");
+    t.keys("9\r");
+    t.expect("effect  4e Ligne: disordered, loses 1 stand");
+    t.expect(PROMPT);
+    t.keys(":next\r");
+    t.expect("[t1 britain melee] grognard> ");
+    t.keys("melee 54th 4e\r");
+    t.expect("for 54th Foot (attacker): ");
+    t.keys("5\r");
+    t.expect("for 4e Ligne (defender): ");
+    t.keys("5\r");
+    t.expect("= #{");
+    t.expect(PROMPT);
+    let rows = t.rows();
+    assert!(rows.iter().any(|r| r == "mods    4e Ligne (defender): disordered -2, stands_lost -1 x1"), "{}", t.shown());
+    // The brief trace fits the screen: under its call, every row within 80 columns.
+    let call =
+        rows.iter().position(|r| r.starts_with("-> melee(a, b, #{})")).unwrap_or_else(|| panic!("{}", t.shown()));
+    let value = rows[call..].iter().position(|r| r.starts_with("= #{")).unwrap_or_else(|| panic!("{}", t.shown()));
+    assert!(value <= 12, "{}", t.shown());
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{}", t.shown());
+
+    // `:undo` after a line that changed nothing takes back that line, not the one before.
+    t.keys(":undo\r");
+    t.expect("undone: melee 54th 4e");
+    t.expect(PROMPT);
+    t.keys("fire 54th 4e range 2\r");
+    t.expect("for musketry: ");
+    t.keys("1\r");
+    t.expect("-> desultory");
+    t.expect(PROMPT);
+    t.keys(":undo\r");
+    t.expect("undone: fire 54th 4e range 2");
+    t.expect(PROMPT);
+    // The telling fire stands.
+    t.keys("b.stands\r");
+    t.expect("= 5");
+    t.expect(PROMPT);
+    t.keys(":quit\r");
+    t.p.exp_eof().unwrap();
+
+    // A real card, named as it is printed.
+    let mut t = Table::start(&["repl", "--rules", "linear-warfare", "--dice", "manual"], &history);
+    t.expect(PROMPT);
+    t.keys("let day = card_day(#{sides: [#{name: \"french\", colour: \"red\", trumps: 2}, #{name: \"allies\", colour: \"black\", trumps: 1}], runs: 2});\r");
+    t.expect(PROMPT);
+    pause();
+    t.keys("day.draw_card().card\r");
+    // (rexpect reads the terminal byte by byte: the suit's sign is matched on the screen.)
+    t.expect("draw a card for turn 1 and name it (4S, 10 of hearts, Q");
+    t.expect("; 36 face down): ");
+    assert!(t.rows().iter().any(|r| r.contains("(4S, 10 of hearts, Q♥; 36 face down)")), "{}", t.shown());
+    t.keys("Q♥\r");
+    t.expect("` in this deck; draw a card");
+    t.keys("4S\r");
+    t.expect("= \"4 of spades\"");
+    t.expect(PROMPT);
+    t.keys(":quit\r");
+    t.p.exp_eof().unwrap();
+    let _ = std::fs::remove_file(history);
+}
