@@ -170,6 +170,43 @@ fn asker(plain: Option<Rc<RefCell<PlainLines>>>) -> rustyline::Result<ReadAnswer
     })
 }
 
+/// The terminal's height in rows, when standard output is one.
+fn terminal_height() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    terminal_size::terminal_size().map(|(_, h)| usize::from(h.0))
+}
+
+/// Prints `text`, a screenful at a time when it is taller than the terminal (`height`): after
+/// each, Enter shows more, and `q` (or Ctrl-C, or Ctrl-D) stops.
+fn page(text: &str, height: Option<usize>, read: &mut ReadAnswer) {
+    let rows: Vec<&str> = text.lines().collect();
+    let Some(height) = height.filter(|h| *h > 3 && rows.len() >= *h) else {
+        println!("{text}");
+        return;
+    };
+    // A screenful, less the row the question takes.
+    let screenful = height - 1;
+    let mut at = 0;
+    while at < rows.len() {
+        let end = (at + screenful).min(rows.len());
+        for row in &rows[at..end] {
+            println!("{row}");
+        }
+        at = end;
+        if at == rows.len() {
+            break;
+        }
+        let question = format!("-- {} more rows: Enter for more, q to stop -- ", rows.len() - at);
+        match read(&question) {
+            Ok(answer) if !answer.trim().eq_ignore_ascii_case("q") => {}
+            _ => break,
+        }
+    }
+}
+
 /// Where the history is kept between sessions: `$GROGNARD_HISTORY`, else
 /// `~/.grognard_history`.
 fn history_file() -> Option<PathBuf> {
@@ -192,8 +229,10 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
     // On a terminal rustyline cannot drive (TERM=dumb), lines are read here, so that Ctrl-C
     // drops them as it does where rustyline reads keys.
     let plain = plain_lines();
-    // Manual dice are asked on a plain line editor of their own (or the plain reader).
+    // Manual dice are asked on a plain line editor of their own (or the plain reader), and so
+    // is the pager's question.
     let mut ask_line = asker(plain.clone())?;
+    let mut more = asker(plain.clone())?;
     let interrupt = session.interrupt_flag();
     session.set_asker(Rc::new(RefCell::new(move |prompt: &str| match ask_line(prompt) {
         Ok(answer) => Some(answer),
@@ -255,8 +294,11 @@ pub fn run_terminal(mut session: Session, said: &[String]) -> rustyline::Result<
                     Reply::Error("grognard failed on this line (a bug: please report it); the session goes on".into())
                 }) {
                 Reply::Output(text) if text.is_empty() => {}
-                // What a command prints (a chart, odds, help) fits the terminal as traces do.
-                Reply::Output(text) => println!("{}", crate::present::fit::fit(&text, session.width())),
+                // What a command prints (a chart, odds, help) fits the terminal as traces do,
+                // a screenful at a time when it is taller (`:why`, a chart, help).
+                Reply::Output(text) => {
+                    page(&crate::present::fit::fit(&text, session.width()), terminal_height(), &mut more)
+                }
                 Reply::Error(text) => eprint!("{}", if text.ends_with('\n') { text } else { text + "\n" }),
                 Reply::Quit => break,
             },

@@ -7,6 +7,9 @@ use rexpect::session::spawn_command;
 /// The prompt, as the line editor shows it.
 const PROMPT: &str = "grognard> ";
 
+/// The end of the pager's question, after a screenful of a long output.
+const MORE: &str = "Enter for more, q to stop -- ";
+
 #[test]
 fn a_short_game_at_the_table() {
     let history = std::env::temp_dir().join(format!("grognard-repl-history-{}", std::process::id()));
@@ -345,6 +348,31 @@ impl Table {
         self.expect(PROMPT);
     }
 
+    /// Goes through an output paged a screenful at a time to its end, pressing Enter at each
+    /// question the pager asks; what it printed, a row a line, and how many questions it asked.
+    fn through_pages(&mut self) -> (Vec<String>, usize) {
+        use rexpect::reader::ReadUntil;
+        let mut printed = String::new();
+        let mut asked = 0;
+        loop {
+            let needles = vec![ReadUntil::String(MORE.into()), ReadUntil::String(PROMPT.into())];
+            let (before, found) = self.p.exp_any(needles).unwrap_or_else(|e| panic!("{e}\n{}", self.shown()));
+            let bytes: Vec<u8> = before.chars().chain(found.chars()).map(|c| c as u32 as u8).collect();
+            self.screen.process(&bytes);
+            // rexpect hands back a byte a char: the text again, for what is written past ASCII.
+            let text: Vec<u8> = before.chars().map(|c| c as u32 as u8).collect();
+            printed += &String::from_utf8_lossy(&text);
+            if found == PROMPT {
+                break;
+            }
+            asked += 1;
+            self.keys("\r");
+        }
+        // The pager's questions and the line editor's redraws are not the output's rows.
+        let rows = printed.split("\r\n").filter(|r| !r.contains('\u{1b}')).map(str::to_string).collect();
+        (rows, asked)
+    }
+
     /// The screen's rows as the player sees them.
     fn rows(&self) -> Vec<String> {
         self.screen.screen().rows(0, 80).collect()
@@ -386,7 +414,7 @@ fn a_turn_at_the_table_at_80x24() {
     // ...a table after `:show`, completed in place and shown.
     t.keys(":show musk\t\r");
     t.expect("Musketry and Cannonade Table");
-    t.expect(PROMPT);
+    t.through_pages();
     // ...the units where a Rhai call takes them, and a situation's keys inside its `#{`.
     t.keys("fire(foot_52nd, \t\t");
     t.expect("ligne_2");
@@ -453,10 +481,9 @@ fn a_turn_at_the_table_at_80x24() {
     t.keys(":odds why\r");
     t.expect("(as the units stood before it)");
     t.expect("exact odds; then each modifier that applied, left out in turn");
-    t.expect("fire_modifiers.target_enfiladed (+1)");
-    t.expect(PROMPT);
-    // The enfilade's bars on the screen, either side of the axis: less desultory, more deadly.
-    let rows = t.rows();
+    let (rows, _) = t.through_pages();
+    assert!(rows.iter().any(|r| r.contains("fire_modifiers.target_enfiladed (+1)")), "{rows:#?}");
+    // The enfilade's bars, either side of the axis: less desultory, more deadly.
     let bars: Vec<&String> = rows.iter().filter(|r| r.contains('│') && r.ends_with(" with")).collect();
     assert!(bars.iter().any(|r| r.trim_start().starts_with("deadly") && r.contains("│█")), "{}", t.shown());
     assert!(bars.iter().all(|r| r.chars().count() <= 80), "{}", t.shown());
@@ -477,20 +504,33 @@ fn a_turn_at_the_table_at_80x24() {
     assert!(!rows.iter().any(|r| r.starts_with("mod     no")), "{}", t.shown());
 
     // `:why`: every modifier considered, each that did not apply with its reason.
+    // Taller than the screen, it is shown a screenful at a time.
     t.keys(":why\r");
-    t.expect("note    differential:");
-    t.expect(PROMPT);
-    let rows = t.rows();
+    t.expect(MORE);
+    assert!(t.rows().iter().all(|r| r.chars().count() <= 80), "{}", t.shown());
+    assert!(
+        t.rows()[23].starts_with("-- ") && t.rows()[23].contains(" more rows: Enter for more, q to stop --"),
+        "{}",
+        t.shown()
+    );
+    t.keys("\r");
+    let (rows, _) = t.through_pages();
+    assert!(rows.iter().any(|r| r.contains("note    differential:")), "{rows:#?}");
     assert!(rows.iter().any(|r| r == "mod     no  -2                Outflanked  (situation.outflanked is false)"));
-    // Each such line on the screen, its wrapped rows joined, ends in its reason.
+    // Each such line, its wrapped rows joined, ends in its reason.
     let mut reasons = 0;
     for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.starts_with("mod     no")) {
         let rest = rows[i + 1..].iter().take_while(|r| r.starts_with("        "));
         let whole = std::iter::once(row).chain(rest).map(|r| r.trim()).collect::<Vec<_>>().join(" ");
-        assert!(whole.ends_with(')'), "no reason: {whole}\n{}", t.shown());
+        assert!(whole.ends_with(')'), "no reason: {whole}\n{rows:#?}");
         reasons += 1;
     }
-    assert!(reasons >= 5, "{}", t.shown());
+    assert!(reasons >= 5, "{rows:#?}");
+    // `q` stops the pager at once.
+    t.keys(":why\r");
+    t.expect(MORE);
+    t.keys("q\r");
+    t.expect(PROMPT);
 
     // `:undo` takes the melee back, as typed.
     t.keys(":undo\r");
