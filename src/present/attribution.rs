@@ -13,6 +13,13 @@ use crate::script::{Attribution, Removal};
 /// The text: the odds with every modifier, a table of the modifiers ranked by the furthest
 /// move they make, and a bar chart of each one's moves, outcome by outcome.
 pub fn render_attribution(label: &str, attribution: &Attribution) -> String {
+    render_attribution_within(label, attribution, None)
+}
+
+/// `render_attribution` for a terminal `width` columns wide, when one is given: where the
+/// ranking's rows would run past it, each modifier's source is given under its own heading
+/// below instead of in a column of the ranking, so that no row is wrapped twice.
+pub fn render_attribution_within(label: &str, attribution: &Attribution, width: Option<usize>) -> String {
     let odds = &attribution.odds;
     let mut s = format!("{label}\n");
     s += if attribution.exact() {
@@ -30,7 +37,7 @@ pub fn render_attribution(label: &str, attribution: &Attribution) -> String {
     let names: Vec<String> = ranked.iter().map(|r| format!("{}.{}", r.list, r.id)).collect();
     let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(8).max(8);
     let effect_w = ranked.iter().map(|r| r.effect.chars().count()).max().unwrap_or(6).max(6);
-    let _ = writeln!(s, "\nwhat each modifier does (the odds with it against the odds without it), largest first\n");
+    let _ = writeln!(s, "\nwhat each modifier does, the odds with it against without it, largest first\n");
     let mosts: Vec<String> = ranked
         .iter()
         .map(|removal| {
@@ -39,14 +46,27 @@ pub fn render_attribution(label: &str, attribution: &Attribution) -> String {
         })
         .collect();
     let most_w = mosts.iter().map(|m| m.chars().count()).max().unwrap_or(10).max(10);
-    let _ = writeln!(s, "{:<name_w$}  {:<effect_w$}  {:<most_w$}  source", "modifier", "effect", "moves most");
+    let source_w = ranked.iter().map(|r| r.source.chars().count()).max().unwrap_or(6);
+    let sources_apart = width.is_some_and(|w| name_w + effect_w + most_w + source_w + 6 > w);
+    if sources_apart {
+        let _ = writeln!(s, "{:<name_w$}  {:<effect_w$}  moves most", "modifier", "effect");
+    } else {
+        let _ = writeln!(s, "{:<name_w$}  {:<effect_w$}  {:<most_w$}  source", "modifier", "effect", "moves most");
+    }
     for ((removal, name), most) in ranked.iter().zip(&names).zip(&mosts) {
-        let _ = writeln!(s, "{name:<name_w$}  {:<effect_w$}  {most:<most_w$}  {}", removal.effect, removal.source);
+        if sources_apart {
+            let _ = writeln!(s, "{name:<name_w$}  {:<effect_w$}  {most}", removal.effect);
+        } else {
+            let _ = writeln!(s, "{name:<name_w$}  {:<effect_w$}  {most:<most_w$}  {}", removal.effect, removal.source);
+        }
     }
     let biggest = ranked.iter().flat_map(|r| r.change.changes.iter().map(|c| c.points().abs())).fold(0.0, f64::max);
     let outcome_w = odds.rows().iter().map(|(o, _)| o.to_string().chars().count()).max().unwrap_or(6).max(6);
     for (removal, name) in ranked.iter().zip(&names) {
         let _ = writeln!(s, "\n{name} ({}): {}", removal.effect, removal.text);
+        if sources_apart {
+            let _ = writeln!(s, "  source: {}", removal.source);
+        }
         let moved: Vec<_> = removal.change.changes.iter().filter(|c| c.a != c.b).collect();
         if moved.is_empty() {
             let _ = writeln!(s, "  moves no outcome: the odds are the same without it");

@@ -6,7 +6,7 @@ use super::new_unit::Choose;
 use super::short_form::{self, Named};
 use super::turn::Turn;
 use crate::dice::{DiceError, DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
-use crate::present::attribution::render_attribution;
+use crate::present::attribution::render_attribution_within;
 use crate::present::diagnostic::{self, Look};
 use crate::present::escape::{escape_keeping_colour, escape_owned};
 use crate::present::odds::{Chances, render_odds, render_outcomes, render_procedure_within};
@@ -762,7 +762,7 @@ impl Session {
         match result {
             Ok(attribution) => {
                 let heading = if call.is_empty() { format!("{line}  (as the units stood before it)") } else { code };
-                Reply::Output(render_attribution(&heading, &attribution).trim_end().to_string())
+                Reply::Output(render_attribution_within(&heading, &attribution, self.width).trim_end().to_string())
             }
             Err(err) if call.is_empty() => Reply::Error(format!(
                 "`:odds why` weighs the last resolution, `{line}`, and its odds cannot be worked out: {}",

@@ -1506,3 +1506,21 @@ fn the_log_keeps_every_resolution_with_its_dice_and_effects_and_writes_markdown(
     let mut t = t;
     assert_eq!(output(t.handle(":log")), output(s.handle(":log")));
 }
+
+#[test]
+fn odds_why_fits_80_columns_its_ranking_on_one_row_a_modifier() {
+    let mut s = session(&["ff-napoleonic"]);
+    s.set_width(Some(80));
+    output(s.handle(UNITS));
+    output(s.handle(":seed 2"));
+    output(s.handle("fire 54th 4e range 1 enfiladed"));
+    let why = crate::present::fit::fit(&output(s.handle(":odds why")), Some(80));
+    let rows: Vec<&str> = why.lines().collect();
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{why}");
+    // The ranking: a row a modifier, unwrapped; each source under the modifier's own heading.
+    let at = rows.iter().position(|r| r.starts_with("modifier ")).unwrap_or_else(|| panic!("{why}"));
+    assert_eq!(rows[at], "modifier                              effect  moves most", "{why}");
+    assert!(rows[at + 1].starts_with("fire_modifiers.") && rows[at + 2].starts_with("fire_modifiers."), "{why}");
+    assert!(why.contains("\n  source: seed 004, FIRE TABLE MODIFIERS (FF-TAB-FIRE-MODS)\n"), "{why}");
+    assert!(why.contains("what each modifier does, the odds with it against without it, largest first"), "{why}");
+}
