@@ -214,7 +214,7 @@ pub fn markdown(log: &[Logged], title: &str) -> String {
     let mut when: Option<&str> = None;
     for entry in log {
         // A phase begun is its heading; only what it did is written under it.
-        let quiet_next = entry.line == ":next" && entry.steps.iter().all(|s| s.starts_with("turn "));
+        let quiet_next = entry.line.starts_with(":next") && entry.steps.is_empty();
         if entry.when.as_deref() != when {
             when = entry.when.as_deref();
             if let Some(w) = when {

@@ -136,7 +136,7 @@ Commands:
   :new VAR               make a unit, asked field by field (Tab lists the words), into VAR
   :units                 the units and leaders in the session
   :turn [SIDE SIDE]      where the game stands in the sequence of play, or a new game with SIDE moving first
-  :next                  the next phase; what a phase keeps (stands lost) clears as the rules say
+  :next [SIDE|turn SIDE]  the next phase; what a phase keeps (stands lost) clears as the rules say; where the card drawn says who moves, the side whose Movement Phase begins (or a new turn and its first side)
   :at UNIT GROUND        the ground a unit stands on (`:at 52nd hedge`), read by every short resolution naming it there until changed (`:at 52nd open`); `:at` lists them
   :log [FILE.md]         the game so far, each resolution with its dice and effects; FILE.md writes it as Markdown
   :save FILE             keep the session in a YAML file
@@ -369,10 +369,7 @@ impl Session {
             "turn" => self.turn_command(rest),
             "at" => self.at(rest),
             "log" => self.log_command(rest),
-            "next" => match rest {
-                "" => self.next_phase(),
-                _ => Reply::Error(format!("`:next` takes nothing, not `{rest}`: it moves on one phase")),
-            },
+            "next" => self.next_phase(rest),
             "reload" => self.reload(),
             "units" => Reply::Output(self.units_listing()),
             "new" => self.new_unit(rest),

@@ -1524,3 +1524,34 @@ fn odds_why_fits_80_columns_its_ranking_on_one_row_a_modifier() {
     assert!(why.contains("\n  source: seed 004, FIRE TABLE MODIFIERS (FF-TAB-FIRE-MODS)\n"), "{why}");
     assert!(why.contains("what each modifier does, the odds with it against without it, largest first"), "{why}");
 }
+
+#[test]
+fn a_card_driven_turn_names_the_side_whose_movement_phase_begins() {
+    let mut s = session(&["linear-warfare"]);
+    output(s.handle(r#"let f = unit("Régiment de Picardie", "line_battalion", #{side: "french"}); let a = unit("IR 4", "line_battalion", #{side: "allies"});"#));
+    assert!(
+        output(s.handle(":turn allies french"))
+            .starts_with("turn 1, allies moving: charges phase (1 of 3; allies acts)")
+    );
+    output(s.handle(":next"));
+    output(s.handle(":next"));
+    assert_eq!(s.prompt(), "[t1 allies leaders] grognard> ");
+    // The phases are over: the card drawn says who moves next, and `:next` asks for it.
+    let err = error(s.handle(":next"));
+    assert!(err.contains("name the side whose card came up next (`:next french`)"), "{err}");
+    assert!(error(s.handle(":next frnch")).contains("(did you mean `french`?)"));
+    assert!(output(s.handle(":next french")).starts_with("turn 1, french moving: charges phase"));
+    assert!(error(s.handle(":next allies")).contains("takes nothing until the leaders phase is over"));
+    output(s.handle(":next"));
+    output(s.handle(":next"));
+    // A new turn: start_turn (the rules' own procedure) runs on every unit.
+    output(s.handle("f.set_marker(\"fired\", true);"));
+    let next = output(s.handle(":next turn allies"));
+    assert!(next.starts_with("turn 2, allies moving: charges phase"), "{next}");
+    assert!(!s.variable("f").unwrap().cast::<UnitRef>().0.borrow().markers.contains_key("fired"), "{next}");
+    assert_eq!(output(s.handle("f.lose_stands(1); stands_lost_this_turn(f)")), "= 1");
+    // Undone, the turn is as it was.
+    output(s.handle(":undo"));
+    output(s.handle(":undo"));
+    assert_eq!(s.prompt(), "[t1 french leaders] grognard> ");
+}

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::session::{Reply, Session, UNDO_DEPTH};
-use crate::rules::sequence::{Acts, Moment, Sequence};
+use crate::rules::sequence::{Acts, Moment, Sequence, Sides};
 use crate::script::UnitRef;
 
 /// Where the game stands: the game turn, whose player turn (0: the first side's), the phase.
@@ -45,7 +45,11 @@ impl Turn {
             Acts::Other => format!("{} acts", self.sides[1 - self.player]),
             Acts::Both => "both sides act".to_string(),
         };
-        let whose = if sequence.each_side { format!(", {}'s player turn", self.phasing()) } else { String::new() };
+        let whose = match sequence.sides {
+            Sides::Alternate => format!(", {}'s player turn", self.phasing()),
+            Sides::Named => format!(", {} moving", self.phasing()),
+            Sides::Together => String::new(),
+        };
         format!(
             "turn {}{whose}: {} phase ({} of {}; {acts})\n  {}",
             self.turn,
@@ -56,23 +60,57 @@ impl Turn {
         )
     }
 
-    /// The next phase, and what it begins.
-    fn next(&self, sequence: &Sequence) -> (Turn, bool, bool) {
+    /// The next phase, as `:next` was given (`said`: a side, `turn` and a side, or nothing),
+    /// and whether it begins a player turn and a game turn; or why it cannot be told.
+    fn next(&self, sequence: &Sequence, said: &str) -> Result<(Turn, bool, bool), String> {
         let mut next = self.clone();
-        let (mut player_turn, mut turn) = (false, false);
-        next.phase += 1;
-        if next.phase >= sequence.phases.len() {
-            next.phase = 0;
-            player_turn = true;
-            if sequence.each_side && next.player == 0 {
-                next.player = 1;
-            } else {
+        let words: Vec<&str> = said.split_whitespace().collect();
+        let last = self.phase + 1 >= sequence.phases.len();
+        if !last {
+            if !words.is_empty() {
+                return Err(format!(
+                    "`:next` moves on to the {} phase of this turn: it takes nothing until the {} phase is over, not `{said}`",
+                    sequence.phases[self.phase + 1].id,
+                    sequence.phases[sequence.phases.len() - 1].id
+                ));
+            }
+            next.phase += 1;
+            return Ok((next, false, false));
+        }
+        next.phase = 0;
+        let side = |word: &str| -> Result<usize, String> {
+            self.sides.iter().position(|s| s == word).ok_or_else(|| {
+                let hint = crate::rules::did_you_mean(word, self.sides.iter().map(String::as_str));
+                format!(
+                    "`{word}` is not a side of this game{hint}: the sides are {} and {}",
+                    self.sides[0], self.sides[1]
+                )
+            })
+        };
+        match (sequence.sides, words.as_slice()) {
+            (Sides::Alternate, []) if next.player == 0 => next.player = 1,
+            (Sides::Alternate | Sides::Together, []) => {
                 next.player = 0;
                 next.turn += 1;
-                turn = true;
+                return Ok((next, true, true));
             }
+            (Sides::Named, [who]) if *who != "turn" => next.player = side(who)?,
+            (Sides::Named, ["turn", who]) => {
+                next.player = side(who)?;
+                next.turn += 1;
+                return Ok((next, true, true));
+            }
+            (Sides::Named, _) => {
+                return Err(format!(
+                    "{}'s phases are over: name the side whose card came up next (`:next {}`), or begin a new turn (`:next turn {}`)",
+                    self.phasing(),
+                    self.sides[1 - self.player],
+                    self.sides[0]
+                ));
+            }
+            (_, _) => return Err(format!("`:next` takes nothing here, not `{said}`: it moves on one phase")),
         }
-        (next, player_turn, turn)
+        Ok((next, true, false))
     }
 }
 
@@ -190,7 +228,7 @@ impl Session {
     /// `:next`: the next phase. Facts that clear as it begins are cleared, and at the end of a
     /// player turn the sequence's procedure runs on that side's units. All or nothing, and
     /// `:undo` takes it back.
-    pub(super) fn next_phase(&mut self) -> Reply {
+    pub(super) fn next_phase(&mut self, asked: &str) -> Reply {
         let Some(sequence) = self.sequence() else {
             return Reply::Error(format!(
                 "{} has no sequence of play (`sequence:` in ruleset.yaml): there is no phase to move on to",
@@ -198,8 +236,11 @@ impl Session {
             ));
         };
         let Some(turn) = self.turn.clone() else { return self.turn_command("") };
+        let (next, player_turn, new_turn) = match turn.next(&sequence, asked) {
+            Ok(next) => next,
+            Err(message) => return Reply::Error(message),
+        };
         let kept = self.host.keep(&self.scope);
-        let (next, player_turn, new_turn) = turn.next(&sequence);
         let mut said = Vec::new();
         // The side whose player turn ends: its units are given to the procedure that ends it.
         if player_turn && let Some((procedure, _)) = &sequence.end_of_player_turn {
@@ -225,6 +266,29 @@ impl Session {
                 }
             }
         }
+        // A new game turn: the sequence's procedure that begins it, given every unit.
+        if new_turn && let Some((procedure, _)) = &sequence.start_of_turn {
+            let units: rhai::Array = self.every_unit().into_iter().map(rhai::Dynamic::from).collect();
+            let mut scope = rhai::Scope::new();
+            scope.push("units", units);
+            match self.host.eval(&mut scope, &format!("{procedure}(units)")) {
+                Ok(eval) => {
+                    let text = crate::present::trace::render(&eval.trace, self.trace_form, self.width);
+                    if !text.trim().is_empty() {
+                        said.push(format!("the start of turn {} ({procedure}):\n{}", next.turn, text.trim_end()));
+                    }
+                }
+                Err(err) => {
+                    self.host.put_back(&kept);
+                    return Reply::Error(format!(
+                        "{}the start of turn {} could not be worked out; the game stays at {}",
+                        super::session::render(&err, self.look),
+                        next.turn,
+                        turn.brief(&sequence)
+                    ));
+                }
+            }
+        }
         let moment = Moment { phase: &sequence.phases[next.phase].id, player_turn, turn: new_turn };
         let mut cleared = 0;
         for unit in self.every_unit() {
@@ -235,10 +299,11 @@ impl Session {
                 sequence.facts.iter().filter(|(_, f)| f.clears_at(moment)).map(|(n, _)| n.as_str()).collect();
             said.push(format!("cleared {} on {cleared} unit{}", facts.join(", "), if cleared == 1 { "" } else { "s" }));
         }
-        self.push_undo(":next".to_string(), kept);
+        let line = format!(":next {asked}").trim_end().to_string();
+        self.push_undo(line.clone(), kept);
         self.log.push(super::game::Logged {
             when: Some(next.brief(&sequence)),
-            line: ":next".into(),
+            line,
             call: None,
             steps: said.iter().flat_map(|s| s.lines().map(str::to_string)).collect(),
         });

@@ -20,10 +20,13 @@ pub struct SequenceDef {
     /// What the sequence is, in a sentence.
     pub text: String,
     pub source: Source,
-    /// Whether the phases are one side's player turn, gone through by each side in turn to
-    /// make a game turn (`true`), or the whole game turn (`false`).
+    /// Whose the phases are: `alternate`, one side's player turn, each side in turn, the two
+    /// making a game turn; `named`, one side's (a Movement Phase), the side named as it begins
+    /// (the card drawn), the game turn ending when the player says; `together` (the default),
+    /// the whole game turn, both sides.
     #[serde(default)]
-    pub each_side: bool,
+    #[schemars(with = "Option<String>")]
+    pub sides: Option<Spanned<String>>,
     /// The phases in order.
     pub phases: Vec<PhaseDef>,
     /// A procedure given the units of the side whose player turn ends (a procedure with a
@@ -31,6 +34,11 @@ pub struct SequenceDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub end_of_player_turn: Option<Spanned<String>>,
+    /// A procedure given every unit as each game turn after the first begins (a procedure
+    /// with a contract, taking one parameter, the units).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub start_of_turn: Option<Spanned<String>>,
     /// Facts the effects on a unit record, by marker name.
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, FactDef>")]
@@ -64,6 +72,14 @@ pub struct FactDef {
     pub clears: Vec<Spanned<String>>,
     pub text: String,
     pub source: Source,
+}
+
+/// Whose the phases are (see `SequenceDef::sides`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    Alternate,
+    Named,
+    Together,
 }
 
 /// Who acts in a phase.
@@ -129,9 +145,10 @@ impl Fact {
 pub struct Sequence {
     pub text: String,
     pub source: Source,
-    pub each_side: bool,
+    pub sides: Sides,
     pub phases: Vec<Phase>,
     pub end_of_player_turn: Option<(String, super::problem::Origin)>,
+    pub start_of_turn: Option<(String, super::problem::Origin)>,
     pub facts: BTreeMap<String, Fact>,
 }
 
@@ -219,17 +236,39 @@ pub fn build(
         let clears = f.clears.into_iter().map(|c| c.value).collect();
         facts.insert(name.value, Fact { counts, clears, text: f.text.trim().to_string(), source: f.source });
     }
-    let end_of_player_turn = def.end_of_player_turn.map(|name| {
+    let procedure = |name: Spanned<String>| {
         let origin = super::problem::Origin { file: file.clone(), span: span_of(file, &name) };
         (name.value, origin)
-    });
+    };
+    let end_of_player_turn = def.end_of_player_turn.map(procedure);
+    let start_of_turn = def.start_of_turn.map(procedure);
+    let sides = match def.sides.as_ref().map(|s| s.value.as_str()) {
+        None | Some("together") => Sides::Together,
+        Some("alternate") => Sides::Alternate,
+        Some("named") => Sides::Named,
+        Some(other) => {
+            let hint = did_you_mean(other, ["alternate", "named", "together"].into_iter());
+            let at = def.sides.as_ref().expect("matched a word");
+            problems.push(
+                Problem::error(
+                    "rules::sequence",
+                    format!("`{other}` is not whose the phases are{hint}: alternate, named or together"),
+                    file,
+                    span_of(file, at),
+                )
+                .with_label("whose the phases are"),
+            );
+            Sides::Together
+        }
+    };
     // Built from what is right even when something is not, so that every slip is reported at once.
     Some(Sequence {
         text: def.text.trim().to_string(),
         source: def.source,
-        each_side: def.each_side,
+        sides,
         phases,
         end_of_player_turn,
+        start_of_turn,
         facts,
     })
     .filter(|s| !s.phases.is_empty())

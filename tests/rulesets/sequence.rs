@@ -13,9 +13,18 @@ fn the_shipped_sequence_reads_as_the_seed_prints_it() {
     let phases: Vec<&str> = sequence.phases.iter().map(|p| p.id.as_str()).collect();
     // "Maneuver (1st) Phase ... Reaction (2nd) Phase ... Musketry and Cannonade (3rd) Phase ... Melee (4th) Phase".
     assert_eq!(phases, ["maneuver", "reaction", "musketry", "melee"]);
-    assert!(sequence.each_side);
+    assert_eq!(sequence.sides, grognard::rules::sequence::Sides::Alternate);
     let fact = &sequence.facts["stands_lost_this_phase"];
     assert_eq!(fact.clears, ["musketry"]);
+    // Seed 003's Movement Phases, each the side's whose card is drawn, and its start of a turn.
+    let (rs, problems) = load_partial(&["linear-warfare".to_string()], &rules_dir());
+    assert!(problems.is_empty(), "{problems:?}");
+    let sequence = rs.and_then(|rs| rs.sequence).expect("linear-warfare has a sequence of play");
+    let phases: Vec<&str> = sequence.phases.iter().map(|p| p.id.as_str()).collect();
+    // "a. Conduct Charges ... b. Conduct Regular Movement and Fire c. Move Unattached Leadels".
+    assert_eq!(phases, ["charges", "movement_and_fire", "leaders"]);
+    assert_eq!(sequence.sides, grognard::rules::sequence::Sides::Named);
+    assert_eq!(sequence.start_of_turn.map(|(p, _)| p), Some("start_turn".to_string()));
 }
 
 #[test]
@@ -37,13 +46,17 @@ fn a_sequence_written_wrongly_is_refused_where_each_slip_is() {
             "`silenced` is already a marker (vocabulary: markers): a fact of the sequence is a marker of its own, with a name of its own",
             "ruleset.yaml:18:5",
         ),
+        (
+            "`alternat` is not whose the phases are (did you mean `alternate`?): alternate, named or together",
+            "ruleset.yaml:9:10",
+        ),
     ];
     assert_eq!(found.len(), expected.len() + 1, "{found:#?}");
     for ((code, message, place), (want, at)) in found.iter().zip(expected) {
         assert_eq!((*code, *message, place.as_str()), ("rules::sequence", want, at));
     }
     // The end of a player turn names a procedure with a contract.
-    let (code, message, _) = &found[4];
+    let (code, message, _) = &found[5];
     assert_eq!(*code, "rules::sequence");
     assert!(
         message.starts_with("the sequence's end_of_player_turn is `end_of_player_turn_unit`, which has no contract (did you mean `end_of_player_turn_units`?)"),

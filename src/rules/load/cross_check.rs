@@ -36,16 +36,22 @@ impl Loader {
                 }
             }
         }
-        // The sequence's end of a player turn is a procedure given that side's units.
-        if let Some((name, origin)) = rs.sequence.as_ref().and_then(|s| s.end_of_player_turn.as_ref()) {
+        // The sequence's end of a player turn is a procedure given that side's units, its
+        // start of a turn one given every unit.
+        let hooks = rs.sequence.iter().flat_map(|s| {
+            [("end_of_player_turn", &s.end_of_player_turn), ("start_of_turn", &s.start_of_turn)]
+                .into_iter()
+                .filter_map(|(hook, p)| p.as_ref().map(|p| (hook, p)))
+        });
+        for (hook, (name, origin)) in hooks {
             let takes_units = |c: &crate::rules::contract::Contract| matches!(c.params.as_slice(), [one] if one.kind == crate::rules::contract::Kind::Units);
             let fault = match rs.contracts.get(name) {
                 None => Some(format!(
-                    "the sequence's end_of_player_turn is `{name}`, which has no contract{}",
+                    "the sequence's {hook} is `{name}`, which has no contract{}",
                     did_you_mean(name, rs.contracts.keys().map(String::as_str))
                 )),
                 Some(c) if !takes_units(c) => Some(format!(
-                    "the sequence's end_of_player_turn, `{}`, is given one thing, the units of the side whose player turn ends: its contract takes {}",
+                    "the sequence's {hook}, `{}`, is given one thing, the units: its contract takes {}",
                     c.signature(),
                     c.params
                         .iter()
