@@ -136,7 +136,7 @@ Commands:
   :new VAR               make a unit, asked field by field (Tab lists the words), into VAR
   :units                 the units and leaders in the session
   :turn [SIDE SIDE]      where the game stands in the sequence of play, or a new game with SIDE moving first
-  :next [SIDE|turn SIDE]  the next phase; what a phase keeps (stands lost) clears as the rules say; where the card drawn says who moves, the side whose Movement Phase begins (or a new turn and its first side)
+  :next [SIDE|turn SIDE]  the next phase (what a phase keeps clears as the rules say); where a card says who moves, the side whose phases begin, or a new turn
   :at UNIT GROUND        the ground a unit stands on (`:at 52nd hedge`), read by every short resolution naming it there until changed (`:at 52nd open`); `:at` lists them
   :log [FILE.md]         the game so far, each resolution with its dice and effects; FILE.md writes it as Markdown
   :save FILE             keep the session in a YAML file
