@@ -579,6 +579,8 @@ impl Session {
         // A new ruleset starts with its own defaults.
         match build_host(&specs, &Switches::default(), &self.rules_dir) {
             Ok(host) => {
+                // Other rules, another game: the turn starts again by their sequence.
+                self.turn = None;
                 self.replace_host(host);
                 self.specs = specs;
                 self.switches = Switches::default();
