@@ -5,7 +5,7 @@ use num_traits::{ToPrimitive, Zero};
 use serde_json::{Value, json};
 
 use crate::dice::{fraction, to_f64};
-use crate::present::odds::{BAR_WIDTH, outcome_json, percent, render_rows, render_table, table_json};
+use crate::present::odds::{BAR_WIDTH, Chances, outcome_json, percent, render_rows, render_table, table_json};
 use crate::rules::Ruleset;
 use crate::run::Summary;
 use crate::script::{ExactObservations, KeyOdds, ObservedOdds, Outcome, ProcedureOdds, display_order};
@@ -39,13 +39,14 @@ pub fn render(odds: &ProcedureOdds, ruleset: &Ruleset) -> Result<String, crate::
                     &reached_by(exact, tally),
                     None,
                     BAR_WIDTH,
+                    Chances::Fractions,
                 );
             }
             for (key, record) in &exact.records {
                 s += &format!("\n{key} ({})\n", how_often("recorded", exact, record, &reached));
                 let numbers = record_numbers(record);
                 if let Some(rows) = record_rows(exact, record) {
-                    s += &render_rows("value", &rows, &reached_by(exact, record), None, BAR_WIDTH);
+                    s += &render_rows("value", &rows, &reached_by(exact, record), None, BAR_WIDTH, Chances::Fractions);
                     s += "\n";
                 }
                 s += &format!(

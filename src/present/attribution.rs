@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::change_bar::{HALF, change_bar, points_text};
-use super::odds::{percent, render_table};
+use super::odds::{Chances, percent, render_table};
 use crate::dice::{fraction, to_f64};
 use crate::script::{Attribution, Removal};
 
@@ -28,7 +28,7 @@ pub fn render_attribution_within(label: &str, attribution: &Attribution, width: 
         "estimated odds (sampled, the same seed for every distribution); then each modifier that applied, left out in turn\n\n"
     };
     let sampled = odds.sampled.is_some().then_some(odds.runs);
-    s += &render_table("result", &odds.rows(), &odds.distribution.total(), sampled, 24);
+    s += &render_table("result", &odds.rows(), &odds.distribution.total(), sampled, 24, Chances::Fractions);
     let ranked = attribution.by_size();
     if ranked.is_empty() {
         s += "\nno modifier applied on any path: the odds owe nothing to a modifier\n";

@@ -227,7 +227,7 @@ fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize, ch
         Some(note) => format!("{label}\nestimated odds, not exact: {note}\n\n"),
     };
     let sampled = odds.sampled.is_some().then_some(odds.runs);
-    s += &render_table_as("result", &odds.rows(), &dist.total(), sampled, bar_width, chances);
+    s += &render_table("result", &odds.rows(), &dist.total(), sampled, bar_width, chances);
     if !dist.residual().is_zero() {
         let depth = odds.cut_off_at.map(|d| format!(" after {d} dice")).unwrap_or_default();
         let why = match (odds.cut_by_outcomes, odds.cut_off_at) {
@@ -239,25 +239,14 @@ fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize, ch
     }
     for field in &odds.fields {
         s += "\n";
-        s += &render_table_as(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width, chances);
+        s += &render_table(&field.name, &field.rows(), &field.distribution.total(), sampled, bar_width, chances);
     }
     s
 }
 
 /// One distribution as a table whose first column is headed `column` (see `render_rows`),
-/// and for numbers their mean and spread.
+/// and for numbers their mean and spread; each exact chance as `chances` says.
 pub fn render_table(
-    column: &str,
-    rows: &[(Outcome, BigRational)],
-    total: &BigRational,
-    sampled_runs: Option<u64>,
-    bar_width: usize,
-) -> String {
-    render_table_as(column, rows, total, sampled_runs, bar_width, Chances::Fractions)
-}
-
-/// `render_table`, each exact chance as `chances` says.
-fn render_table_as(
     column: &str,
     rows: &[(Outcome, BigRational)],
     total: &BigRational,
@@ -265,7 +254,7 @@ fn render_table_as(
     bar_width: usize,
     chances: Chances,
 ) -> String {
-    let mut s = render_rows_as(column, rows, total, sampled_runs, bar_width, chances);
+    let mut s = render_rows(column, rows, total, sampled_runs, bar_width, chances);
     if all_numbers(rows) {
         let (mean, spread) = mean_and_spread(rows);
         s += &format!("\nmean {mean:.4}, standard deviation {spread:.4}\n");
@@ -277,18 +266,8 @@ fn render_table_as(
 /// order, `total` their chance together (less than 1 when some was cut off). Exact, each with
 /// its chance and percent, and for numbers the at-least and at-most columns; sampled
 /// (`sampled_runs`), each with its percent and 95% interval; the longest bar `bar_width` long.
+/// Each exact chance as `chances` says: a fraction beside its percent, or the percent alone.
 pub fn render_rows(
-    column: &str,
-    rows: &[(Outcome, BigRational)],
-    total: &BigRational,
-    sampled_runs: Option<u64>,
-    bar_width: usize,
-) -> String {
-    render_rows_as(column, rows, total, sampled_runs, bar_width, Chances::Fractions)
-}
-
-/// `render_rows`, each exact chance as `chances` says.
-fn render_rows_as(
     column: &str,
     rows: &[(Outcome, BigRational)],
     total: &BigRational,

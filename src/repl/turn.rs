@@ -245,47 +245,24 @@ impl Session {
         // The side whose player turn ends: its units are given to the procedure that ends it.
         if player_turn && let Some((procedure, _)) = &sequence.end_of_player_turn {
             let side = turn.phasing().to_string();
-            let units: rhai::Array =
-                self.every_unit().into_iter().filter(|u| side_of(u) == side).map(rhai::Dynamic::from).collect();
-            let mut scope = rhai::Scope::new();
-            scope.push("units", units);
-            match self.host.eval(&mut scope, &format!("{procedure}(units)")) {
-                Ok(eval) => {
-                    let text = crate::present::trace::render(&eval.trace, self.trace_form, self.width);
-                    if !text.trim().is_empty() {
-                        said.push(format!("the end of {side}'s player turn ({procedure}):\n{}", text.trim_end()));
-                    }
-                }
-                Err(err) => {
+            let units = self.every_unit().into_iter().filter(|u| side_of(u) == side).collect();
+            let what = format!("the end of {side}'s player turn");
+            match self.run_on_units(procedure, units, &what) {
+                Ok(text) => said.extend(text),
+                Err(message) => {
                     self.host.put_back(&kept);
-                    return Reply::Error(format!(
-                        "{}the end of {side}'s player turn could not be worked out; the game stays at {}",
-                        super::session::render(&err, self.look),
-                        turn.brief(&sequence)
-                    ));
+                    return Reply::Error(format!("{message}; the game stays at {}", turn.brief(&sequence)));
                 }
             }
         }
         // A new game turn: the sequence's procedure that begins it, given every unit.
         if new_turn && let Some((procedure, _)) = &sequence.start_of_turn {
-            let units: rhai::Array = self.every_unit().into_iter().map(rhai::Dynamic::from).collect();
-            let mut scope = rhai::Scope::new();
-            scope.push("units", units);
-            match self.host.eval(&mut scope, &format!("{procedure}(units)")) {
-                Ok(eval) => {
-                    let text = crate::present::trace::render(&eval.trace, self.trace_form, self.width);
-                    if !text.trim().is_empty() {
-                        said.push(format!("the start of turn {} ({procedure}):\n{}", next.turn, text.trim_end()));
-                    }
-                }
-                Err(err) => {
+            let what = format!("the start of turn {}", next.turn);
+            match self.run_on_units(procedure, self.every_unit(), &what) {
+                Ok(text) => said.extend(text),
+                Err(message) => {
                     self.host.put_back(&kept);
-                    return Reply::Error(format!(
-                        "{}the start of turn {} could not be worked out; the game stays at {}",
-                        super::session::render(&err, self.look),
-                        next.turn,
-                        turn.brief(&sequence)
-                    ));
+                    return Reply::Error(format!("{message}; the game stays at {}", turn.brief(&sequence)));
                 }
             }
         }
@@ -311,6 +288,21 @@ impl Session {
         self.turn = Some(next);
         said.insert(0, text);
         Reply::Output(said.join("\n"))
+    }
+
+    /// Runs a procedure of the sequence (`what` it does: "the end of france's player turn")
+    /// on `units`: its trace under a line saying what it was, when it says anything; or why it
+    /// could not be worked out.
+    fn run_on_units(&self, procedure: &str, units: Vec<UnitRef>, what: &str) -> Result<Option<String>, String> {
+        let mut scope = rhai::Scope::new();
+        scope.push("units", units.into_iter().map(rhai::Dynamic::from).collect::<rhai::Array>());
+        match self.host.eval(&mut scope, &format!("{procedure}(units)")) {
+            Ok(eval) => {
+                let text = crate::present::trace::render(&eval.trace, self.trace_form, self.width);
+                Ok((!text.trim().is_empty()).then(|| format!("{what} ({procedure}):\n{}", text.trim_end())))
+            }
+            Err(err) => Err(format!("{}{what} could not be worked out", super::session::render(&err, self.look))),
+        }
     }
 
     /// Keeps what a line changed, to undo, with the game as it stood before it.
