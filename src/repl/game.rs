@@ -131,6 +131,40 @@ impl Session {
         }
     }
 
+    /// A call written out in Rhai (`melee(ligne_2, foot_52nd, #{})`) with its units' ground
+    /// (`:at`) written into its situation map where the map leaves a ground key out, as a
+    /// short form has it: the code to run instead, or none when nothing is added (no unit
+    /// of it has a ground, or the situation is not a map written out, whose keys are unknown
+    /// before it runs); an error when a ground is a word the call's key does not take.
+    pub(super) fn with_ground(&self, code: &str) -> Result<Option<String>, String> {
+        if self.standing.is_empty() {
+            return Ok(None);
+        }
+        let Some(shape) = self.host.call_shape(&self.scope, code) else { return Ok(None) };
+        let rs = self.host.ruleset();
+        let Some(contract) = rs.contracts.get(&shape.name) else { return Ok(None) };
+        let Some(at) = contract.params.iter().position(|p| p.kind == Kind::Situation) else { return Ok(None) };
+        let Some(crate::script::Argument::Map { keys, open, close }) = shape.args.get(at) else { return Ok(None) };
+        let mut added = Vec::new();
+        for key in contract.situation.iter().filter(|k| k.of.is_some() && !keys.contains(&k.name)) {
+            let Some(whose) = contract.params.iter().position(|p| Some(&p.name) == key.of.as_ref()) else { continue };
+            let Some(crate::script::Argument::Variable(variable)) = shape.args.get(whose) else { continue };
+            let Some(unit) = self.variable(variable).and_then(|v| v.try_cast::<crate::script::UnitRef>()) else {
+                continue;
+            };
+            let id = unit.0.borrow().id.clone();
+            if let Some(words) = self.standing.get(&id).and_then(|g| g.get(&key.name)) {
+                added.push(format!("{}: {}", key.name, written(key, &contract.name, words)?));
+            }
+        }
+        if added.is_empty() {
+            return Ok(None);
+        }
+        let inside = code[open + 2..*close].trim();
+        let joined = if inside.is_empty() { added.join(", ") } else { format!("{inside}, {}", added.join(", ")) };
+        Ok(Some(format!("{}#{{{joined}}}{}", &code[..*open], &code[close + 1..])))
+    }
+
     /// Every unit's standing ground, a line each.
     fn standing_listing(&self) -> String {
         if self.standing.is_empty() {

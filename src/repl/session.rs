@@ -137,7 +137,7 @@ Commands:
   :units                 the units and leaders in the session
   :turn [SIDE SIDE]      where the game stands in the sequence of play, or a new game with SIDE moving first
   :next [SIDE|turn SIDE]  the next phase (what a phase keeps clears as the rules say); where a card says who moves, the side whose phases begin, or a new turn
-  :at UNIT GROUND        the ground a unit stands on (`:at 52nd hedge`), read by every short resolution naming it there until changed (`:at 52nd open`); `:at` lists them
+  :at UNIT GROUND        a unit's ground (`:at 52nd hedge`), read by each resolution naming it there until changed (`:at 52nd open`); `:at` lists them
   :log [FILE.md]         the game so far, each resolution with its dice and effects; FILE.md writes it as Markdown
   :save FILE             keep the session in a YAML file
   :load FILE             take a saved session back, or load an order of battle
@@ -297,7 +297,12 @@ impl Session {
                 // `fire 54th 4e range 1`: the call it stands for is shown above its result.
                 Some(Ok(call)) => self.evaluate_shown(&call, line, Some(&format!("-> {call}"))),
                 Some(Err(message)) => Reply::Error(message),
-                None => self.evaluate(line),
+                // A call written out takes its units' ground as a short form does, shown above it.
+                None => match self.with_ground(line) {
+                    Ok(Some(call)) => self.evaluate_shown(&call, line, Some(&format!("-> {call}"))),
+                    Ok(None) => self.evaluate(line),
+                    Err(message) => Reply::Error(message),
+                },
             },
         }
     }

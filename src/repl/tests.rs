@@ -1449,6 +1449,13 @@ fn a_units_ground_stands_until_changed_and_every_short_resolution_naming_it_ther
     output(s.handle(":undo"));
     let fire = output(s.handle("fire 4e 54th range 1"));
     assert!(fire.starts_with("-> fire(b, a, #{range: 1, cover: \"hedge\"})"), "{fire}");
+    // Written out in Rhai, a call takes the ground as a short form does, into its map.
+    let written = output(s.handle("melee(b, a, #{})"));
+    assert!(written.starts_with("-> melee(b, a, #{cover: \"hedge\"})"), "{written}");
+    output(s.handle(":undo"));
+    let written = output(s.handle("fire(b, a, #{ range: 1 }).result"));
+    assert!(written.starts_with("-> fire(b, a, #{range: 1, cover: \"hedge\"}).result"), "{written}");
+    assert!(output(s.handle("melee(b, a, #{cover: \"wall\"})")).starts_with("mods"));
     // Firing, the 54th's hedge is not the target's; given on the line, the line's counts.
     assert!(output(s.handle("fire 54th 4e range 1")).starts_with("-> fire(a, b, #{range: 1})"));
     assert!(output(s.handle("melee 4e 54th cover wall")).starts_with("-> melee(b, a, #{cover: \"wall\"})"));

@@ -54,7 +54,7 @@ pub use condition::CONDITION_NAMES;
 pub use error::ScriptError;
 pub use fields::FieldOdds;
 pub use handles::{LeaderRef, UnitRef};
-pub use host::{Evaluation, Host, Kept, Reach, Setup};
+pub use host::{Argument, CallShape, Evaluation, Host, Kept, Reach, Setup};
 pub use modifiers::Modifiers;
 pub use observed::{ExactObservations, KeyOdds, ObservedOdds};
 pub use outcome::{Outcome, display_order};

@@ -43,6 +43,44 @@ impl Host {
         }
     }
 
+    /// The shape of `code` when it is one call (`melee(a, b, #{cover: "hedge"})`, or one whose
+    /// value is read, `fire(a, b, #{}).result`): the
+    /// procedure's name and each argument, a variable by its name, a map written out by its
+    /// keys and where it stands in `code` (the byte offsets of its `#{` and its `}`), anything
+    /// else as other. None when `code` is not one plain call.
+    pub fn call_shape(&self, scope: &Scope, code: &str) -> Option<CallShape> {
+        let ast = self.engine.compile_expression_with_scope(scope, code).ok()?;
+        // The call itself, or the call a field or index of whose value is read (`fire(..).result`).
+        fn call_of(expr: &rhai::Expr) -> Option<&rhai::FnCallExpr> {
+            match expr {
+                rhai::Expr::FnCall(call, _) => Some(call),
+                rhai::Expr::Dot(x, ..) | rhai::Expr::Index(x, ..) => call_of(&x.lhs),
+                _ => None,
+            }
+        }
+        let call = match ast.statements() {
+            [rhai::Stmt::FnCall(call, _)] => call,
+            [rhai::Stmt::Expr(expr)] => call_of(expr)?,
+            _ => return None,
+        };
+        let args = call
+            .args
+            .iter()
+            .map(|arg| match arg {
+                rhai::Expr::Variable(x, ..) => Argument::Variable(x.1.to_string()),
+                rhai::Expr::Map(x, pos) => {
+                    written_map(code, *pos, x.0.iter().map(|(k, _)| k.name.to_string()).collect())
+                }
+                rhai::Expr::DynamicConstant(value, pos) => match value.read_lock::<rhai::Map>() {
+                    Some(map) => written_map(code, *pos, map.keys().map(|k| k.to_string()).collect()),
+                    None => Argument::Other,
+                },
+                _ => Argument::Other,
+            })
+            .collect();
+        Some(CallShape { name: call.name.to_string(), args })
+    }
+
     /// `code` with the procedures it may call. Code that defines no function of its own
     /// shares the procedures' functions rather than copying them (a merge copies every
     /// function's entry: a tenth of one fire's exact odds).
@@ -195,5 +233,90 @@ impl Host {
             problem = problem.with_help(help_text);
         }
         problem.into()
+    }
+}
+
+/// A plain call as written (see `Host::call_shape`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallShape {
+    pub name: String,
+    pub args: Vec<Argument>,
+}
+
+/// One argument of a plain call as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Argument {
+    /// A variable, by its name.
+    Variable(String),
+    /// A map written out: its keys, and the byte offsets in the code of its `#{` and its `}`.
+    Map {
+        keys: Vec<String>,
+        open: usize,
+        close: usize,
+    },
+    Other,
+}
+
+/// A map written out at `pos` of `code`, with `keys`: where its `#{` and its `}` stand, or
+/// other when the text there is not a map written out.
+fn written_map(code: &str, pos: rhai::Position, keys: Vec<String>) -> Argument {
+    let (Some(line), Some(column)) = (pos.line(), pos.position()) else { return Argument::Other };
+    // The byte offset of the line and column Rhai counts from 1, in characters.
+    let line_start: usize = code.split_inclusive('\n').take(line - 1).map(str::len).sum();
+    let Some(open) = code[line_start..].char_indices().nth(column - 1).map(|(i, _)| line_start + i) else {
+        return Argument::Other;
+    };
+    if !code[open..].starts_with("#{") {
+        return Argument::Other;
+    }
+    // The `}` that closes it, outside strings and nested brackets.
+    let mut depth = 0i64;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in code[open..].char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '`' | '\'' => quote = Some(c),
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Argument::Map { keys, open, close: open + i };
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    Argument::Other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_map_written_out_is_found_to_its_closing_brace_past_strings_and_nesting() {
+        let code = "melee(a, b,\n  #{cover: \"}{\", x: [1, #{y: 2}]}).result";
+        let shape = written_map(code, rhai::Position::new(2, 3), vec!["cover".into(), "x".into()]);
+        let Argument::Map { open, close, .. } = shape else { panic!("{shape:?}") };
+        assert_eq!(&code[open..=close], "#{cover: \"}{\", x: [1, #{y: 2}]}");
+        // A position that is not at a `#{` is no map written out.
+        assert_eq!(written_map(code, rhai::Position::new(1, 1), Vec::new()), Argument::Other);
+        // Columns count characters, not bytes.
+        let code = "f(\"é\", #{})";
+        let Argument::Map { open, close, .. } = written_map(code, rhai::Position::new(1, 8), Vec::new()) else {
+            panic!()
+        };
+        assert_eq!(&code[open..=close], "#{}");
     }
 }

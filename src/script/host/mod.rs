@@ -29,6 +29,7 @@ mod resolutions;
 mod setup;
 mod snapshot;
 
+pub use eval::{Argument, CallShape};
 pub use reach::Reach;
 pub use setup::Setup;
 pub use snapshot::Kept;
