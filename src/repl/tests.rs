@@ -1268,6 +1268,15 @@ fn the_turn_follows_the_sequence_of_play_and_a_stand_lost_to_fire_counts_in_the_
     assert_eq!(s.prompt(), "[t2 britain maneuver] grognard> ");
     // The sides named, a new game.
     assert!(output(s.handle(":turn france britain")).starts_with("turn 1, france's player turn: maneuver"));
+    // A side no unit is on is said, with how to give a unit its side.
+    let named = output(s.handle(":turn allies france"));
+    assert!(named.contains("no unit is on the side `allies`"), "{named}");
+    output(s.handle("a.side = \"allies\";"));
+    assert!(!output(s.handle(":turn allies france")).contains("no unit is on"));
+    for _ in 0..4 {
+        output(s.handle(":next"));
+    }
+    assert_eq!(s.prompt(), "[t1 france maneuver] grognard> ");
     assert!(error(s.handle(":turn france")).contains("names the two sides"));
     assert!(error(s.handle(":next 2")).contains("takes nothing"));
 }

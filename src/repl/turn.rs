@@ -172,11 +172,11 @@ impl Session {
         }
     }
 
-    /// Names the sides from the units once they name them, while the game still calls them
-    /// `first` and `second`.
+    /// Names the sides from the units once they name them, while the game still calls either
+    /// `first` or `second`.
     pub(super) fn settle_sides(&mut self) {
         if let Some(turn) = &self.turn
-            && turn.sides == [PLACEHOLDERS[0], PLACEHOLDERS[1]]
+            && turn.sides.iter().any(|s| PLACEHOLDERS.contains(&s.as_str()))
         {
             let sides = self.sides_of_units();
             if let Some(turn) = self.turn.as_mut() {
@@ -221,8 +221,18 @@ impl Session {
             }
         }
         let sides = self.sides_of_units();
-        let turn = self.turn.get_or_insert(Turn { turn: 1, player: 0, phase: 0, sides });
-        Reply::Output(turn.describe(&sequence))
+        let turn = self.turn.get_or_insert(Turn { turn: 1, player: 0, phase: 0, sides }).clone();
+        let mut text = turn.describe(&sequence);
+        // A side no unit is on gets nothing of the sequence's procedures: said, not left silent.
+        let units = self.every_unit();
+        for side in &turn.sides {
+            if !units.is_empty() && !units.iter().any(|u| side_of(u) == *side) {
+                text += &format!(
+                    "\nno unit is on the side `{side}` (a unit's side, or its nation when it gives none): give units their side (`a.side = \"{side}\"`)"
+                );
+            }
+        }
+        Reply::Output(text)
     }
 
     /// `:next`: the next phase. Facts that clear as it begins are cleared, and at the end of a
@@ -245,7 +255,12 @@ impl Session {
         // The side whose player turn ends: its units are given to the procedure that ends it.
         if player_turn && let Some((procedure, _)) = &sequence.end_of_player_turn {
             let side = turn.phasing().to_string();
-            let units = self.every_unit().into_iter().filter(|u| side_of(u) == side).collect();
+            let units: Vec<UnitRef> = self.every_unit().into_iter().filter(|u| side_of(u) == side).collect();
+            if units.is_empty() && !self.every_unit().is_empty() {
+                said.push(format!(
+                    "the end of {side}'s player turn reached no unit: none is on the side `{side}` (give units their side: `a.side = \"{side}\"`)"
+                ));
+            }
             let what = format!("the end of {side}'s player turn");
             match self.run_on_units(procedure, units, &what) {
                 Ok(text) => said.extend(text),

@@ -391,6 +391,8 @@ fn register_unit_type(engine: &mut Engine, state: &Shared) {
             fail(not_a_word(field, &Dynamic::from(n), Some(allowed)))
         });
     }
+    // A unit's side is the scenario's own word (any): what the turn's sides are read from.
+    engine.register_set("side", |u: &mut UnitRef, side: &str| u.edit().side = side.to_string());
     // Stands lost however they are lost count into the sequence's facts (stands lost this phase).
     let st = state.clone();
     engine.register_fn("lose_stands", move |u: &mut UnitRef, n: i64| {
