@@ -172,11 +172,10 @@ pub fn render_procedure_within(label: &str, odds: &ProcedureOdds, width: Option<
 /// the attackers carry the position  69.6%
 /// the assault is held               30.4%
 /// ```
-pub fn render_outcomes(
-    outcomes: &[(String, Vec<String>)],
-    rows: &[(Outcome, BigRational)],
-    chances: Chances,
-) -> Option<String> {
+pub fn render_outcomes(outcomes: &[(String, Vec<String>)], odds: &ProcedureOdds, chances: Chances) -> Option<String> {
+    let rows = &odds.rows();
+    // Sampled odds are shares of the trials, never exact fractions.
+    let chances = if odds.sampled.is_some() { Chances::Percents } else { chances };
     let word = |o: &Outcome| match o {
         Outcome::Word(w) => Some(w.clone()),
         _ => None,
@@ -208,15 +207,25 @@ pub fn render_outcomes(
 /// A chance as a percent to three significant figures: `69.6%`, `4.49%`, `0.123%`; `100%`.
 pub fn percent3(p: &BigRational) -> String {
     let pct = to_f64(p) * 100.0;
-    match pct {
-        0.0 => "0%".to_string(),
-        x if (99.95..100.0).contains(&x) => "99.9%".to_string(),
-        x if x >= 100.0 => "100%".to_string(),
-        x if x >= 10.0 => format!("{x:.1}%"),
-        x if x >= 1.0 => format!("{x:.2}%"),
-        x if x >= 0.001 => format!("{x:.3}%"),
-        _ => "<0.001%".to_string(),
+    if pct <= 0.0 {
+        return "0%".to_string();
     }
+    if pct >= 100.0 {
+        return "100%".to_string();
+    }
+    if pct < 0.001 {
+        return "<0.001%".to_string();
+    }
+    // Rounded to three figures first, so that 9.996% reads 10.0%, not 10.00%.
+    let magnitude = pct.log10().floor() as i32;
+    let scale = 10f64.powi(2 - magnitude);
+    let rounded = (pct * scale).round() / scale;
+    // Never 100% for what may fail: a hair short of it reads 99.9%.
+    if rounded >= 100.0 {
+        return "99.9%".to_string();
+    }
+    let decimals = (2 - rounded.log10().floor() as i32).max(0) as usize;
+    format!("{rounded:.decimals$}%")
 }
 
 fn render_procedure_with(label: &str, odds: &ProcedureOdds, bar_width: usize, chances: Chances) -> String {
@@ -455,6 +464,9 @@ mod tests {
             ((123, 100_000), "0.123%"),
             ((9_999, 10_000), "99.9%"),
             ((1, 10_000_000), "<0.001%"),
+            ((9_996, 100_000), "10.0%"),
+            ((9_996, 1_000_000), "1.00%"),
+            ((1, 2), "50.0%"),
         ] {
             assert_eq!(percent3(&ratio(n, d)), shown, "{n}/{d}");
         }

@@ -71,22 +71,49 @@ pub fn render(trace: &Trace, form: TraceForm, width: Option<usize>) -> String {
     out
 }
 
-/// The kind of a step, for the brief trace's lines: steps of one kind in a row share a line
-/// (a melee's two dice, a struggle's four effects), modifiers by the side they count for.
-#[derive(PartialEq)]
-enum Kind<'a> {
-    Roll,
-    Modifiers(Option<&'a str>),
-    Effect,
-    Note,
-    Own,
+/// One line of the brief trace as it is built: steps of one kind in a row share a line (a
+/// melee's two dice; both sides' modifiers, each side's under its name; a struggle's effects,
+/// each unit's together), and are written out once the line is complete.
+enum Brief<'a> {
+    Rolls(Vec<String>),
+    /// Each side's modifiers (none: the list names no side), in the order met.
+    Modifiers(Vec<(Option<&'a str>, Vec<String>)>),
+    /// Each unit's effects, in the order met.
+    Effects(Vec<(&'a str, Vec<&'a str>)>),
+    Notes(Vec<&'a str>),
+    /// A line of its own: a table read, a card drawn.
+    Own(String),
+}
+
+impl Brief<'_> {
+    fn written(&self) -> String {
+        match self {
+            Brief::Rolls(rolls) => format!("roll    {}", rolls.join("; ")),
+            Brief::Modifiers(sides) => {
+                let each: Vec<String> = sides
+                    .iter()
+                    .map(|(side, mods)| match side {
+                        Some(side) => format!("{side}: {}", mods.join(", ")),
+                        None => mods.join(", "),
+                    })
+                    .collect();
+                format!("mods    {}", each.join("; "))
+            }
+            Brief::Effects(units) => {
+                let each: Vec<String> = units.iter().map(|(unit, e)| format!("{unit}: {}", e.join(", "))).collect();
+                format!("effect  {}", each.join("; "))
+            }
+            Brief::Notes(notes) => format!("note    {}", notes.join("; ")),
+            Brief::Own(line) => line.clone(),
+        }
+    }
 }
 
 /// The brief trace: the steps `TraceForm::Brief` shows, those of a kind in a row on one line.
 fn render_brief(trace: &Trace, width: Option<usize>) -> String {
-    let mut lines: Vec<(Kind, String)> = Vec::new();
+    let mut lines: Vec<Brief> = Vec::new();
     for step in trace.steps.iter().filter(|s| TraceForm::Brief.shows(s)) {
-        let (kind, tag, part) = match step {
+        match step {
             Step::Roll { label, roll, .. } => {
                 // One die read as it fell is its face alone: `4e Ligne (attacker): 5`.
                 let plain = roll.dice.len() == 1
@@ -99,12 +126,38 @@ fn render_brief(trace: &Trace, width: Option<usize>) -> String {
                     (Some(label), false) => format!("{label}: {roll}"),
                     (None, _) => roll.to_string(),
                 };
-                (Kind::Roll, "roll    ", part)
+                match lines.last_mut() {
+                    Some(Brief::Rolls(rolls)) => rolls.push(part),
+                    _ => lines.push(Brief::Rolls(vec![part])),
+                }
             }
             Step::Modifier { id, effect, times, side, .. } => {
-                let times = times.map(|n| format!(" x{n}")).unwrap_or_default();
-                (Kind::Modifiers(side.as_deref()), "mods    ", format!("{id} {effect}{times}"))
+                // What it added in all: `national +2`, not `national +1 x2`.
+                let part = match (effect, times) {
+                    (crate::rules::ModEffect::Add(v), Some(n)) => format!("{id} {:+}", v.saturating_mul(*n)),
+                    (_, Some(n)) => format!("{id} {effect} x{n}"),
+                    (_, None) => format!("{id} {effect}"),
+                };
+                let side = side.as_deref();
+                match lines.last_mut() {
+                    Some(Brief::Modifiers(sides)) => match sides.iter_mut().find(|(s, _)| *s == side) {
+                        Some((_, mods)) => mods.push(part),
+                        None => sides.push((side, vec![part])),
+                    },
+                    _ => lines.push(Brief::Modifiers(vec![(side, vec![part])])),
+                }
             }
+            Step::Effect { subject, effects } => match lines.last_mut() {
+                Some(Brief::Effects(units)) => match units.iter_mut().find(|(u, _)| *u == subject.as_str()) {
+                    Some((_, e)) => e.push(effects),
+                    None => units.push((subject, vec![effects])),
+                },
+                _ => lines.push(Brief::Effects(vec![(subject, vec![effects])])),
+            },
+            Step::Note { text } | Step::Detail { text } => match lines.last_mut() {
+                Some(Brief::Notes(notes)) => notes.push(text),
+                _ => lines.push(Brief::Notes(vec![text])),
+            },
             Step::Table { title, reading, luck, .. } => {
                 let mut line = format!("table   {title}");
                 if let Some(row) = &reading.row {
@@ -128,55 +181,17 @@ fn render_brief(trace: &Trace, width: Option<usize>) -> String {
                 }
                 // How lucky, not how near: the results a total or two away are for `steps`.
                 line += &margins(*luck, &[]);
-                lines.push((Kind::Own, line));
-                continue;
+                lines.push(Brief::Own(line));
             }
-            Step::Effect { subject, effects } => (Kind::Effect, "effect  ", format!("{subject}: {effects}")),
-            Step::Note { text } | Step::Detail { text } => (Kind::Note, "note    ", text.clone()),
-            Step::Card { .. } => {
-                lines.push((Kind::Own, step.to_string()));
-                continue;
-            }
-        };
-        match lines.last_mut() {
-            Some((last, line)) if *last == kind => match &kind {
-                // A unit's effects in a row read as one: `54th Foot: disordered, loses 1 stand`.
-                Kind::Effect => *line = merged_effects(line, &part),
-                Kind::Modifiers(_) => *line += &format!(", {part}"),
-                _ => *line += &format!("; {part}"),
-            },
-            _ => {
-                let head = match &kind {
-                    Kind::Modifiers(Some(side)) => format!("{tag}{side}: {part}"),
-                    _ => format!("{tag}{part}"),
-                };
-                lines.push((kind, head));
-            }
+            Step::Card { .. } => lines.push(Brief::Own(step.to_string())),
         }
     }
     let mut out = String::new();
-    for (_, line) in lines {
-        out += &wrap(&escape(&line), width);
+    for line in lines {
+        out += &wrap(&escape(&line.written()), width);
         out.push('\n');
     }
     out
-}
-
-/// `line`, a brief line of effects (`effect  A: x; B: y`), with `part` (`A: z`) added to its
-/// subject's, or after them when the subject is new.
-fn merged_effects(line: &str, part: &str) -> String {
-    let body = line.trim_start_matches("effect  ");
-    let mut subjects: Vec<(String, String)> = body
-        .split("; ")
-        .map(|p| p.split_once(": ").map_or((p.to_string(), String::new()), |(s, e)| (s.to_string(), e.to_string())))
-        .collect();
-    let (subject, effects) = part.split_once(": ").unwrap_or((part, ""));
-    match subjects.iter_mut().find(|(s, _)| s == subject) {
-        Some((_, known)) => *known += &format!(", {effects}"),
-        None => subjects.push((subject.to_string(), effects.to_string())),
-    }
-    let joined: Vec<String> = subjects.into_iter().map(|(s, e)| format!("{s}: {e}")).collect();
-    format!("effect  {}", joined.join("; "))
 }
 
 /// How lucky a table's reading was and how near it came to other results:

@@ -160,7 +160,8 @@ impl Session {
         if added.is_empty() {
             return Ok(None);
         }
-        let inside = code[open + 2..*close].trim();
+        // What the map holds already, less a trailing comma (`#{range: 1,}`).
+        let inside = code[open + 2..*close].trim().trim_end_matches(',').trim_end();
         let joined = if inside.is_empty() { added.join(", ") } else { format!("{inside}, {}", added.join(", ")) };
         Ok(Some(format!("{}#{{{joined}}}{}", &code[..*open], &code[close + 1..])))
     }

@@ -154,6 +154,10 @@ impl Session {
                     Some(format!("`{typed}` is not a whole number of 1 or more"))
                 }
                 Wanted::Number if typed.parse::<i64>().is_err() => Some(format!("`{typed}` is not a whole number")),
+                // A side is named in `:turn` and `:next`, a word at a time.
+                _ if question == "side" && typed.contains(char::is_whitespace) => {
+                    Some(format!("`{typed}` is more than one word: a side is one (`allies`, `french_army`)"))
+                }
                 _ => None,
             };
             match wrong {

@@ -721,7 +721,7 @@ impl Session {
                             .collect()
                     })
                     .unwrap_or_default();
-                let text = match (render_outcomes(&outcomes, &odds.rows(), chances), table.split_once('\n')) {
+                let text = match (render_outcomes(&outcomes, &odds, chances), table.split_once('\n')) {
                     (Some(lead), Some((heading, rest))) => format!("{heading}\n{lead}\n{rest}"),
                     _ => table,
                 };

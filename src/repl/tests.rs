@@ -1243,7 +1243,8 @@ fn the_turn_follows_the_sequence_of_play_and_a_stand_lost_to_fire_counts_in_the_
     // The melee phase: the fire's stand counts against the French with nothing typed.
     assert!(output(s.handle(":next")).contains("melee phase (4 of 4; britain acts)"));
     let melee = output(s.handle("melee 54th 4e"));
-    assert!(melee.contains("\nmods    4e Ligne (defender): disordered -2, stands_lost -1 x1\n"), "{melee}");
+    assert!(melee.contains("4e Ligne (defender): disordered -2, national +2, stands_lost -1\n"), "{melee}");
+    assert!(melee.contains("note    4e Ligne lost 1 stand(s) earlier this phase (stands_lost_this_phase"), "{melee}");
     // Given in the situation, the count is the player's.
     answer_with(&mut s, &["5", "5"]);
     output(s.handle(":undo"));
@@ -1366,7 +1367,9 @@ fn a_melee_with_a_struggle_reads_in_a_dozen_lines_at_80_columns_with_its_dice_an
     assert!(rows.iter().all(|r| r.chars().count() <= 80), "{text}");
     // Both rounds' dice and totals, each round's result, the effects.
     assert!(text.contains("roll    4e Ligne (attacker): 5; 54th Foot (defender): 6\n"), "{text}");
-    assert!(text.contains("differential: (5 +2) - (6 +1) = 0"), "{text}");
+    // The differential is the table's total, over the dice and the modifiers shown; its sum
+    // is in `:why`.
+    assert!(text.contains("table   Melee Table, total 0 -> desperate_struggle"), "{text}");
     assert!(text.contains("-> desperate_struggle: fought again"), "{text}");
     // What the result makes the units do next, in the rules' words.
     assert!(text.contains("-> swept: the defender retreats a full move"), "{text}");
@@ -1376,10 +1379,13 @@ fn a_melee_with_a_struggle_reads_in_a_dozen_lines_at_80_columns_with_its_dice_an
         joined.contains("effect  4e Ligne: disordered, loses 1 stand; 54th Foot: disordered, loses 1 stand"),
         "{text}"
     );
-    assert!(text.contains("mods    4e Ligne (attacker): disordered -2, stands_lost -1 x1"), "{text}");
+    assert!(joined.contains("mods    4e Ligne (attacker): disordered -2, national +2, stands_lost -1; 54th Foot (defender): disordered -2, national +1, stands_lost -1"), "{text}");
     // `:why` has what the brief leaves out: the national modifiers, the struggle's words.
     let why = output(s.handle(":why"));
-    assert!(why.contains("national melee modifier for 4e Ligne"), "{why}");
+    assert!(
+        why.contains("national melee modifier for 4e Ligne") && why.contains("differential: (5 +2) - (6 +1) = 0"),
+        "{why}"
+    );
     assert!(why.contains("desperate struggle: both disordered"), "{why}");
     // `:trace off` still shows the dice.
     output(s.handle(":trace off"));
@@ -1465,6 +1471,14 @@ fn a_units_ground_stands_until_changed_and_every_short_resolution_naming_it_ther
     let written = output(s.handle("fire(b, a, #{ range: 1 }).result"));
     assert!(written.starts_with("-> fire(b, a, #{range: 1, cover: \"hedge\"}).result"), "{written}");
     assert!(output(s.handle("melee(b, a, #{cover: \"wall\"})")).starts_with("mods"));
+    // Ended with `;`, kept in a variable, or written with a trailing comma, the same.
+    output(s.handle(":undo"));
+    assert!(output(s.handle("melee(b, a, #{});")).starts_with("-> melee(b, a, #{cover: \"hedge\"});"));
+    output(s.handle(":undo"));
+    assert!(output(s.handle("let r = melee(b, a, #{});")).starts_with("-> let r = melee(b, a, #{cover: \"hedge\"});"));
+    output(s.handle(":undo"));
+    let trailing = output(s.handle("fire(b, a, #{range: 1,}).result"));
+    assert!(trailing.starts_with("-> fire(b, a, #{range: 1, cover: \"hedge\"}).result"), "{trailing}");
     // Firing, the 54th's hedge is not the target's; given on the line, the line's counts.
     assert!(output(s.handle("fire 54th 4e range 1")).starts_with("-> fire(a, b, #{range: 1})"));
     assert!(output(s.handle("melee 4e 54th cover wall")).starts_with("-> melee(b, a, #{cover: \"wall\"})"));
@@ -1570,4 +1584,24 @@ fn a_card_driven_turn_names_the_side_whose_movement_phase_begins() {
     output(s.handle(":undo"));
     output(s.handle(":undo"));
     assert_eq!(s.prompt(), "[t1 french leaders] grognard> ");
+}
+
+#[test]
+fn a_saved_turn_edited_out_of_the_sequence_starts_again_and_a_side_is_one_word() {
+    let mut s = session(&["ff-napoleonic"]);
+    output(s.handle(UNITS));
+    output(s.handle(":next"));
+    let (_, dir) = saved_and_loaded(&mut s, "turn-edit");
+    let file = dir.join("game.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("player: 0"), "{text}");
+    std::fs::write(&file, text.replace("player: 0", "player: 2")).unwrap();
+    let mut t = session(&[]);
+    output(t.handle(&format!(":load {}", file.display())));
+    assert_eq!(t.prompt(), "[t1 britain maneuver] grognard> ");
+    // `:new`'s side is one word, as `:turn` and `:next` take it.
+    let asked = choose_with(&mut s, &["Rifles", "british_light", "light division", "light_division", ""]);
+    let made = output(s.handle(":new rifles"));
+    assert!(made.contains("side: \"light_division\""), "{made}");
+    assert!(asked.borrow().iter().any(|(p, _)| p.starts_with("`light division` is more than one word")));
 }

@@ -166,8 +166,11 @@ impl Session {
             return;
         };
         self.host.record_facts(true);
+        // A turn that does not fit these rules' sequence (other rules, a saved game edited by
+        // hand) starts again.
+        let player_turns = if sequence.sides == Sides::Together { 1 } else { 2 };
         match &self.turn {
-            Some(turn) if turn.phase < sequence.phases.len() => {}
+            Some(turn) if turn.phase < sequence.phases.len() && turn.player < player_turns && turn.turn >= 1 => {}
             _ => self.turn = Some(Turn { turn: 1, player: 0, phase: 0, sides: self.sides_of_units() }),
         }
     }

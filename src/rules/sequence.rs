@@ -192,6 +192,17 @@ pub fn build(
                 continue;
             }
         };
+        if MOMENTS.contains(&p.id.value.as_str()) {
+            wrong(
+                &p.id,
+                format!(
+                    "a phase may not be called `{}`: the word says when a fact clears (phase, player_turn, turn)",
+                    p.id.value
+                ),
+                "a word taken",
+            );
+            continue;
+        }
         if phases.iter().any(|q| q.id == p.id.value) {
             wrong(&p.id, format!("the phase `{}` is listed twice", p.id.value), "listed before");
             continue;
@@ -218,6 +229,16 @@ pub fn build(
                 "a marker already",
             );
             continue;
+        }
+        if f.clears.is_empty() {
+            wrong(
+                &name,
+                format!(
+                    "the fact `{}` never clears: say when, `clears: [phase]`, `[turn]` or a phase's name",
+                    name.value
+                ),
+                "never cleared",
+            );
         }
         let known: Vec<&str> = MOMENTS.iter().copied().chain(phases.iter().map(|p| p.id.as_str())).collect();
         for c in &f.clears {

@@ -37,15 +37,20 @@ fn a_sequence_written_wrongly_is_refused_where_each_slip_is() {
         .collect();
     let expected = [
         ("`bth` is not who acts in a phase (did you mean `both`?): phasing, other or both", "ruleset.yaml:12:29"),
-        ("a fact counts stands_lost, not `stand_lost` (did you mean `stands_lost`?)", "ruleset.yaml:16:32"),
+        (
+            "a phase may not be called `turn`: the word says when a fact clears (phase, player_turn, turn)",
+            "ruleset.yaml:14:13",
+        ),
+        ("a fact counts stands_lost, not `stand_lost` (did you mean `stands_lost`?)", "ruleset.yaml:17:32"),
         (
             "a fact clears at a phase of the sequence, `phase`, `player_turn` or `turn`, not `turns` (did you mean `turn`?)",
-            "ruleset.yaml:17:53",
+            "ruleset.yaml:18:53",
         ),
         (
             "`silenced` is already a marker (vocabulary: markers): a fact of the sequence is a marker of its own, with a name of its own",
-            "ruleset.yaml:18:5",
+            "ruleset.yaml:19:5",
         ),
+        ("the fact `never` never clears: say when, `clears: [phase]`, `[turn]` or a phase's name", "ruleset.yaml:20:5"),
         (
             "`alternat` is not whose the phases are (did you mean `alternate`?): alternate, named or together",
             "ruleset.yaml:9:10",
@@ -56,7 +61,7 @@ fn a_sequence_written_wrongly_is_refused_where_each_slip_is() {
         assert_eq!((*code, *message, place.as_str()), ("rules::sequence", want, at));
     }
     // The end of a player turn names a procedure with a contract.
-    let (code, message, _) = &found[5];
+    let (code, message, _) = &found[7];
     assert_eq!(*code, "rules::sequence");
     assert!(
         message.starts_with("the sequence's end_of_player_turn is `end_of_player_turn_unit`, which has no contract (did you mean `end_of_player_turn_units`?)"),

@@ -43,13 +43,14 @@ impl Host {
         }
     }
 
-    /// The shape of `code` when it is one call (`melee(a, b, #{cover: "hedge"})`, or one whose
-    /// value is read, `fire(a, b, #{}).result`): the
+    /// The shape of `code` when it is one call (`melee(a, b, #{cover: "hedge"})`, one whose
+    /// value is read, `fire(a, b, #{}).result`, or kept, `let r = melee(..);`): the
     /// procedure's name and each argument, a variable by its name, a map written out by its
     /// keys and where it stands in `code` (the byte offsets of its `#{` and its `}`), anything
     /// else as other. None when `code` is not one plain call.
     pub fn call_shape(&self, scope: &Scope, code: &str) -> Option<CallShape> {
-        let ast = self.engine.compile_expression_with_scope(scope, code).ok()?;
+        // As statements: a line may end with `;` or keep the value (`let r = melee(..)`).
+        let ast = self.engine.compile_with_scope(scope, code).ok()?;
         // The call itself, or the call a field or index of whose value is read (`fire(..).result`).
         fn call_of(expr: &rhai::Expr) -> Option<&rhai::FnCallExpr> {
             match expr {
@@ -61,6 +62,7 @@ impl Host {
         let call = match ast.statements() {
             [rhai::Stmt::FnCall(call, _)] => call,
             [rhai::Stmt::Expr(expr)] => call_of(expr)?,
+            [rhai::Stmt::Var(x, ..)] => call_of(&x.1)?,
             _ => return None,
         };
         let args = call
