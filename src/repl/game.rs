@@ -44,6 +44,33 @@ pub fn ground_keys(contracts: &BTreeMap<String, Contract>) -> BTreeMap<String, V
     keys
 }
 
+/// What is wrong with a saved game's ground, if anything: a unit it does not hold, a key no
+/// contract makes a ground (`of:`), or a word no such key takes; each said with what was meant.
+pub fn standing_fault(
+    standing: &Standing,
+    units: &BTreeMap<String, crate::unit::Unit>,
+    contracts: &BTreeMap<String, Contract>,
+) -> Option<String> {
+    let keys = ground_keys(contracts);
+    for (id, ground) in standing {
+        if !units.contains_key(id) {
+            let hint = crate::rules::did_you_mean(id, units.keys().map(String::as_str));
+            return Some(format!("the ground of `{id}` is for a unit the game does not hold{hint}"));
+        }
+        for (key, words) in ground {
+            let Some(known) = keys.get(key) else {
+                let hint = crate::rules::did_you_mean(key, keys.keys().map(String::as_str));
+                return Some(format!("`{key}` (the ground of `{id}`) is no ground a unit stands on{hint}"));
+            };
+            if let Some(word) = words.iter().find(|w| !known.is_empty() && !known.contains(*w)) {
+                let hint = crate::rules::did_you_mean(word, known.iter().map(String::as_str));
+                return Some(format!("`{word}` (the {key} of `{id}`) is not a word {key} takes{hint}"));
+            }
+        }
+    }
+    None
+}
+
 /// The value a situation key of a contract takes from a unit's standing words, as Rhai
 /// writes it, or why the key does not take them.
 pub fn written(key: &Key, contract: &str, words: &[String]) -> Result<String, String> {
@@ -187,25 +214,13 @@ impl Session {
         self.standing.get(unit_id).map(describe)
     }
 
-    /// The unit a word names: a variable, an id, or a piece of a name only one unit has.
+    /// The unit a word names, as a short form names it (`super::short_form::find_unit`).
     fn unit_named(&self, word: &str) -> Result<crate::script::UnitRef, String> {
-        if let Some(unit) = self.variable(word).and_then(|v| v.try_cast::<crate::script::UnitRef>()) {
-            return Ok(unit);
-        }
-        let units = self.host.units();
-        if let Some(unit) = units.iter().find(|u| u.0.borrow().id == word) {
-            return Ok(unit.clone());
-        }
-        let fits: Vec<&crate::script::UnitRef> =
-            units.iter().filter(|u| u.0.borrow().name.to_lowercase().contains(&word.to_lowercase())).collect();
-        match fits.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(format!("no unit is `{word}`: name it by its variable, its id or a piece of its name")),
-            many => {
-                let names: Vec<String> = many.iter().map(|u| u.0.borrow().name.clone()).collect();
-                Err(format!("`{word}` could be {}: name it by more of its name", names.join(" or ")))
-            }
-        }
+        let named = self.named();
+        let found = super::short_form::find_unit(word, &named)?;
+        self.variable(&found.variable)
+            .and_then(|v| v.try_cast::<crate::script::UnitRef>())
+            .ok_or_else(|| format!("`{}` holds no unit", found.variable))
     }
 
     /// `:log`: the game so far, each resolution with its dice and effects; `:log FILE.md`

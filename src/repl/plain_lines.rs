@@ -184,7 +184,7 @@ mod tests {
     }
 
     fn brackets(text: &str) -> bool {
-        super::super::terminal::open_brackets(text) > 0
+        crate::script::open_brackets(text) > 0
     }
 
     #[test]

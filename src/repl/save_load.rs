@@ -136,6 +136,11 @@ impl Session {
             let problem = crate::rules::unit_problem::locate_unit_error(&file, &wrong);
             return Reply::Error(format!("{}the session was not changed", diagnostic::render(&problem, self.look)));
         }
+        // A unit's ground edited by hand is checked as `:at` checks it: a misspelt key or word
+        // must not quietly drop a hedge.
+        if let Some(wrong) = super::game::standing_fault(&saved.standing, &saved.units, &host.ruleset().contracts) {
+            return Reply::Error(format!("{path}: {wrong}; the session was not changed"));
+        }
         let (scope, units, leaders) = match saved::scope_of(&saved) {
             Ok(parts) => parts,
             Err(why) => return Reply::Error(format!("{path}: {why}; the session was not changed")),

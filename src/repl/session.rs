@@ -425,7 +425,7 @@ impl Session {
     }
 
     /// The units, leaders and lists of them the session's variables hold, for short forms.
-    fn named(&self) -> Vec<Named> {
+    pub(super) fn named(&self) -> Vec<Named> {
         let mut named = Vec::new();
         for (variable, _, value) in self.scope.iter() {
             let variable = variable.to_string();

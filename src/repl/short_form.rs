@@ -280,6 +280,11 @@ fn keys(contract: &Contract) -> String {
 
 /// The unit (or leader) `word` names: its variable, its id, or a piece of its name
 /// (`54th` is `54th Foot`, `1/4e` is `1/4e Ligne`), when only one fits.
+/// The unit `word` names (a variable, an id, a name, or a piece of one only one unit has).
+pub fn find_unit<'n>(word: &str, named: &'n [Named]) -> Result<&'n Named, String> {
+    find(word, named, false)
+}
+
 fn find<'n>(word: &str, named: &'n [Named], leader: bool) -> Result<&'n Named, String> {
     let what = if leader { "leader" } else { "unit" };
     let of_kind: Vec<&Named> = named.iter().filter(|n| n.leader == leader && !n.list).collect();

@@ -17,6 +17,7 @@ use rustyline::{CompletionType, Config, Context, DefaultEditor, Editor, Helper};
 #[cfg(unix)]
 use super::plain_lines::PlainLines;
 use super::session::{Reply, Session};
+use crate::script::open_brackets;
 
 /// No plain reader off unix: rustyline reads every terminal there.
 #[cfg(not(unix))]
@@ -106,33 +107,6 @@ impl Hinter for Words {
 impl Highlighter for Words {}
 impl Validator for Words {}
 impl Helper for Words {}
-
-/// How many brackets are still open, outside strings.
-pub fn open_brackets(text: &str) -> i64 {
-    let mut depth = 0i64;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for c in text.chars() {
-        match quote {
-            Some(q) => {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                '"' | '`' | '\'' => quote = Some(c),
-                '{' | '[' | '(' => depth += 1,
-                '}' | ']' | ')' => depth -= 1,
-                _ => {}
-            },
-        }
-    }
-    depth
-}
 
 /// The reader of every line on a terminal rustyline cannot drive; none where rustyline reads keys.
 #[cfg(unix)]

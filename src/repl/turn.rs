@@ -258,8 +258,10 @@ impl Session {
         // The side whose player turn ends: its units are given to the procedure that ends it.
         if player_turn && let Some((procedure, _)) = &sequence.end_of_player_turn {
             let side = turn.phasing().to_string();
-            let units: Vec<UnitRef> = self.every_unit().into_iter().filter(|u| side_of(u) == side).collect();
-            if units.is_empty() && !self.every_unit().is_empty() {
+            let every = self.every_unit();
+            let any = !every.is_empty();
+            let units: Vec<UnitRef> = every.into_iter().filter(|u| side_of(u) == side).collect();
+            if units.is_empty() && any {
                 said.push(format!(
                     "the end of {side}'s player turn reached no unit: none is on the side `{side}` (give units their side: `a.side = \"{side}\"`)"
                 ));

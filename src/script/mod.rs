@@ -10,6 +10,7 @@
 mod attribution;
 mod base_calls;
 mod bindings;
+mod brackets;
 mod budget;
 mod check;
 mod comparison;
@@ -47,6 +48,7 @@ mod unread;
 mod words;
 
 pub use attribution::{Attribution, Removal};
+pub use brackets::open_brackets;
 pub use budget::Stop;
 pub use check::check;
 pub use comparison::{Change, Comparison};

@@ -272,34 +272,10 @@ fn written_map(code: &str, pos: rhai::Position, keys: Vec<String>) -> Argument {
         return Argument::Other;
     }
     // The `}` that closes it, outside strings and nested brackets.
-    let mut depth = 0i64;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in code[open..].char_indices() {
-        match quote {
-            Some(q) => {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                '"' | '`' | '\'' => quote = Some(c),
-                '{' | '[' | '(' => depth += 1,
-                '}' | ']' | ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Argument::Map { keys, open, close: open + i };
-                    }
-                }
-                _ => {}
-            },
-        }
+    match crate::script::brackets::closing_bracket(&code[open + 1..]) {
+        Some(close) => Argument::Map { keys, open, close: open + 1 + close },
+        None => Argument::Other,
     }
-    Argument::Other
 }
 
 #[cfg(test)]
