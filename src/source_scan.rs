@@ -49,10 +49,117 @@ pub fn modules() -> BTreeMap<Vec<String>, PathBuf> {
 /// The text of a source file without comments and without its `#[cfg(test)]` modules.
 pub fn code_of(file: &Path) -> String {
     let text = std::fs::read_to_string(file).expect("a readable source file");
-    let mut code: String =
-        text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    without_test_items(&lex(&text, Strings::Kept))
+}
+
+/// The code of a source's text with comments left out and every string literal emptied (`""`),
+/// so that neither a `//` nor a path inside a string is read as code; `#[cfg(test)]` items left out.
+pub fn paths_code(text: &str) -> String {
+    without_test_items(&lex(text, Strings::Emptied))
+}
+
+/// What `lex` does with the text of string literals.
+#[derive(Clone, Copy, PartialEq)]
+enum Strings {
+    Kept,
+    Emptied,
+}
+
+/// A source's text with its comments (line, block, doc) turned to spaces, each line kept, read as
+/// Rust reads it: a `//` inside a string or a character literal is not a comment.
+fn lex(text: &str, strings: Strings) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    if chars[i] == '\n' {
+                        out.push('\n');
+                    }
+                    i += 1;
+                }
+            }
+        } else if c == '"'
+            || (c == 'r' && (i == 0 || !ident(chars[i - 1]) || chars[i - 1] == 'b') && raw_opens(&chars[i + 1..]))
+        {
+            // A string, plain (with escapes) or raw (`r#"…"#`, closed by as many `#`).
+            let hashes = if c == 'r' { chars[i + 1..].iter().take_while(|&&h| h == '#').count() } else { 0 };
+            let raw = c == 'r';
+            let open_end = if raw { i + 1 + hashes + 1 } else { i + 1 };
+            out.extend(&chars[i..open_end]);
+            i = open_end;
+            while i < chars.len() {
+                if !raw && chars[i] == '\\' {
+                    if strings == Strings::Kept {
+                        out.extend(&chars[i..(i + 2).min(chars.len())]);
+                    }
+                    i += 2;
+                    continue;
+                }
+                if chars[i] == '"' && chars[i + 1..].iter().take(hashes).filter(|&&h| h == '#').count() == hashes {
+                    break;
+                }
+                if strings == Strings::Kept || chars[i] == '\n' {
+                    out.push(chars[i]);
+                }
+                i += 1;
+            }
+            let close_end = (i + 1 + hashes).min(chars.len());
+            out.extend(&chars[i.min(chars.len())..close_end]);
+            i = close_end;
+        } else if c == '\'' && (next == Some('\\') || chars.get(i + 2) == Some(&'\'')) {
+            // A character literal (`'"'`, `'\''`), not a lifetime.
+            let mut end = i + 2;
+            if next == Some('\\') {
+                end += 1;
+                while end < chars.len() && chars[end] != '\'' {
+                    end += 1;
+                }
+            }
+            let end = (end + 1).min(chars.len());
+            if strings == Strings::Kept {
+                out.extend(&chars[i..end]);
+            } else {
+                out.push_str("' '");
+            }
+            i = end;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether the text after an `r` opens a raw string: `#`s, then `"`.
+fn raw_opens(after: &[char]) -> bool {
+    let hashes = after.iter().take_while(|&&h| h == '#').count();
+    after.get(hashes) == Some(&'"')
+}
+
+/// Code with each `#[cfg(test)]` item left out, up to its closing brace (or semicolon).
+fn without_test_items(code: &str) -> String {
+    let mut code = code.to_string();
     while let Some(at) = code.find("#[cfg(test)]") {
-        // Drop the item that follows, up to its closing brace (or semicolon).
         let rest = &code[at..];
         let mut depth = 0usize;
         let mut end = rest.len();

@@ -11,8 +11,9 @@
 
 use std::collections::BTreeSet;
 
+use crate::script::syntax::{ASTNode, Expr};
 use miette::SourceSpan;
-use rhai::{AST, ASTNode, Expr, Module, Position, Shared};
+use rhai::{AST, Module, Position, Shared};
 
 use super::error::offset_of;
 use crate::rules::{Problem, SourceFile, did_you_mean};
@@ -230,9 +231,11 @@ pub(crate) fn copies(files: &[LayerFile], problems: &mut Vec<Problem>) -> (AST, 
                 continue;
             }
             // The nearest layer below that defines it, its last file first (as the merge reads).
-            let found = below()
-                .rev()
-                .find_map(|f| f.ast.iter_fn_def().find(|d| d.name == base && d.params.len() == arity).map(|d| (f, d)));
+            let found = below().rev().find_map(|f| {
+                crate::script::syntax::functions(&f.ast)
+                    .find(|d| d.name == base && d.params.len() == arity)
+                    .map(|d| (f, d))
+            });
             match found {
                 Some((home, def)) => {
                     let mut copy = (**def).clone();
@@ -279,8 +282,10 @@ fn unreached(caller: &LayerFile, name: &str, span: SourceSpan, arity: usize, bel
         ))
         .with_help("`base::name(...)` calls the function an overlay replaces, as the ruleset it extends defines it");
     }
-    let defined: Vec<(&str, usize, &LayerFile)> =
-        below.iter().flat_map(|f| f.ast.iter_fn_def().map(move |d| (d.name.as_str(), d.params.len(), *f))).collect();
+    let defined: Vec<(&str, usize, &LayerFile)> = below
+        .iter()
+        .flat_map(|f| crate::script::syntax::functions(&f.ast).map(move |d| (d.name.as_str(), d.params.len(), *f)))
+        .collect();
     let same_name: Vec<&(&str, usize, &LayerFile)> = defined.iter().filter(|(n, _, _)| *n == name).collect();
     if same_name.is_empty() {
         let hint = did_you_mean(name, defined.iter().map(|(n, _, _)| *n));

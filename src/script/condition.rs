@@ -17,7 +17,8 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use rhai::{AST, ASTFlags, Array, Dynamic, Expr, FnCallExpr, ImmutableString, Stmt};
+use crate::script::syntax::{ASTFlags, Expr, FnCallExpr, Stmt};
+use rhai::{AST, Array, Dynamic, ImmutableString};
 
 use super::handles::{LeaderRef, UnitRef};
 use super::properties::{UnitWord, leader_method, leader_property, unit_method, unit_property};

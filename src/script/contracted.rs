@@ -1,7 +1,8 @@
 //! Contracts put to work: each procedure a contract names first checks what it was passed
 //! (`contract_check`), on every path that runs it, Rhai's and the compiled one alike.
 
-use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
+use crate::script::syntax::{ASTNode, Expr, Stmt};
+use rhai::{AST, Engine, Position};
 
 use super::bindings::contract::{CHECK, check_situation_key, check_value, shown, unknown_key};
 use super::error::offset_of;
@@ -23,7 +24,7 @@ pub(super) fn put_checks(
     for (file, ast) in compiled {
         let text = file.inner();
         let mut inserts: Vec<(usize, String)> = Vec::new();
-        for def in ast.iter_fn_def() {
+        for def in crate::script::syntax::functions(&ast) {
             let Some(contract) = ruleset.contracts.get(def.name.as_str()) else { continue };
             let params: Vec<&str> = def.params.iter().map(|p| p.as_str()).collect();
             let declared: Vec<&str> = contract.params.iter().map(|p| p.name.as_str()).collect();
@@ -83,7 +84,9 @@ pub(super) fn put_checks(
     for contract in ruleset.contracts.values().filter(|c| !found.contains(&c.name)) {
         let arities: Vec<usize> = compiled
             .iter()
-            .flat_map(|(_, ast)| ast.iter_fn_def().filter(|d| d.name == contract.name).map(|d| d.params.len()))
+            .flat_map(|(_, ast)| {
+                crate::script::syntax::functions(&ast).filter(|d| d.name == contract.name).map(|d| d.params.len())
+            })
             .collect();
         let message = if arities.is_empty() {
             let names = compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string()));

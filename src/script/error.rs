@@ -92,3 +92,30 @@ pub fn message_of(err: &EvalAltResult) -> String {
 pub fn expression_source(name: &str, code: &str) -> SourceFile {
     std::sync::Arc::new(NamedSource::new(name, code.to_string()).with_language("rhai"))
 }
+
+/// A runtime error for Rhai with `message`: what a binding refuses a call with.
+pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, Box<EvalAltResult>> {
+    Err(message.into().into())
+}
+
+/// The text that marks an error as the exact engine giving up (the caller then replays instead).
+pub(crate) const UNSUPPORTED: &str = "grognard: the exact engine cannot walk this: ";
+
+/// The exact engine gives up: the caller replays every face instead.
+pub fn unsupported(why: String) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorRuntime(format!("{UNSUPPORTED}{why}").into(), Position::NONE).into()
+}
+
+/// Whether `err` is the exact engine giving up, and why.
+pub fn unsupported_reason(err: &EvalAltResult) -> Option<String> {
+    let mut inner = err;
+    while let EvalAltResult::ErrorInFunctionCall(_, _, next, _) = inner {
+        inner = next;
+    }
+    match inner {
+        EvalAltResult::ErrorRuntime(value, _) => {
+            value.read_lock::<rhai::ImmutableString>().and_then(|s| s.strip_prefix(UNSUPPORTED).map(str::to_string))
+        }
+        _ => None,
+    }
+}

@@ -2,7 +2,8 @@
 //! "no")`, `apply(x, #{markers: #{spent: "no"}})`, `unit(#{.., markers: #{..}})`) against the
 //! kind the ruleset gives each marker. Marker names are `words.rs`'s.
 
-use rhai::{AST, ASTNode, Dynamic, Expr, Position, Stmt};
+use crate::script::syntax::{ASTNode, Expr, Stmt};
+use rhai::{AST, Dynamic, Position};
 
 use crate::rules::Ruleset;
 use crate::unit::{Marker, MarkerFault, Vocabulary};

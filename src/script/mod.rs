@@ -21,10 +21,12 @@ mod contracted;
 mod dice_paths;
 mod error;
 mod fields;
+mod fingerprint;
 mod handles;
 mod host;
 mod luck;
 mod marker_kinds;
+mod mode;
 mod modifier_engine;
 mod modifiers;
 mod observed;
@@ -41,11 +43,13 @@ mod seen;
 mod state;
 mod sweep;
 mod switch_cases;
+mod syntax;
 mod trace;
 mod type_checks;
 mod type_flow;
 mod unread;
 mod words;
+mod world;
 
 pub use attribution::{Attribution, Removal};
 pub use brackets::open_brackets;
@@ -66,6 +70,12 @@ pub use seen::Seen;
 pub use state::Observations;
 pub use sweep::{Axis, CellFailed, Sweep, SweepCell};
 pub use trace::{Step, Trace};
+
+/// The files that read Rhai's internals (see `syntax`), for the test that holds the list true.
+#[cfg(test)]
+pub(crate) fn syntax_readers() -> &'static [&'static str] {
+    syntax::READERS
+}
 
 #[cfg(test)]
 mod tests;

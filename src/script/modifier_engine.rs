@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 
 use rhai::{Dynamic, EvalAltResult, Map, NativeCallContext, Scope};
 
-use super::bindings::fail;
 use super::condition::{CONDITION_NAMES, Condition, ConditionValues};
 use super::condition_reason::why_false;
+use super::error::fail;
 use super::handles::UnitRef;
+use super::mode::{Mode, WalkBy, Walking};
 use super::modifiers::Modifiers;
-use super::state::{DiceMode, Shared};
+use super::state::Shared;
 use super::trace::Step;
 use crate::rules::{ModEffect, Verdict, WhyNot, apply_groups, gate};
 
@@ -43,7 +44,7 @@ pub(crate) fn modifiers_of(
         ));
     }
     let key = replay_key(st);
-    if let Some(kept) = key.as_ref().and_then(|key| st.borrow().replayed.as_ref()?.get(key).cloned()) {
+    if let Some(kept) = key.as_ref().and_then(|key| replayed(&st.borrow().mode)?.get(key).cloned()) {
         seen(st, &kept);
         return Ok(kept);
     }
@@ -52,7 +53,7 @@ pub(crate) fn modifiers_of(
     st.borrow_mut().modifier_depth -= 1;
     let (mods, by_rhai) = result?;
     if let (Some(key), false) = (key, by_rhai)
-        && let Some(replayed) = &mut st.borrow_mut().replayed
+        && let Mode::Walking(Walking { by: WalkBy::Faces(replayed), .. }) = &mut st.borrow_mut().mode
     {
         replayed.keep(key, mods.clone());
     }
@@ -71,9 +72,19 @@ fn seen(st: &Shared, mods: &Modifiers) {
 /// (see `script::replayed`); none otherwise.
 fn replay_key(st: &Shared) -> Option<crate::script::replayed::Key> {
     let mut st = st.borrow_mut();
-    let st = &mut *st;
-    match (&mut st.replayed, &st.dice) {
-        (Some(replayed), DiceMode::Walk(walk)) if st.walk.is_none() && !st.tracing => Some(replayed.next_key(walk)),
+    let tracing = st.tracing;
+    match &mut st.mode {
+        Mode::Walking(Walking { dice, by: WalkBy::Faces(replayed) }) if !tracing => {
+            Some(replayed.next_key(&dice.borrow()))
+        }
+        _ => None,
+    }
+}
+
+/// The answers a walk replayed face by face keeps, in that mode.
+fn replayed(mode: &Mode) -> Option<&crate::script::replayed::Replayed> {
+    match mode {
+        Mode::Walking(Walking { by: WalkBy::Faces(replayed), .. }) => Some(replayed),
         _ => None,
     }
 }

@@ -10,8 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use crate::script::syntax::{ASTNode, Expr, Stmt};
 use miette::SourceSpan;
-use rhai::{AST, ASTNode, Engine, Expr, OptimizationLevel, Stmt};
+use rhai::{AST, Engine, OptimizationLevel};
 
 use super::base_calls::{LayerFile, written_name};
 use crate::rules::{Problem, Ruleset, SourceFile, did_you_mean};
@@ -44,8 +45,7 @@ pub(crate) struct Defined<'a> {
 /// read past an interpolated string, so the text is searched.
 pub(crate) fn defined_functions<'a>(file: &'a LayerFile<'a>) -> Vec<Defined<'a>> {
     let text = file.file.inner();
-    file.ast
-        .iter_fn_def()
+    crate::script::syntax::functions(&file.ast)
         .map(|def| {
             let arity = def.params.len();
             let offset = written_at(text, &def.name, arity).unwrap_or(0);

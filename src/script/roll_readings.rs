@@ -4,7 +4,8 @@
 //! works; the warning asks for the reading to be written, so that a reader (and the rule
 //! author, a month later) sees which number is meant.
 
-use rhai::{AST, ASTNode, Expr, Position, Stmt};
+use crate::script::syntax::{ASTNode, Expr, Stmt};
+use rhai::{AST, Position};
 
 use crate::rules::{Problem, SourceFile};
 use crate::script::error::span_at;
@@ -21,7 +22,7 @@ pub fn unread_rolls(file: &SourceFile, ast: &AST) -> Vec<Problem> {
     let mut top = ast.clone();
     top.clear_functions();
     let mut scripts = vec![top];
-    for def in ast.iter_fn_def() {
+    for def in crate::script::syntax::functions(&ast) {
         let (name, arity) = (def.name.clone(), def.params.len());
         let mut alone = ast.clone_functions_only();
         alone.retain_functions(|_, _, n, a| n == name && a == arity);

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use super::condition::Condition;
 use super::handles::{LeaderRef, UnitRef};
+use super::mode::Mode;
 use super::trace::{Step, Trace};
-use crate::dice::{DiceError, DiceExpr, DiceLimits, Die, Enumerator, RollSource, Seeded, parse_with};
+use crate::dice::{DiceError, DiceExpr, DiceLimits, Seeded, parse_with};
 use crate::rules::{ModifierList, Ruleset};
 
 /// The most steps one trace keeps.
@@ -16,73 +17,6 @@ pub const MAX_TRACE_STEPS: usize = 10_000;
 
 /// How deep `modifiers()` may nest (a condition calling `modifiers` calling ...).
 pub const MAX_MODIFIER_DEPTH: usize = 8;
-
-/// Where the bindings take their dice from.
-pub enum DiceMode {
-    /// A generator or supplied faces.
-    Source(Box<dyn RollSource>),
-    /// Walking every outcome for an exact distribution.
-    Walk(Enumerator),
-}
-
-impl RollSource for DiceMode {
-    fn face(&mut self, die: Die) -> Result<i64, DiceError> {
-        self.face_for(die, "")
-    }
-
-    fn face_for(&mut self, die: Die, what: &str) -> Result<i64, DiceError> {
-        match self {
-            DiceMode::Source(source) => source.face_for(die, what),
-            DiceMode::Walk(walk) => walk.face(die),
-        }
-    }
-
-    fn shows_purpose(&self) -> bool {
-        match self {
-            DiceMode::Source(source) => source.shows_purpose(),
-            DiceMode::Walk(_) => false,
-        }
-    }
-
-    fn card_drawn(&mut self, face_down: &[&str], drawn: &[&str], what: &str) -> Option<Result<usize, DiceError>> {
-        match self {
-            DiceMode::Source(source) => source.card_drawn(face_down, drawn, what),
-            DiceMode::Walk(_) => None,
-        }
-    }
-
-    fn unused_faces(&self) -> Result<(), DiceError> {
-        match self {
-            DiceMode::Source(source) => source.unused_faces(),
-            DiceMode::Walk(_) => Ok(()),
-        }
-    }
-
-    fn position(&self) -> Option<u128> {
-        match self {
-            DiceMode::Source(source) => source.position(),
-            DiceMode::Walk(_) => None,
-        }
-    }
-
-    fn set_position(&mut self, position: u128) {
-        if let DiceMode::Source(source) = self {
-            source.set_position(position);
-        }
-    }
-
-    fn pool_faces(&mut self, die: Die, what: &[String], take: &mut dyn FnMut(i64)) -> Result<(), DiceError> {
-        match self {
-            DiceMode::Source(source) => source.pool_faces(die, what, take),
-            DiceMode::Walk(walk) => {
-                for _ in what {
-                    take(walk.face(die)?);
-                }
-                Ok(())
-            }
-        }
-    }
-}
 
 /// Shows steps of a trace to the player while the line that made them runs.
 pub type ShowSteps = Box<dyn FnMut(&[Step])>;
@@ -97,7 +31,8 @@ pub struct Progress {
 /// State shared by the host and every binding.
 pub struct State {
     pub ruleset: Ruleset,
-    pub dice: DiceMode,
+    /// How the command running now plays its dice: the one place that says so.
+    pub mode: Mode,
     pub trace: Trace,
     /// Whether steps are recorded (off in bulk runs and while enumerating).
     pub tracing: bool,
@@ -121,8 +56,6 @@ pub struct State {
     pub leaders: BTreeMap<String, LeaderRef>,
     /// What the command running now may still spend, ticked by Rhai and by compiled code alike.
     pub meter: Rc<super::budget::Meter>,
-    /// An exact walk under way (see `script::odds`): compiled procedure calls are worked out whole.
-    pub walk: Option<Rc<super::odds::Walk>>,
     /// During one `odds` command, the units made so far, by a hash of their specification
     /// with the specification itself: every replay of the code makes the same units again,
     /// with the same vocabulary. (Boxed: a table of whole units is a large allocation, which
@@ -131,11 +64,6 @@ pub struct State {
     /// During an exact walk, whether a draw branches over the kinds of card left, not each
     /// card (see `bindings::unseen`), and what the walk's script then did with a card drawn.
     pub cards: CardWalk,
-    /// During a walk replayed face by face, the answers of calls its runs need not make again.
-    pub replayed: Option<super::replayed::Replayed>,
-    /// In a study's worker, its procedures' calls kept by the dice they rolled, from trial to
-    /// trial (see `dice_paths`).
-    pub dice_paths: Option<Rc<RefCell<super::dice_paths::DicePaths>>>,
     /// How many runs began (a study's trial is one): what tells one trial's units from another's.
     pub trial: u64,
     /// While an `odds` command asks (attribution, `compare`), what its paths touched.
@@ -209,7 +137,7 @@ impl State {
         State {
             lists,
             ruleset,
-            dice: DiceMode::Source(Box::new(Seeded::new(0))),
+            mode: Mode::Playing(Box::new(Seeded::new(0))),
             trace: Trace::default(),
             tracing: true,
             dice_cache: HashMap::new(),
@@ -221,15 +149,12 @@ impl State {
             units: BTreeMap::new(),
             leaders: BTreeMap::new(),
             meter: Rc::default(),
-            walk: None,
             units_made: None,
-            dice_paths: None,
             trial: 0,
             seen: None,
             left_out: None,
             standing: (0, u64::MAX),
             cards: CardWalk::default(),
-            replayed: None,
             progress: None,
             stands_lost_facts: Vec::new(),
         }

@@ -6,7 +6,8 @@
 
 use std::collections::BTreeSet;
 
-use rhai::{ASTNode, Expr, FnCallExpr, Position, Stmt};
+use crate::script::syntax::{ASTNode, Expr, FnCallExpr, Stmt};
+use rhai::Position;
 
 use super::type_flow::{Body, Env, Flow, Plain, Ty, Words, WordsOf};
 use crate::rules::did_you_mean;

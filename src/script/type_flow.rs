@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use rhai::{AST, ASTNode, Expr, FnCallExpr, Stmt};
+use crate::script::syntax::{ASTNode, Expr, FnCallExpr, Stmt};
+use rhai::AST;
 
 use crate::rules::Ruleset;
 use crate::rules::contract::{Key, Kind};
@@ -148,7 +149,7 @@ pub(super) struct Body {
 /// type it does not export; its walk over an AST of one function hands them over at depth 1).
 pub(super) fn bodies(ast: &AST) -> Vec<Body> {
     let all = ast.clone_functions_only();
-    ast.iter_fn_def()
+    crate::script::syntax::functions(&ast)
         .map(|def| {
             let (name, arity) = (def.name.clone(), def.params.len());
             let mut alone = all.clone();

@@ -10,8 +10,9 @@
 
 use std::collections::BTreeSet;
 
+use crate::script::syntax::{ASTNode, Expr, Stmt};
 use miette::SourceSpan;
-use rhai::{AST, ASTNode, Engine, Expr, OptimizationLevel, Position, Stmt};
+use rhai::{AST, Engine, OptimizationLevel, Position};
 
 use super::base_calls::{LayerFile, written_name};
 use super::overlay_check::defined_functions;

@@ -6,7 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rhai::{AST, ASTNode, Expr, FnCallExpr, Position, Stmt};
+use crate::script::syntax::{ASTNode, Expr, FnCallExpr, Stmt};
+use rhai::{AST, Position};
 
 use super::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES};
 use crate::rules::contract::Key;
@@ -157,7 +158,7 @@ pub(super) fn misspelt_in_procedures(
     typed: &BTreeMap<(String, usize), BTreeMap<String, Typed>>,
 ) -> Vec<(String, Position)> {
     let mut found = misspelt(ast, ruleset, &BTreeMap::new(), marker_values);
-    for def in ast.iter_fn_def() {
+    for def in crate::script::syntax::functions(&ast) {
         let arity = def.params.len();
         let Some(names) = typed.get(&(def.name.to_string(), arity)).filter(|n| !n.is_empty()) else { continue };
         let mut alone = ast.clone_functions_only();

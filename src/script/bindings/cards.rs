@@ -6,12 +6,13 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
 
 use num_bigint::BigUint;
 
-use super::fail;
 use super::unseen::Unseen;
 use crate::cards::{Card, CardError, Deck};
 use crate::dice::Weights;
+use crate::script::error::fail;
 use crate::script::handles::DeckRef;
-use crate::script::state::{DiceMode, Shared, State};
+use crate::script::mode::WalkDice;
+use crate::script::state::{Shared, State};
 use crate::script::trace::Step;
 
 /// A drawn card as Rhai sees it: `#{name, colour, position, of, run}`.
@@ -63,7 +64,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let cards = if in_play { deck.in_play() } else { deck.face_up() };
             let by_kind = {
                 let mut st = st.borrow_mut();
-                let by_kind = st.cards.by_kind && matches!(st.dice, DiceMode::Walk(_));
+                let by_kind = st.cards.by_kind && st.mode.walking().is_some();
                 st.cards.unseen |= by_kind && !cards.is_empty();
                 by_kind
             };
@@ -98,10 +99,12 @@ pub fn register(engine: &mut Engine, state: &Shared) {
             let mut st = state.borrow_mut();
             let mut deck = d.edit();
             let what = label.unwrap_or("card draw");
-            if st.cards.by_kind && matches!(st.dice, DiceMode::Walk(_)) {
-                return draw_by_kind(&mut st, &mut deck);
+            if st.cards.by_kind
+                && let Some(dice) = st.mode.walking().map(|w| w.dice.clone())
+            {
+                return draw_by_kind(&mut st, &dice, &mut deck);
             }
-            match deck.draw_at(&mut st.dice, what) {
+            match deck.draw_at(&mut st.mode, what) {
                 Ok((card, (position, of))) => {
                     let run = deck.run();
                     let label = label.map(str::to_string);
@@ -130,7 +133,7 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 /// A draw during an exact walk that draws by kind (see `unseen`): a branch over the kinds
 /// of card left, each as likely as it has cards; the first card of the kind is taken, and
 /// its name and place are `Unseen`.
-fn draw_by_kind(st: &mut State, deck: &mut Deck) -> Result<Map, Box<EvalAltResult>> {
+fn draw_by_kind(st: &mut State, dice: &WalkDice, deck: &mut Deck) -> Result<Map, Box<EvalAltResult>> {
     let kinds = deck.kinds();
     let total = deck.face_down();
     let chosen = if kinds.len() > 1 {
@@ -138,10 +141,7 @@ fn draw_by_kind(st: &mut State, deck: &mut Deck) -> Result<Map, Box<EvalAltResul
             counts: kinds.iter().map(|(_, n)| BigUint::from(*n)).collect(),
             total: BigUint::from(total),
         });
-        let chosen = match &mut st.dice {
-            DiceMode::Walk(e) => e.choose(&weights),
-            DiceMode::Source(_) => unreachable!("drawn by kind only while walking"),
-        };
+        let chosen = dice.borrow_mut().choose(&weights);
         match chosen {
             Ok(i) => i,
             Err(err) => {

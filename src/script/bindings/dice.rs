@@ -2,9 +2,10 @@
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration};
 
-use super::fail;
 use crate::dice::{Roll, RollSource};
-use crate::script::state::{DiceMode, Shared};
+use crate::script::error::fail;
+use crate::script::mode::{Mode, WalkBy, Walking};
+use crate::script::state::Shared;
 use crate::script::trace::Step;
 
 pub fn register(engine: &mut Engine, state: &Shared) {
@@ -46,26 +47,20 @@ pub(crate) fn roll(state: &Shared, expr: &str, label: Option<&str>) -> Result<Ro
     };
     let (expr, written) = &*parsed;
     // A player asked for the faces first sees what the rounds before decided.
-    if let DiceMode::Source(source) = &st.dice
-        && source.shows_purpose()
-    {
+    if st.mode.shows_purpose() {
         st.show_progress();
     }
-    // An exact walk branches over the values of a pool, not over its faces.
-    if let Some(walk) = st.walk.clone()
-        && matches!(st.dice, DiceMode::Walk(_))
-        && let Some(pool) = walk.pool_odds(expr, written)
+    // An exact walk that works calls out whole branches over the values of a pool, not over its faces.
+    if let Mode::Walking(Walking { dice, by: WalkBy::WholeCalls(pools) }) = &st.mode
+        && let Some(pool) = pools.odds(expr, written)
     {
-        let chosen = match &mut st.dice {
-            DiceMode::Walk(e) => e.choose(&pool.weights),
-            DiceMode::Source(_) => unreachable!("matched above"),
-        };
+        let chosen = dice.borrow_mut().choose(&pool.weights);
         return match chosen {
             Ok(i) => Ok(expr.of_value(written, pool.values[i])),
             Err(err) => dice_failure(&mut st, err),
         };
     }
-    let rolled = expr.roll_written(written, &mut st.dice as &mut dyn RollSource, label.unwrap_or(""));
+    let rolled = expr.roll_written(written, &mut st.mode as &mut dyn RollSource, label.unwrap_or(""));
     match rolled {
         Ok(roll) => {
             st.record(|| Step::Roll {
@@ -118,7 +113,7 @@ fn register_arithmetic(engine: &mut Engine) {
 /// walk back to replaying every face.
 fn faces_known(r: &mut Roll) -> Result<&mut Roll, Box<EvalAltResult>> {
     if r.faces_unknown {
-        return Err(crate::script::odds::unsupported(format!("the faces of `{}` are read", r.expr)));
+        return Err(crate::script::error::unsupported(format!("the faces of `{}` are read", r.expr)));
     }
     Ok(r)
 }

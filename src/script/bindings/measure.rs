@@ -2,10 +2,10 @@
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
-use super::fail;
 use crate::measure::{
     Footprint, Point, aspect, contact_length, distance, in_arc, overlap, parse_length, run_in, within,
 };
+use crate::script::error::fail;
 use crate::script::handles::UnitRef;
 use crate::script::state::Shared;
 use crate::unit::{Placement, Unit};

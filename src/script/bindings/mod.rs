@@ -10,7 +10,7 @@ mod study;
 pub(crate) mod unit;
 pub mod unseen;
 
-use rhai::{Engine, EvalAltResult};
+use rhai::Engine;
 
 use super::state::Shared;
 
@@ -25,9 +25,4 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     study::register(engine, state);
     scenario::register(engine, state);
     contract::register(engine, state);
-}
-
-/// A runtime error for Rhai with `message`.
-pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, Box<EvalAltResult>> {
-    Err(message.into().into())
 }

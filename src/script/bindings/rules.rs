@@ -4,10 +4,10 @@
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString, Map, NativeCallContext};
 
-use super::fail;
 use super::unit::checked_marker;
 use crate::rules::{Cell, Effects, LookupValue, RowKey};
 use crate::script::condition::{any_marker, has_any};
+use crate::script::error::fail;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::modifier_engine::modifiers;
 use crate::script::modifiers::Modifiers;

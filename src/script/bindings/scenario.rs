@@ -4,10 +4,10 @@ use std::path::Path;
 
 use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration, Map};
 
-use super::fail;
 use crate::rules::files::Confined;
 use crate::rules::unit_problem::locate_unit_error;
 use crate::rules::{Problems, parse_yaml, source_file};
+use crate::script::error::fail;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::state::Shared;
 use crate::unit::{OrderOfBattle, UnitError};

@@ -2,7 +2,7 @@
 
 use rhai::{Dynamic, Engine, EvalAltResult, FuncRegistration, ImmutableString};
 
-use super::fail;
+use crate::script::error::fail;
 use crate::script::state::{Observations, Shared};
 
 /// The most `tally` and `record` calls one trial may make: a study keeps every trial's

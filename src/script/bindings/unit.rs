@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
-use super::fail;
+use crate::script::error::fail;
 use crate::script::handles::{LeaderRef, UnitRef};
 use crate::script::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES, leader_property, marker_to, unit_property};
 use crate::script::state::{Shared, UnitMade};
@@ -74,7 +74,7 @@ fn make_unit(st: &Shared, spec: Map) -> Result<UnitRef, Box<EvalAltResult>> {
     // trial was, put back as it was made (one trial never gets the same one twice), so its
     // calls kept by their dice find the same handles (see `dice_paths`).
     let key = st.units_made.as_ref().and_then(|_| plain_hash(&spec));
-    let (studying, trial) = (st.dice_paths.is_some(), st.trial);
+    let (studying, trial) = (st.mode.studying(), st.trial);
     let known = key.and_then(|k| {
         let made = st.units_made.as_mut()?.get_mut(&k)?.iter_mut().find(|m| same_plain_map(&m.spec, &spec))?;
         let free = made.handles.iter_mut().find(|(_, given)| *given != trial);

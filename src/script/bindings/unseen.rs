@@ -14,7 +14,7 @@
 
 use rhai::{Engine, EvalAltResult, ImmutableString};
 
-use super::fail;
+use crate::script::error::fail;
 use crate::script::handles::DeckRef;
 use crate::script::state::Shared;
 
@@ -129,13 +129,15 @@ pub fn register(engine: &mut Engine, state: &Shared) {
 /// (which files a value by its hash) or `type_of`. Then no card is drawn by kind.
 pub fn rhai_may_tell_apart(ast: &rhai::AST) -> bool {
     let mut found = false;
-    ast.walk(&mut |path: &[rhai::ASTNode]| {
+    ast.walk(&mut |path: &[crate::script::syntax::ASTNode]| {
         found |= match path.last() {
-            Some(rhai::ASTNode::Stmt(rhai::Stmt::Switch(..))) => true,
-            Some(rhai::ASTNode::Stmt(rhai::Stmt::FnCall(call, _))) => call.name == "type_of",
-            Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, _) | rhai::Expr::MethodCall(call, _))) => {
+            Some(crate::script::syntax::ASTNode::Stmt(crate::script::syntax::Stmt::Switch(..))) => true,
+            Some(crate::script::syntax::ASTNode::Stmt(crate::script::syntax::Stmt::FnCall(call, _))) => {
                 call.name == "type_of"
             }
+            Some(crate::script::syntax::ASTNode::Expr(
+                crate::script::syntax::Expr::FnCall(call, _) | crate::script::syntax::Expr::MethodCall(call, _),
+            )) => call.name == "type_of",
             _ => false,
         };
         !found

@@ -3,7 +3,8 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 
-use rhai::{AST, ASTFlags, ASTNode, Expr, FnCallExpr, ImmutableString, Stmt, StmtBlock};
+use crate::script::syntax::{ASTFlags, ASTNode, Expr, FnCallExpr, Stmt, StmtBlock};
+use rhai::{AST, ImmutableString};
 
 use super::code::{Callee, Code, Ex, ForLoop, Function, Op, Step, SwitchTable, WordCompare};
 use crate::script::properties::UnitWord;
@@ -93,8 +94,7 @@ pub fn reading_this(procedures: &AST) -> HashSet<(String, usize)> {
         return HashSet::new();
     }
     let key = |p: rhai::Position| (p.line().unwrap_or(0), p.position().unwrap_or(0));
-    procedures
-        .iter_fn_def()
+    crate::script::syntax::functions(procedures)
         .filter(|def| {
             let (start, end) = (key(def.body.start_position()), key(def.body.end_position()));
             at.iter().any(|p| (start..=end).contains(&key(*p)))
@@ -130,7 +130,7 @@ pub fn lower(
     if name.starts_with("anon$") {
         return None;
     }
-    let def = procedures.iter_fn_def().find(|d| d.name == name && d.params.len() == arity)?;
+    let def = crate::script::syntax::functions(&procedures).find(|d| d.name == name && d.params.len() == arity)?;
     // A method bound to a type (`fn Type.name()`) is left to Rhai.
     if def.this_type.is_some() {
         return None;
@@ -534,8 +534,10 @@ mod tests {
     fn lowered(code: &str, keep: impl Fn(&Function) -> bool) -> Vec<String> {
         crate::script::fix_hashing();
         let ast = rhai::Engine::new().compile(code).unwrap();
-        let index: HashMap<(String, usize), usize> =
-            ast.iter_fn_def().enumerate().map(|(i, d)| ((d.name.to_string(), d.params.len()), i)).collect();
+        let index: HashMap<(String, usize), usize> = crate::script::syntax::functions(&ast)
+            .enumerate()
+            .map(|(i, d)| ((d.name.to_string(), d.params.len()), i))
+            .collect();
         // As if the engine had a function `to_string(x)`, as Rhai's library has.
         let natives: HashSet<(String, usize)> = [("to_string".to_string(), 1)].into_iter().collect();
         let methods = methods(&reading_this(&ast), &index, &natives);

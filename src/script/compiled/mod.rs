@@ -32,42 +32,20 @@ mod moves;
 mod ops;
 mod place;
 pub(crate) mod run;
+pub(crate) mod runner;
+mod table;
+
+pub use table::Table;
 
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use rhai::{AST, Dynamic, Engine, ImmutableString, NativeCallContext};
+use rhai::{AST, Dynamic, Engine, NativeCallContext};
 
 use super::state::Shared;
-use code::Function;
-
-/// Every procedure function by its index, compiled or not (none: left to Rhai).
-#[derive(Default)]
-pub struct Table {
-    functions: Vec<Option<Rc<Function>>>,
-    /// What `type_of` said of each Rust type so far: made once, not at every call.
-    type_names: RefCell<Vec<(&'static str, ImmutableString)>>,
-}
-
-impl Table {
-    pub(crate) fn function(&self, index: usize) -> Option<Rc<Function>> {
-        self.functions.get(index).cloned().flatten()
-    }
-
-    /// `type_of(value)`, as the engine names the value's type.
-    fn type_name(&self, engine: &Engine, value: &Dynamic) -> ImmutableString {
-        let rust = value.type_name();
-        let mut known = self.type_names.borrow_mut();
-        if let Some((_, name)) = known.iter().find(|(r, _)| *r == rust) {
-            return name.clone();
-        }
-        let name: ImmutableString = engine.map_type_name(rust).into();
-        known.push((rust, name.clone()));
-        name
-    }
-}
+use runner::{Caller, Seam};
 
 /// The Rust types of the parameters `name`'s contract declares, when it declares `arity` of them,
 /// each of one type (a unit, a leader, a situation or other map, a whole number, a flag, a word
@@ -105,6 +83,9 @@ pub struct Compiled {
     registered: Vec<bool>,
     /// The functions that read `this`: registered with the receiver as a first argument.
     methods: HashSet<usize>,
+    /// What may take a procedure's call over from the runner for the command running now
+    /// (shared with the functions registered on the engine).
+    seam: Rc<RefCell<Option<Rc<dyn Seam>>>>,
 }
 
 impl Compiled {
@@ -112,7 +93,7 @@ impl Compiled {
     /// and returns the procedures with them taken out (Rhai calls the registered ones).
     pub fn new(engine: &mut Engine, procedures: &AST, state: &Shared) -> (Compiled, AST) {
         let mut index = HashMap::new();
-        for def in procedures.iter_fn_def() {
+        for def in crate::script::syntax::functions(&procedures) {
             let next = index.len();
             index.entry((def.name.to_string(), def.params.len())).or_insert(next);
         }
@@ -133,6 +114,7 @@ impl Compiled {
             index,
             table: Rc::new(RefCell::new(Table::default())),
             methods,
+            seam: Rc::default(),
         };
         let table = compiled.lower_all(procedures);
         for (key, &i) in &compiled.index {
@@ -142,6 +124,7 @@ impl Compiled {
             let arity = key.1 + usize::from(compiled.methods.contains(&i));
             compiled.registered[i] = true;
             let shared = compiled.table.clone();
+            let seam = compiled.seam.clone();
             let state = state.clone();
             let meter = state.borrow().meter.clone();
             // The types its contract names, where it names a type for every parameter.
@@ -157,21 +140,25 @@ impl Compiled {
                 // function that only reads it and given back after.
                 // A method's receiver is taken too, and given back after, changed (even by a
                 // call that failed half way, as Rhai's `this` is changed where it lies).
-                let mut slots: run::Slots =
+                let mut slots: runner::Slots =
                     args.iter_mut()
                         .enumerate()
                         .map(|(i, a)| {
                             if i == 0 && !f.lends_first && !f.method { (**a).clone() } else { std::mem::take(&mut **a) }
                         })
                         .collect();
-                let mut runner = run::Runner { ctx: &ctx, table: &table, state: &state, meter: &meter, depth: 0 };
-                let result = if runner.walking() && crate::script::odds::works_out(&runner, i) {
-                    crate::script::odds::call(&mut runner, &f, &mut slots, ctx.call_position())
-                } else if !f.method && runner.remembering() {
-                    crate::script::dice_paths::call(&mut runner, &f, &mut slots, ctx.call_position())
-                } else {
-                    runner.call(&f, &mut slots, ctx.call_position())
+                let seam = seam.borrow().clone();
+                let mut runner = runner::Runner {
+                    ctx: &ctx,
+                    table: &table,
+                    state: &state,
+                    meter: &meter,
+                    depth: 0,
+                    seam: seam.as_deref(),
                 };
+                let pos = ctx.call_position();
+                let taken = runner.seam.and_then(|seam| seam.call(&mut runner, i, &f, &mut slots, pos, Caller::Rhai));
+                let result = taken.unwrap_or_else(|| runner.call(&f, &mut slots, pos));
                 if (f.lends_first || f.method)
                     && let (Some(first), Some(lent)) = (args.first_mut(), slots.first_mut())
                 {
@@ -230,13 +217,19 @@ impl Compiled {
         names
     }
 
+    /// Puts `seam` in place for the command running now: what may take a compiled procedure's
+    /// call over from the runner (none: the runner runs every call).
+    pub fn set_seam(&self, seam: Option<Rc<dyn Seam>>) {
+        *self.seam.borrow_mut() = seam;
+    }
+
     fn lower_all(&self, procedures: &AST) -> Table {
         let switches = lower::switch_hashes_agree();
         let mut functions = vec![None; self.index.len()];
         for ((name, arity), &i) in &self.index {
             functions[i] = lower::lower(procedures, name, *arity, &self.index, &self.methods, switches).map(Rc::new);
         }
-        Table { functions, type_names: RefCell::default() }
+        Table::new(functions)
     }
 
     /// Keeps the lowered functions that are registered; returns the procedures without them.

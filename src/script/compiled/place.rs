@@ -10,7 +10,7 @@ use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
 use super::code::{Ex, Op, Step, StepRef};
 use super::ops::{indexed, mismatch};
-use super::run::{R, Runner};
+use super::runner::{R, Runner};
 
 /// One step of a place, with its index worked out.
 pub(super) enum At<'a> {

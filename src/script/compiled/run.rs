@@ -1,14 +1,14 @@
 //! Running compiled functions: local slots, control flow and operator fast paths here;
 //! every other call goes to Rhai through the calling context, so it means what Rhai means.
 
-use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext, Position};
+use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
-use super::Table;
 use super::code::{Callee, Code, Ex, Function, Op, SwitchTable, WordCompare};
 use super::code::{PURE_METHODS, place_of};
 use super::direct;
 use super::lower::switch_hash;
 use super::ops::{at, fast, indexed, iterate, mismatch};
+use super::runner::{Caller, Flow, R, Runner, Slots};
 use crate::dice::RollSource;
 use crate::script::UnitRef;
 use crate::script::bindings::dice::roll;
@@ -17,64 +17,15 @@ use crate::script::condition::compare_text;
 use crate::script::condition::{CONDITION_NAMES, ConditionValues};
 use crate::script::modifier_engine::modifiers_of;
 
-pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
-
 /// Call arguments: a few, kept on the stack.
 type Args = smallvec::SmallVec<[Dynamic; 4]>;
 
-/// A call's local slots, its arguments first: on the stack for most functions.
-pub type Slots = smallvec::SmallVec<[Dynamic; 16]>;
-
-/// How a statement ended.
-#[derive(Clone)]
-pub enum Flow {
-    Value(Dynamic),
-    Break,
-    Continue,
-    Return(Dynamic),
-}
-
-impl Flow {
-    /// The value it carries, if any.
-    pub fn value(&self) -> Option<&Dynamic> {
-        match self {
-            Flow::Value(v) | Flow::Return(v) => Some(v),
-            Flow::Break | Flow::Continue => None,
-        }
-    }
-}
-
-/// One call into compiled code: the context Rhai called it in, the table of compiled functions.
-pub struct Runner<'a, 'c> {
-    pub ctx: &'a NativeCallContext<'c>,
-    pub table: &'a Table,
-    /// What grognard's own functions share, for those called directly (see `direct::call`).
-    pub state: &'a crate::script::state::Shared,
-    /// What the command may still spend: ticked on each statement, call and loop turn.
-    pub meter: &'a crate::script::budget::Meter,
-    /// Compiled calls in progress, for the call-depth limit.
-    pub depth: usize,
-}
-
 impl Runner<'_, '_> {
-    /// Whether an exact walk is under way: compiled calls are then worked out whole (see `script::odds`).
-    pub fn walking(&self) -> bool {
-        let st = self.state.borrow();
-        st.walk.is_some() && matches!(st.dice, crate::script::state::DiceMode::Walk(_))
-    }
-
-    /// Whether calls are kept by the dice they rolled (a study's trials, untraced: see
-    /// `dice_paths`).
-    pub fn remembering(&self) -> bool {
-        let st = self.state.borrow();
-        st.dice_paths.is_some() && !st.tracing && matches!(st.dice, crate::script::state::DiceMode::Source(_))
-    }
-
     /// Runs `f` on its arguments, the first `slots`; an error inside is wrapped as
     /// Rhai wraps one from a script function.
     pub fn call(&mut self, f: &Function, slots: &mut Slots, pos: Position) -> R<Dynamic> {
         let engine = self.ctx.engine();
-        if self.ctx.global_runtime_state().level + self.depth > engine.max_call_levels() {
+        if crate::script::syntax::call_level(self.ctx) + self.depth > engine.max_call_levels() {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
         }
         self.meter.tick_at(pos)?;
@@ -515,7 +466,7 @@ impl Runner<'_, '_> {
     /// Whether a roll's label goes unread: not traced, and the dice do not show what they are for.
     fn labels_unread(&self) -> bool {
         let st = self.state.borrow();
-        !st.tracing && !st.dice.shows_purpose()
+        !st.tracing && !st.mode.shows_purpose()
     }
 
     /// `value` made text as Rhai's interpolation makes it (its `to_string`).
@@ -588,11 +539,10 @@ impl Runner<'_, '_> {
                     && let Some(f) = self.table.function(*index)
                 {
                     let mut slots: Slots = values.into_iter().collect();
-                    if self.walking() {
-                        if crate::script::odds::works_out(self, *index) {
-                            return crate::script::odds::call(self, &f, &mut slots, pos);
-                        }
-                        return self.call_remembered(*index, &f, &mut slots, pos);
+                    if let Some(seam) = self.seam
+                        && let Some(taken) = seam.call(self, *index, &f, &mut slots, pos, Caller::Compiled)
+                    {
+                        return taken;
                     }
                     return self.call(&f, &mut slots, pos);
                 }
@@ -648,7 +598,7 @@ impl Runner<'_, '_> {
     /// Whether the caller's code defines the function of this `script` hash
     /// (its name and arity) again: it takes precedence, as in Rhai.
     pub fn redefined(&self, script: u64) -> bool {
-        self.ctx.namespaces().iter().any(|m| m.contains_fn(script))
+        crate::script::syntax::defined_again(self.ctx, script)
     }
 
     /// `a op b`: natively for numbers, text, booleans and `()` as Rhai's built-in operators

@@ -7,22 +7,46 @@ use std::rc::Rc;
 
 use rhai::{Dynamic, EvalAltResult, Position};
 
-use super::{Call, DicePaths, End, MOST_ENDS, MOST_NAMED_HASHES, MOST_NAMES, Path};
+use super::{Call, DicePaths, End, KeptCalls, MOST_ENDS, MOST_NAMED_HASHES, MOST_NAMES, Path};
 use crate::dice::{DiceError, Die, RollSource};
 use crate::script::compiled::code::Function;
-use crate::script::compiled::run::{Runner, Slots};
+use crate::script::compiled::runner::{Caller, Seam};
+use crate::script::compiled::runner::{Runner, Slots};
+use crate::script::fingerprint::{hash_value_without_decks, same_value};
 use crate::script::handles::{LeaderRef, UnitRef, new_state_name};
-use crate::script::odds::fingerprint::{hash_value_without_decks, same_value};
-use crate::script::odds::world::World;
+use crate::script::mode::Mode;
 use crate::script::plain::any_within;
-use crate::script::state::DiceMode;
+use crate::script::world::World;
 
 type R<T> = Result<T, Box<EvalAltResult>>;
 
+impl Seam for KeptCalls {
+    fn call(
+        &self,
+        runner: &mut Runner,
+        _index: usize,
+        f: &Rc<Function>,
+        args: &mut Slots,
+        pos: Position,
+        caller: Caller,
+    ) -> Option<R<Dynamic>> {
+        // A call the study's own code makes, of a function (not a method), in an untraced trial.
+        let taken = caller == Caller::Rhai && !f.method && {
+            let st = runner.state.borrow();
+            st.mode.studying() && !st.tracing
+        };
+        taken.then(|| call(&self.0, runner, f, args, pos))
+    }
+}
+
 /// Calls `f` on `args` as `runner.call` would, through the paths kept (see the module).
-pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Position) -> R<Dynamic> {
-    let paths = runner.state.borrow().dice_paths.clone();
-    let Some(paths) = paths else { return runner.call(f, args, pos) };
+fn call(
+    paths: &RefCell<DicePaths>,
+    runner: &mut Runner,
+    f: &Rc<Function>,
+    args: &mut Slots,
+    pos: Position,
+) -> R<Dynamic> {
     let procedure = Rc::as_ptr(f) as usize;
     if !paths.borrow().looks_up(procedure) {
         return runner.call(f, args, pos);
@@ -39,7 +63,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     });
     let (hash, again) = match again {
         Some((hash, at)) => (hash, Some(at)),
-        None => match hash_of(runner, &paths, standing, args) {
+        None => match hash_of(runner, paths, standing, args) {
             Some(hash) => (hash, None),
             None => return runner.call(f, args, pos),
         },
@@ -105,11 +129,9 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     let inner = Rc::new(RefCell::new(None));
     {
         let mut st = runner.state.borrow_mut();
-        let DiceMode::Source(source) = std::mem::replace(&mut st.dice, DiceMode::Source(Box::new(Taken))) else {
-            unreachable!("a study's dice are a source")
-        };
-        *inner.borrow_mut() = Some(source);
-        st.dice = DiceMode::Source(Box::new(Recorder {
+        let Mode::Studying(source) = &mut st.mode else { return runner.call(f, args, pos) };
+        *inner.borrow_mut() = Some(std::mem::replace(source, Box::new(Taken)));
+        st.mode = Mode::Studying(Box::new(Recorder {
             given: drawn.into_iter().rev().collect(),
             inner: inner.clone(),
             rolled: rolled.clone(),
@@ -119,7 +141,7 @@ pub fn call(runner: &mut Runner, f: &Rc<Function>, args: &mut Slots, pos: Positi
     let result = runner.call(f, args, pos);
     let operations = runner.meter.spent() - spent;
     if let Some(source) = inner.borrow_mut().take() {
-        runner.state.borrow_mut().dice = DiceMode::Source(source);
+        runner.state.borrow_mut().mode = Mode::Studying(source);
     }
     let value = result?;
     let mut kept = paths.borrow_mut();
@@ -211,7 +233,7 @@ fn same_args(kept: &[Dynamic], now: &[Dynamic]) -> bool {
 
 /// One face from the trial's dice, as a roll draws it.
 fn draw(runner: &Runner, die: Die) -> R<i64> {
-    let face = runner.state.borrow_mut().dice.face(die);
+    let face = runner.state.borrow_mut().mode.face(die);
     face.map_err(|err: DiceError| {
         let message = err.to_string();
         runner.state.borrow_mut().dice_error = Some(err);

@@ -25,9 +25,7 @@ use std::rc::Rc;
 use rhai::Dynamic;
 
 use crate::dice::Die;
-use crate::script::odds::world::World;
-
-pub use call::call;
+use crate::script::world::World;
 
 /// Most path ends kept in all (each holds the units it left): past it, calls not yet kept run.
 const MOST_ENDS: usize = 20_000;
@@ -41,6 +39,10 @@ const MOST_NAMES: usize = 16;
 /// Calls of a procedure between two looks at how many were found: when fewer than a third of
 /// them, it is no longer looked up (a miss costs a little more than running the call).
 const WINDOW: u64 = 1_024;
+
+/// The calls a study's worker keeps, behind the compiled runner's seam (see `compiled::seam`).
+#[derive(Default)]
+pub struct KeptCalls(pub std::cell::RefCell<DicePaths>);
 
 /// What a study's worker keeps of its calls, from trial to trial.
 #[derive(Default)]

@@ -103,6 +103,8 @@ impl Host {
             code_name: RefCell::new("expression".into()),
             native: None,
             resolutions: RefCell::default(),
+            kept_calls: RefCell::default(),
+            walk_dice: Rc::new(RefCell::new(crate::dice::Enumerator::new(0))),
         };
         let mut problems = Vec::new();
         host.compile_procedures(&mut problems, checking);

@@ -23,11 +23,15 @@ pub(super) struct Call {
 
 pub(super) fn calls(ast: &AST) -> Vec<Call> {
     let mut found = Vec::new();
-    ast.walk(&mut |path: &[rhai::ASTNode]| {
+    ast.walk(&mut |path: &[crate::script::syntax::ASTNode]| {
         let found_call = match path.last() {
-            Some(rhai::ASTNode::Expr(rhai::Expr::FnCall(call, position))) => Some((call, position)),
+            Some(crate::script::syntax::ASTNode::Expr(crate::script::syntax::Expr::FnCall(call, position))) => {
+                Some((call, position))
+            }
             // A call standing alone as a statement is a statement node.
-            Some(rhai::ASTNode::Stmt(rhai::Stmt::FnCall(call, position))) => Some((call, position)),
+            Some(crate::script::syntax::ASTNode::Stmt(crate::script::syntax::Stmt::FnCall(call, position))) => {
+                Some((call, position))
+            }
             _ => None,
         };
         if let Some((call, position)) = found_call {
@@ -35,7 +39,7 @@ pub(super) fn calls(ast: &AST) -> Vec<Call> {
             let is_name = call.name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
             if plain && is_name {
                 let first_text = match call.args.first() {
-                    Some(rhai::Expr::StringConstant(text, at)) => Some((text.to_string(), *at)),
+                    Some(crate::script::syntax::Expr::StringConstant(text, at)) => Some((text.to_string(), *at)),
                     _ => None,
                 };
                 found.push(Call { name: call.name.to_string(), position: *position, first_text });

@@ -28,17 +28,17 @@ impl Host {
     /// Whether `code` is one call (`fire(a, b, #{})`, `melee(a, b, #{}).result`): what a
     /// resolution typed at the table is, and what `:odds why` can weigh afterwards.
     pub fn is_call(&self, scope: &Scope, code: &str) -> bool {
-        fn called(expr: &rhai::Expr) -> bool {
+        fn called(expr: &crate::script::syntax::Expr) -> bool {
             match expr {
-                rhai::Expr::FnCall(..) => true,
-                rhai::Expr::Dot(x, ..) | rhai::Expr::Index(x, ..) => called(&x.lhs),
+                crate::script::syntax::Expr::FnCall(..) => true,
+                crate::script::syntax::Expr::Dot(x, ..) | crate::script::syntax::Expr::Index(x, ..) => called(&x.lhs),
                 _ => false,
             }
         }
         let Ok(ast) = self.engine.compile_expression_with_scope(scope, code) else { return false };
         match ast.statements() {
-            [rhai::Stmt::Expr(expr)] => called(expr),
-            [rhai::Stmt::FnCall(..)] => true,
+            [crate::script::syntax::Stmt::Expr(expr)] => called(expr),
+            [crate::script::syntax::Stmt::FnCall(..)] => true,
             _ => false,
         }
     }
@@ -52,28 +52,28 @@ impl Host {
         // As statements: a line may end with `;` or keep the value (`let r = melee(..)`).
         let ast = self.engine.compile_with_scope(scope, code).ok()?;
         // The call itself, or the call a field or index of whose value is read (`fire(..).result`).
-        fn call_of(expr: &rhai::Expr) -> Option<&rhai::FnCallExpr> {
+        fn call_of(expr: &crate::script::syntax::Expr) -> Option<&crate::script::syntax::FnCallExpr> {
             match expr {
-                rhai::Expr::FnCall(call, _) => Some(call),
-                rhai::Expr::Dot(x, ..) | rhai::Expr::Index(x, ..) => call_of(&x.lhs),
+                crate::script::syntax::Expr::FnCall(call, _) => Some(call),
+                crate::script::syntax::Expr::Dot(x, ..) | crate::script::syntax::Expr::Index(x, ..) => call_of(&x.lhs),
                 _ => None,
             }
         }
         let call = match ast.statements() {
-            [rhai::Stmt::FnCall(call, _)] => call,
-            [rhai::Stmt::Expr(expr)] => call_of(expr)?,
-            [rhai::Stmt::Var(x, ..)] => call_of(&x.1)?,
+            [crate::script::syntax::Stmt::FnCall(call, _)] => call,
+            [crate::script::syntax::Stmt::Expr(expr)] => call_of(expr)?,
+            [crate::script::syntax::Stmt::Var(x, ..)] => call_of(&x.1)?,
             _ => return None,
         };
         let args = call
             .args
             .iter()
             .map(|arg| match arg {
-                rhai::Expr::Variable(x, ..) => Argument::Variable(x.1.to_string()),
-                rhai::Expr::Map(x, pos) => {
+                crate::script::syntax::Expr::Variable(x, ..) => Argument::Variable(x.1.to_string()),
+                crate::script::syntax::Expr::Map(x, pos) => {
                     written_map(code, *pos, x.0.iter().map(|(k, _)| k.name.to_string()).collect())
                 }
-                rhai::Expr::DynamicConstant(value, pos) => match value.read_lock::<rhai::Map>() {
+                crate::script::syntax::Expr::DynamicConstant(value, pos) => match value.read_lock::<rhai::Map>() {
                     Some(map) => written_map(code, *pos, map.keys().map(|k| k.to_string()).collect()),
                     None => Argument::Other,
                 },

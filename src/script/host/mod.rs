@@ -15,9 +15,12 @@ use crate::dice::{DiceError, RollSource};
 use crate::rules::{Ruleset, SourceFile};
 use crate::script::budget::Meter;
 use crate::script::compiled::Compiled;
+use crate::script::compiled::runner::Seam;
+use crate::script::dice_paths::KeptCalls;
 use crate::script::handles::{LeaderRef, UnitRef};
+use crate::script::mode::{Mode, WalkDice};
 use crate::script::sandbox::Limits;
-use crate::script::state::{DiceMode, Observations, Shared};
+use crate::script::state::{Observations, Shared};
 use crate::script::trace::Trace;
 
 mod build;
@@ -71,6 +74,12 @@ pub struct Host {
     marker_values: RefCell<crate::script::words::MarkerValues>,
     /// In a study, the functions Rhai found for the script's calls, kept from trial to trial.
     resolutions: RefCell<Option<resolutions::Resolutions>>,
+    /// In a study, its procedures' calls kept by the dice they rolled (see `dice_paths`): the
+    /// seam its trials run behind, and what makes their mode studying.
+    kept_calls: RefCell<Option<Rc<KeptCalls>>>,
+    /// The enumerator every exact walk of this host steers, shared by the walking mode (the
+    /// bindings roll through it) and the exact engine behind the seam.
+    walk_dice: WalkDice,
 }
 
 /// The result of evaluating an expression: its value and how it came about.
@@ -175,24 +184,29 @@ impl Host {
 
     /// Where dice come from from now on.
     pub fn set_dice(&self, source: Box<dyn RollSource>) {
-        self.state.borrow_mut().dice = DiceMode::Source(source);
+        self.state.borrow_mut().mode = self.playing(source);
+    }
+
+    /// The mode of a run whose dice come from `source`: a study's trial, or play.
+    fn playing(&self, source: Box<dyn RollSource>) -> Mode {
+        if self.kept_calls.borrow().is_some() { Mode::Studying(source) } else { Mode::Playing(source) }
     }
 
     /// Dice from now on as trial `index` of a study seeded with `seed` rolls them
     /// (`Seeded::for_trial`): the generator the trial before used is made anew in place.
     pub fn set_trial_dice(&self, seed: u64, index: u64) {
         let mut st = self.state.borrow_mut();
-        if let DiceMode::Source(source) = &mut st.dice
+        if let Some(source) = st.mode.source()
             && source.become_trial(seed, index)
         {
             return;
         }
-        st.dice = DiceMode::Source(Box::new(crate::dice::Seeded::for_trial(seed, index)));
+        st.mode = self.playing(Box::new(crate::dice::Seeded::for_trial(seed, index)));
     }
 
     /// Faces given in advance (`--dice`) that no roll took, as an error.
     pub fn unused_faces(&self) -> Result<(), DiceError> {
-        self.state.borrow().dice.unused_faces()
+        self.state.borrow().mode.unused_faces()
     }
 
     /// The trace of the last run that failed, up to the failure, taken out: what a player
@@ -211,9 +225,17 @@ impl Host {
     /// and its procedures' calls by the dice they rolled (see `dice_paths`). Nothing a trial
     /// does comes out otherwise than it would.
     pub fn set_studying(&self, on: bool) {
+        let kept = on.then(|| Rc::new(KeptCalls::default()));
+        if let Some(native) = &self.native {
+            native.set_seam(kept.clone().map(|k| k as Rc<dyn Seam>));
+        }
+        *self.kept_calls.borrow_mut() = kept;
         let mut st = self.state.borrow_mut();
         st.units_made = on.then(Default::default);
-        st.dice_paths = on.then(Default::default);
+        st.mode = match std::mem::replace(&mut st.mode, Mode::Playing(Box::new(crate::dice::Seeded::new(0)))) {
+            Mode::Playing(source) | Mode::Studying(source) => self.playing(source),
+            walking => walking,
+        };
     }
 
     /// Keeps the functions Rhai finds for the calls of `ast`, a study's script, from one run to
@@ -236,7 +258,7 @@ impl Host {
     /// While studying, how many calls were looked up among the calls kept, and how many were
     /// found there (see `dice_paths`).
     pub fn kept_calls(&self) -> Option<(u64, u64)> {
-        self.state.borrow().dice_paths.as_ref().map(|paths| paths.borrow().found())
+        self.kept_calls.borrow().as_ref().map(|kept| kept.0.borrow().found())
     }
 
     /// What the last run counted with `tally` and `record`, read in place (a study sums it).

@@ -7,13 +7,16 @@ use rhai::{AST, Dynamic, Scope};
 
 use super::Host;
 use crate::dice::{DiceError, Distribution, EnumLimits, Enumerator, Seeded};
+use crate::script::compiled::runner::Seam;
 use crate::script::error::ScriptError;
 use crate::script::fields::FieldOdds;
+use crate::script::mode::{Mode, Pools, WalkBy, Walking};
 use crate::script::observed::{ExactObservations, ObservedOdds};
 use crate::script::outcome::{Outcome, display_order};
 use crate::script::procedure_odds::ProcedureOdds;
+use crate::script::replayed::Replayed;
 use crate::script::seen::Seen;
-use crate::script::state::{CardWalk, DiceMode, Observations};
+use crate::script::state::{CardWalk, Observations};
 
 /// Most outcomes `odds` replays face by face before the exact engine works a call out
 /// instead, and most dice in one of them.
@@ -110,7 +113,11 @@ impl Host {
         let alone = self.compile_for_odds(scope, code)?;
         let ast = self.with_procedures(&alone);
         let saved_tracing = std::mem::replace(&mut self.state.borrow_mut().tracing, false);
-        let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(0)));
+        let dice = self.walk_dice.clone();
+        let saved = std::mem::replace(
+            &mut self.state.borrow_mut().mode,
+            Mode::Walking(Walking { dice, by: WalkBy::Faces(Replayed::default()) }),
+        );
         self.state.borrow_mut().units_made = Some(Default::default());
         // The whole walk is one command: its operations are counted across every outcome.
         self.begin(self.walk_limits.get());
@@ -144,10 +151,9 @@ impl Host {
             Err(err) => Err(err),
         };
         let mut st = self.state.borrow_mut();
-        st.dice = saved;
+        st.mode = saved;
         st.tracing = saved_tracing;
         st.units_made = None;
-        st.replayed = None;
         let mut odds = result?;
         for field in &mut odds.fields {
             field.check_found()?;
@@ -168,26 +174,25 @@ impl Host {
         limits: EnumLimits,
         fields: &[FieldOdds],
     ) -> Result<Option<ProcedureOdds>, ScriptError> {
-        let engine = self.exact_engine.get() && self.native.is_some();
+        let engine = self.native.as_ref().filter(|_| self.exact_engine.get());
         // A walk of a few outcomes (one fire) costs less replayed face by face than worked
         // out by the engine: tried first, within a small budget, then the engine.
-        let small = if engine { self.small_walk(scope, alone, ast, code, fields) } else { None };
+        let small = if engine.is_some() { self.small_walk(scope, alone, ast, code, fields) } else { None };
         if let Some(small) = small {
             return Ok(Some(small));
         }
-        if !engine {
-            return self.deepen(scope, ast, code, limits, fields);
-        }
+        let Some(native) = engine else { return self.deepen(scope, ast, code, limits, fields, None) };
         // Fields read more of the call's value than the code does.
         let projection =
             if fields.is_empty() { crate::script::odds::projection::Projection::of(alone, ast) } else { None };
-        self.state.borrow_mut().walk = Some(Rc::new(crate::script::odds::Walk::reading(projection)));
-        let result = self.deepen(scope, ast, code, limits, fields);
-        self.state.borrow_mut().walk = None;
+        // The engine takes the procedures' calls over at the compiled runner's seam.
+        native.set_seam(Some(Rc::new(crate::script::odds::Walk::reading(projection, self.walk_dice.clone()))));
+        let result = self.deepen(scope, ast, code, limits, fields, Some(Rc::default()));
+        native.set_seam(self.kept_calls.borrow().clone().map(|kept| kept as Rc<dyn Seam>));
         match result {
             // The engine could not walk it: every face is replayed instead.
-            Err(err) if err.to_string().contains(crate::script::odds::UNSUPPORTED) => {
-                self.deepen(scope, ast, code, limits, fields)
+            Err(err) if err.to_string().contains(crate::script::error::UNSUPPORTED) => {
+                self.deepen(scope, ast, code, limits, fields, None)
             }
             other => other,
         }
@@ -205,15 +210,15 @@ impl Host {
         fields: &[FieldOdds],
     ) -> Option<ProcedureOdds> {
         // Two dice at most a run: a loop or a pool goes to the engine at its first run.
-        self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(SMALL_DEPTH));
+        *self.walk_dice.borrow_mut() = Enumerator::new(SMALL_DEPTH);
         let limits = EnumLimits { max_outcomes: SMALL_WALK, max_depth: SMALL_DEPTH };
         // The try spends a twentieth of the command's operations at most: the rest is the engine's.
         let full = self.meter.cap(self.walk_limits.get().max_operations / 20);
         let before = self.snapshot(scope);
         let small = match fields.is_empty().then(|| self.called_once(scope, alone)).flatten() {
             // `fire(unit(..), unit(..), #{..}).result`: the units made once, the call replayed.
-            Some(called) => self.walk_until(scope, &called, code, limits, fields, true),
-            None => self.walk_until(scope, ast, code, limits, fields, true),
+            Some(called) => self.walk_until(scope, &called, code, limits, fields, None, true),
+            None => self.walk_until(scope, ast, code, limits, fields, None, true),
         };
         // The units the arguments made are gone again, as every run's are.
         self.restore(&before);
@@ -264,14 +269,15 @@ impl Host {
         code: &str,
         limits: EnumLimits,
         fields: &[FieldOdds],
+        whole_calls: Option<Rc<Pools>>,
     ) -> Result<Option<ProcedureOdds>, ScriptError> {
         let mut best: Option<ProcedureOdds> = None;
         let mut depth = limits.max_depth.min(2);
         loop {
-            self.state.borrow_mut().dice = DiceMode::Walk(Enumerator::new(depth));
+            *self.walk_dice.borrow_mut() = Enumerator::new(depth);
             let attempt = EnumLimits { max_depth: depth, ..limits };
             let previous_runs = best.as_ref().map(|b| b.runs);
-            match self.walk_until(scope, ast, code, attempt, fields, false) {
+            match self.walk_until(scope, ast, code, attempt, fields, whole_calls.clone(), false) {
                 Ok(mut odds) => {
                     let complete = num_traits::Zero::is_zero(&odds.distribution.residual());
                     if !complete {
@@ -300,9 +306,12 @@ impl Host {
         }
     }
 
-    /// One walk of every dice outcome within `limits`, giving up at the first run cut off
-    /// when `whole_or_nothing`. Each run's result adds its chance to the distribution, and to
-    /// that of each of `fields`; what it tallied and recorded is added with the same chance.
+    /// One walk of every dice outcome within `limits`, the host's walk dice steering it, its calls worked
+    /// out whole when `whole_calls` holds the pools' odds (the engine at the seam), else replayed
+    /// face by face; giving up at the first run cut off when `whole_or_nothing`. Each run's
+    /// result adds its chance to the distribution, and to that of each of `fields`; what it
+    /// tallied and recorded is added with the same chance.
+    #[allow(clippy::too_many_arguments)]
     fn walk_until(
         &self,
         scope: &Scope,
@@ -310,11 +319,16 @@ impl Host {
         code: &str,
         limits: EnumLimits,
         fields: &[FieldOdds],
+        whole_calls: Option<Rc<Pools>>,
         whole_or_nothing: bool,
     ) -> Result<ProcedureOdds, ScriptError> {
-        // Its runs replay the same calls after the same faces: their answers are kept, for
-        // this walk alone (`odds_with_fields` drops them when the command ends).
-        self.state.borrow_mut().replayed = Some(Default::default());
+        // Replayed face by face, its runs make the same calls after the same faces: their
+        // answers are kept, for this walk alone.
+        let by = match whole_calls {
+            Some(pools) => WalkBy::WholeCalls(pools),
+            None => WalkBy::Faces(Replayed::default()),
+        };
+        self.state.borrow_mut().mode = Mode::Walking(Walking { dice: self.walk_dice.clone(), by });
         let snapshot = self.snapshot(scope);
         let mut dist = Distribution::new();
         let mut fields = fields.to_vec();
@@ -322,21 +336,15 @@ impl Host {
         let mut runs = 0u64;
         loop {
             {
-                let mut st = self.state.borrow_mut();
-                if let DiceMode::Walk(walk) = &mut st.dice {
-                    walk.begin_run();
-                }
-                if let Some(replayed) = &mut st.replayed {
+                self.walk_dice.borrow_mut().begin_run();
+                if let Mode::Walking(Walking { by: WalkBy::Faces(replayed), .. }) = &mut self.state.borrow_mut().mode {
                     replayed.begin_run();
                 }
             }
             let mut run_scope = scope.clone();
             let result = self.run_metered(&mut run_scope, ast, code);
             self.restore(&snapshot);
-            let end = match &mut self.state.borrow_mut().dice {
-                DiceMode::Walk(walk) => walk.end_run()?,
-                DiceMode::Source(_) => unreachable!("the walk owns the dice while enumerating"),
-            };
+            let end = self.walk_dice.borrow_mut().end_run()?;
             let (num, den) = (&end.weight_num, &end.weight_den);
             match (end.cut_off, result) {
                 (true, _) if whole_or_nothing => return Err(DiceError::CutOff { depth: limits.max_depth }.into()),
@@ -362,10 +370,7 @@ impl Host {
                 (false, Err(err)) => return Err(err),
             }
             runs += 1;
-            let more = match &mut self.state.borrow_mut().dice {
-                DiceMode::Walk(walk) => walk.advance(),
-                DiceMode::Source(_) => false,
-            };
+            let more = self.walk_dice.borrow_mut().advance();
             if !more {
                 return Ok(ProcedureOdds {
                     distribution: dist,
@@ -401,7 +406,7 @@ impl Host {
         let mut observed = Vec::new();
         let (one, all) = (num_bigint::BigUint::from(1u32), num_bigint::BigUint::from(trials));
         for trial in 0..trials {
-            self.state.borrow_mut().dice = DiceMode::Source(Box::new(Seeded::for_trial(seed, trial)));
+            self.state.borrow_mut().mode = Mode::Playing(Box::new(Seeded::for_trial(seed, trial)));
             let mut run_scope = scope.clone();
             let eval = self.run_metered(&mut run_scope, ast, code);
             self.restore(&snapshot);

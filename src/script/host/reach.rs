@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use rhai::{ASTNode, Expr, Scope, Stmt};
+use crate::script::syntax::{ASTNode, Expr, Stmt};
+use rhai::Scope;
 
 use super::Host;
 
@@ -31,7 +32,7 @@ impl Host {
             // Rhai hands a function's statements over only through a walk of an AST of its own.
             let mut alone = self.written.clone_functions_only();
             alone.retain_functions(|_, _, n, _| n == name);
-            if alone.iter_fn_def().next().is_none() {
+            if crate::script::syntax::functions(&alone).next().is_none() {
                 continue;
             }
             read(&alone, &mut calls, &mut reach.words);

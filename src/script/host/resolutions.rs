@@ -8,7 +8,8 @@
 //! study's host keeps Rhai's own cache (`Caches`, through the `internals` API of the pinned
 //! Rhai) from trial to trial instead, as Rhai keeps it from one pass of a loop to the next.
 
-use rhai::{AST, Caches, Dynamic, Engine, EvalAltResult, Scope, Shared};
+use crate::script::syntax::Caches;
+use rhai::{AST, Dynamic, Engine, EvalAltResult, Scope, Shared};
 
 /// Rhai's function resolutions, kept for the trials of one script.
 #[derive(Default)]
@@ -23,7 +24,9 @@ impl Resolutions {
     /// clears Rhai's cache where it runs, so a later trial could otherwise find a function
     /// its own run of the script has not imported yet.)
     pub fn for_script(ast: &AST) -> Option<Resolutions> {
-        let imports = !ast.walk(&mut |path| !matches!(path.last(), Some(rhai::ASTNode::Stmt(rhai::Stmt::Import(..)))));
+        let imports = !ast.walk(&mut |path| {
+            !matches!(path.last(), Some(crate::script::syntax::ASTNode::Stmt(crate::script::syntax::Stmt::Import(..))))
+        });
         (!imports).then(Resolutions::default)
     }
 
@@ -35,14 +38,7 @@ impl Resolutions {
             self.functions = Some(ast.shared_lib().clone());
             self.caches = Caches::new();
         }
-        // As `eval_ast_with_scope` sets up an evaluation (rhai 1.27 `src/api/eval.rs`).
-        let mut global = engine.new_global_runtime_state();
-        global.source = ast.source().map(Into::into);
-        global.lib.push(ast.shared_lib().clone());
-        global.embedded_module_resolver = ast.resolver().cloned();
-        // Deprecated in name only: the one entry point that takes the caches to use.
-        #[allow(deprecated)]
-        let result = engine.eval_statements_raw(&mut global, &mut self.caches, scope, ast.statements());
+        let result = crate::script::syntax::eval_with_caches(engine, &mut self.caches, scope, ast);
         // A cache pushed by a block the error left is not the script's own.
         self.caches.rewind_fn_resolution_caches(1);
         result

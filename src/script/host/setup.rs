@@ -10,7 +10,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use rhai::{AST, Dynamic, Expr, Scope, Stmt};
+use crate::script::syntax::{Expr, Stmt};
+use rhai::{AST, Dynamic, Scope};
 
 use super::snapshot::Snapshot;
 use super::{Evaluation, Host};
@@ -40,7 +41,7 @@ impl Host {
     /// opens with no such statement, defines a function of a maker's name, or the setup fails
     /// (each trial then runs the whole script, and fails as it would).
     pub fn set_up(&self, scope: &Scope<'static>, ast: &AST, code: &str) -> Option<Setup> {
-        let redefined = ast.iter_fn_def().any(|f| MAKERS.contains(&f.name.as_str()));
+        let redefined = crate::script::syntax::functions(&ast).any(|f| MAKERS.contains(&f.name.as_str()));
         let statements = ast.statements();
         let count = statements.iter().take_while(|s| makes_from_constants(s)).count();
         if redefined || count == 0 {
@@ -99,7 +100,7 @@ fn same_handle(a: &Dynamic, b: &Dynamic) -> bool {
 fn makes_from_constants(stmt: &Stmt) -> bool {
     let Stmt::Var(var, flags, _) = stmt else { return false };
     // `trial` is the trial's own: a setup that names a variable so would hide it.
-    if flags.intersects(rhai::ASTFlags::EXPORTED) || var.0.name == "trial" {
+    if flags.intersects(crate::script::syntax::ASTFlags::EXPORTED) || var.0.name == "trial" {
         return false;
     }
     match &var.1 {

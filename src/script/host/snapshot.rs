@@ -191,7 +191,7 @@ impl Host {
         for (_, _, value) in scope.iter_raw() {
             collect_decks(value, &mut decks, 0);
         }
-        Kept { snapshot: self.snapshot(scope), dice: self.state.borrow().dice.position(), decks }
+        Kept { snapshot: self.snapshot(scope), dice: self.state.borrow().mode.position(), decks }
     }
 
     /// Whether any unit or leader, or the dice's place, differs from what was kept: whether a
@@ -203,7 +203,7 @@ impl Host {
             || kept.snapshot.leaders.iter().any(|(handle, leader)| *handle.0.borrow() != **leader)
             || st.units.len() != kept.snapshot.unit_registry.len()
             || st.leaders.len() != kept.snapshot.leader_registry.len()
-            || st.dice.position() != kept.dice
+            || st.mode.position() != kept.dice
             || kept.decks.iter().any(|(handle, deck)| *handle.0.borrow() != *deck)
     }
 
@@ -217,7 +217,7 @@ impl Host {
             }
         }
         if let Some(position) = kept.dice {
-            self.state.borrow_mut().dice.set_position(position);
+            self.state.borrow_mut().mode.set_position(position);
         }
     }
 }

@@ -15,22 +15,23 @@ use std::rc::Rc;
 
 use rhai::{Dynamic, EvalAltResult, NativeCallContext, Position};
 
+use super::call_odds::{CallOdds, Outcome};
 use super::chance::Chance;
-use super::fingerprint::{hash_value, same_value};
 use super::liveness::{Liveness, Slots as LiveSlots, Writes, writes};
 use super::markov::Chain;
 use super::states::{
     Kept, St, clear_and_merge, clear_and_merge_among, cleared, merge, merge_by_slot, same_state, state_hash,
     world_blind,
 };
-use super::world::World;
-use super::{CallOdds, Walk};
+use super::walk::Walk;
 use crate::dice::{DiceError, Enumerator};
 use crate::script::budget::Meter;
 use crate::script::compiled::Table;
 use crate::script::compiled::code::{Code, Ex, Function};
-use crate::script::compiled::run::{Flow, Runner, Slots};
-use crate::script::state::{DiceMode, Shared};
+use crate::script::compiled::runner::{Flow, Runner, Slots};
+use crate::script::fingerprint::{hash_value, same_value};
+use crate::script::state::Shared;
+use crate::script::world::World;
 
 type R<T> = Result<T, Box<EvalAltResult>>;
 
@@ -112,7 +113,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         let residual = self.residual.borrow().clone();
         let ends = ends.into_iter().map(|mut st| {
             let receiver = st.slots.pop();
-            (super::Outcome { value: st.value, world: st.world, receiver }, st.weight)
+            (Outcome { value: st.value, world: st.world, receiver }, st.weight)
         });
         Ok(CallOdds::new(ends.collect(), residual))
     }
@@ -284,9 +285,16 @@ impl<'a, 'c> Engine<'a, 'c> {
         varying.insert(*s1);
         varying.insert(*s2);
         let keys: Vec<usize> = varying.iter().filter(|&slot| after.contains(slot)).collect();
-        let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(STEP_DEPTH)));
+        let saved = std::mem::replace(&mut *self.walk.dice.borrow_mut(), Enumerator::new(STEP_DEPTH));
         world.install(self.state);
-        let mut runner = Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };
+        let mut runner = Runner {
+            ctx: self.ctx,
+            table: self.table,
+            state: self.state,
+            meter: self.meter,
+            depth: 0,
+            seam: Some(self.walk),
+        };
         let mut out: Kept<St> = Kept::with_capacity(states.len());
         let mut result = Ok(());
         'states: for (st, &at) in states.iter().zip(&at) {
@@ -315,17 +323,16 @@ impl<'a, 'c> Engine<'a, 'c> {
                 }
             }
         }
-        let branched = match &mut self.state.borrow_mut().dice {
-            DiceMode::Walk(e) => e.branched(),
-            DiceMode::Source(_) => false,
-        };
-        self.state.borrow_mut().dice = saved;
+        let branched = self.walk.dice.borrow_mut().branched();
+        *self.walk.dice.borrow_mut() = saved;
         result?;
         if branched {
-            return Err(super::unsupported("a step thought not to roll rolled".to_string()));
+            return Err(crate::script::error::unsupported("a step thought not to roll rolled".to_string()));
         }
         if !Rc::ptr_eq(&World::capture(self.state, std::iter::empty(), Some(&world)), &world) {
-            return Err(super::unsupported("a step thought not to change the world changed it".to_string()));
+            return Err(crate::script::error::unsupported(
+                "a step thought not to change the world changed it".to_string(),
+            ));
         }
         Ok(Some(out.items))
     }
@@ -384,7 +391,9 @@ impl<'a, 'c> Engine<'a, 'c> {
         }
         while let Some(at) = queue.pop_front() {
             if heads.items.len() > LOOP_STATES {
-                return Err(super::unsupported(format!("a loop reaches more than {LOOP_STATES} different states")));
+                return Err(crate::script::error::unsupported(format!(
+                    "a loop reaches more than {LOOP_STATES} different states"
+                )));
             }
             self.meter.tick_at(pos)?;
             let head = heads.items[at].clone();
@@ -410,7 +419,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             }
         }
         // Each way out happens as often as its head state is visited.
-        let visits = chain.visits(heads.items.len()).map_err(super::unsupported)?;
+        let visits = chain.visits(heads.items.len()).map_err(crate::script::error::unsupported)?;
         let visits: Vec<Option<Chance>> =
             visits.into_iter().map(|v| (!num_traits::Zero::is_zero(&v)).then(|| Chance::from_big(v))).collect();
         let weighed = |ways: Vec<(usize, St)>| -> Vec<St> {
@@ -433,9 +442,9 @@ impl<'a, 'c> Engine<'a, 'c> {
         branches: bool,
         mut step: impl FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>,
     ) -> R<Vec<(St, Flow)>> {
-        let saved = std::mem::replace(&mut self.state.borrow_mut().dice, DiceMode::Walk(Enumerator::new(STEP_DEPTH)));
+        let saved = std::mem::replace(&mut *self.walk.dice.borrow_mut(), Enumerator::new(STEP_DEPTH));
         let result = if branches { self.replay_all(&st, &mut step) } else { self.run_once(st, &mut step) };
-        self.state.borrow_mut().dice = saved;
+        *self.walk.dice.borrow_mut() = saved;
         result
     }
 
@@ -443,14 +452,18 @@ impl<'a, 'c> Engine<'a, 'c> {
     fn run_once(&self, st: St, step: &mut dyn FnMut(&mut Runner, &mut [Dynamic]) -> R<Flow>) -> R<Vec<(St, Flow)>> {
         let St { mut slots, world, weight, .. } = st;
         world.install(self.state);
-        let mut runner = Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };
-        let flow = step(&mut runner, &mut slots);
-        let branched = match &mut self.state.borrow_mut().dice {
-            DiceMode::Walk(e) => e.branched(),
-            DiceMode::Source(_) => unreachable!("a replay owns the dice"),
+        let mut runner = Runner {
+            ctx: self.ctx,
+            table: self.table,
+            state: self.state,
+            meter: self.meter,
+            depth: 0,
+            seam: Some(self.walk),
         };
+        let flow = step(&mut runner, &mut slots);
+        let branched = self.walk.dice.borrow_mut().branched();
         if branched {
-            return Err(super::unsupported("a step thought not to roll rolled".to_string()));
+            return Err(crate::script::error::unsupported("a step thought not to roll rolled".to_string()));
         }
         let flow = flow?;
         let world = World::capture(self.state, slots.iter().chain(flow.value()), Some(&world));
@@ -461,18 +474,19 @@ impl<'a, 'c> Engine<'a, 'c> {
         let mut out = Vec::new();
         let mut runs = 0u64;
         loop {
-            if let DiceMode::Walk(e) = &mut self.state.borrow_mut().dice {
-                e.begin_run();
-            }
+            self.walk.dice.borrow_mut().begin_run();
             st.world.install(self.state);
             let mut slots = st.slots.clone();
-            let mut runner =
-                Runner { ctx: self.ctx, table: self.table, state: self.state, meter: self.meter, depth: 0 };
-            let flow = step(&mut runner, &mut slots);
-            let end = match &mut self.state.borrow_mut().dice {
-                DiceMode::Walk(e) => e.end_run(),
-                DiceMode::Source(_) => unreachable!("a replay owns the dice"),
+            let mut runner = Runner {
+                ctx: self.ctx,
+                table: self.table,
+                state: self.state,
+                meter: self.meter,
+                depth: 0,
+                seam: Some(self.walk),
             };
+            let flow = step(&mut runner, &mut slots);
+            let end = self.walk.dice.borrow_mut().end_run();
             let end = match end {
                 Ok(end) => end,
                 Err(err) => return Err(dice_error(self.state, err)),
@@ -492,15 +506,14 @@ impl<'a, 'c> Engine<'a, 'c> {
                 out.push((St { slots, world, weight, value: Dynamic::UNIT }, flow));
             }
             runs += 1;
-            let more = match &mut self.state.borrow_mut().dice {
-                DiceMode::Walk(e) => e.advance(),
-                DiceMode::Source(_) => false,
-            };
+            let more = self.walk.dice.borrow_mut().advance();
             if !more {
                 return Ok(out);
             }
             if runs >= STEP_OUTCOMES {
-                return Err(super::unsupported(format!("one step has more than {STEP_OUTCOMES} outcomes")));
+                return Err(crate::script::error::unsupported(format!(
+                    "one step has more than {STEP_OUTCOMES} outcomes"
+                )));
             }
         }
     }

@@ -7,7 +7,8 @@
 //! statement, the call's outcomes are merged by the field (and by what the
 //! study counted, which the walk adds up after), before the walk branches.
 
-use rhai::{AST, Dynamic, Expr, ImmutableString, Stmt};
+use crate::script::syntax::{Expr, Stmt};
+use rhai::{AST, Dynamic, ImmutableString};
 
 /// The one statement `name(args).field`, whose arguments call nothing but `unit(..)` and
 /// `leader(..)`: the only call of `name` a walk of it makes outside procedures.
@@ -54,7 +55,7 @@ impl Projection {
             return None;
         }
         // Made anew, not copied: a copy would copy the arguments' code only to drop it.
-        let call = rhai::FnCallExpr {
+        let call = crate::script::syntax::FnCallExpr {
             namespace: call.namespace.clone(),
             name: call.name.clone(),
             hashes: call.hashes,
@@ -67,7 +68,8 @@ impl Projection {
             capture_parent_scope: call.capture_parent_scope,
             op_token: call.op_token.clone(),
         };
-        let chain = rhai::BinaryExpr { lhs: Expr::FnCall(Box::new(call), *call_pos), rhs: chain.rhs.clone() };
+        let chain =
+            crate::script::syntax::BinaryExpr { lhs: Expr::FnCall(Box::new(call), *call_pos), rhs: chain.rhs.clone() };
         let stmt = Stmt::Expr(Box::new(Expr::Dot(Box::new(chain), *flags, *pos)));
         Some(AST::new([stmt], rhai::Module::new()))
     }
@@ -94,7 +96,7 @@ impl Projection {
 }
 
 /// The call of the one statement `name(args).field`.
-fn the_call(code: &AST) -> Option<&rhai::FnCallExpr> {
+fn the_call(code: &AST) -> Option<&crate::script::syntax::FnCallExpr> {
     let [Stmt::Expr(expr)] = code.statements() else { return None };
     let Expr::Dot(chain, _, _) = expr.as_ref() else { return None };
     match &chain.lhs {

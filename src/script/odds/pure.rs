@@ -9,14 +9,9 @@
 //! the procedure could read), and be values `fingerprint` can compare.
 //! A failed call is not kept: it fails again, as it would have.
 
-use std::hash::Hasher;
+use rhai::Dynamic;
 
-use rhai::{Dynamic, Position};
-
-use super::R;
-use super::fingerprint::{hash_value, same_value};
 use crate::script::compiled::code::{Callee, Code, Ex, Function};
-use crate::script::compiled::run::{Runner, Slots};
 use crate::script::handles::DeckRef;
 use crate::script::handles::{LeaderRef, UnitRef};
 
@@ -42,65 +37,6 @@ pub const OF_ARGUMENTS: [&str; 19] = [
     "sign",
     "type_of",
 ];
-
-/// One kept call: the procedure, its arguments, its value.
-pub struct Kept {
-    function: usize,
-    args: Slots,
-    value: Dynamic,
-}
-
-impl Runner<'_, '_> {
-    /// Runs `f` (the compiled procedure `index`) on `args`, or gives the value it gave
-    /// on the same arguments earlier in the walk, when it is pure. (A method of the runner,
-    /// defined here beside the walk's memory of pure calls.)
-    pub(crate) fn call_remembered(
-        &mut self,
-        index: usize,
-        f: &Function,
-        args: &mut Slots,
-        pos: Position,
-    ) -> R<Dynamic> {
-        call(self, index, f, args, pos)
-    }
-}
-
-/// See `Runner::call_remembered`.
-fn call(runner: &mut Runner, index: usize, f: &Function, args: &mut Slots, pos: Position) -> R<Dynamic> {
-    let walk = runner.state.borrow().walk.clone().expect("called only while walking");
-    if !walk.procedure_is_pure(runner, index) {
-        return runner.call(f, args, pos);
-    }
-    let key = f as *const Function as usize;
-    let mut hasher = ahash::AHasher::default();
-    hasher.write_usize(key);
-    if !args.iter().all(|a| plain(a) && hash_value(a, &mut hasher)) {
-        return runner.call(f, args, pos);
-    }
-    let hash = hasher.finish();
-    let found = walk.pure_calls.borrow().get(&hash).and_then(|kept| {
-        kept.iter()
-            .find(|k| {
-                k.function == key
-                    && k.args.len() == args.len()
-                    && k.args.iter().zip(args.iter()).all(|(a, b)| same_value(a, b))
-            })
-            .map(|k| k.value.clone())
-    });
-    if let Some(value) = found {
-        // As the call itself would: the depth limit, then one operation.
-        if runner.ctx.global_runtime_state().level + runner.depth > runner.ctx.engine().max_call_levels() {
-            return Err(rhai::EvalAltResult::ErrorStackOverflow(pos).into());
-        }
-        runner.meter.tick_at(pos)?;
-        return Ok(value);
-    }
-    let given = args.clone();
-    let value = runner.call(f, args, pos)?;
-    let kept = Kept { function: key, args: given, value: value.clone() };
-    walk.pure_calls.borrow_mut().entry(hash).or_default().push(kept);
-    Ok(value)
-}
 
 /// Whether the body of `f` reads nothing but its slots: see the module's note.
 /// `procedure(index)` says whether the compiled procedure `index` is pure;
@@ -146,11 +82,11 @@ fn ex_pure(ex: &Ex, procedure: &dyn Fn(usize) -> bool, redefined: &dyn Fn(u64) -
 }
 
 /// Rhai's operators, called by name (`+`, `==`, `..`): no script can define them again, and none rolls.
-pub(super) fn is_operator(name: &str) -> bool {
+pub(crate) fn is_operator(name: &str) -> bool {
     !name.starts_with(|c: char| c.is_alphabetic() || c == '_')
 }
 
 /// Whether `value` holds no handle to the world (a unit, leader or deck), at any depth.
-fn plain(value: &Dynamic) -> bool {
+pub(super) fn plain(value: &Dynamic) -> bool {
     !crate::script::plain::any_within(value, &|v| v.is::<UnitRef>() || v.is::<LeaderRef>() || v.is::<DeckRef>())
 }

@@ -9,11 +9,11 @@ use ahash::AHashMap as HashMap;
 use rhai::Dynamic;
 
 use super::chance::Chance;
-use super::fingerprint::{hash_value, same_value};
 use super::liveness::Slots as LiveSlots;
-use super::world::World;
 use crate::script::compiled::code::Ex;
-use crate::script::compiled::run::{Flow, Slots};
+use crate::script::compiled::runner::{Flow, Slots};
+use crate::script::fingerprint::{hash_value, same_value};
+use crate::script::world::World;
 
 /// One state of a function being walked: its slots, its world, its chance, and the value of
 /// the statement just run (kept only for the last statement of a block: it may be the block's value).
