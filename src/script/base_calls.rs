@@ -232,7 +232,7 @@ pub(crate) fn copies(files: &[LayerFile], problems: &mut Vec<Problem>) -> (AST, 
             }
             // The nearest layer below that defines it, its last file first (as the merge reads).
             let found = below().rev().find_map(|f| {
-                crate::script::syntax::functions(&f.ast)
+                crate::script::syntax::functions(f.ast)
                     .find(|d| d.name == base && d.params.len() == arity)
                     .map(|d| (f, d))
             });
@@ -284,7 +284,7 @@ fn unreached(caller: &LayerFile, name: &str, span: SourceSpan, arity: usize, bel
     }
     let defined: Vec<(&str, usize, &LayerFile)> = below
         .iter()
-        .flat_map(|f| crate::script::syntax::functions(&f.ast).map(move |d| (d.name.as_str(), d.params.len(), *f)))
+        .flat_map(|f| crate::script::syntax::functions(f.ast).map(move |d| (d.name.as_str(), d.params.len(), *f)))
         .collect();
     let same_name: Vec<&(&str, usize, &LayerFile)> = defined.iter().filter(|(n, _, _)| *n == name).collect();
     if same_name.is_empty() {

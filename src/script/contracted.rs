@@ -24,7 +24,7 @@ pub(super) fn put_checks(
     for (file, ast) in compiled {
         let text = file.inner();
         let mut inserts: Vec<(usize, String)> = Vec::new();
-        for def in crate::script::syntax::functions(&ast) {
+        for def in crate::script::syntax::functions(ast) {
             let Some(contract) = ruleset.contracts.get(def.name.as_str()) else { continue };
             let params: Vec<&str> = def.params.iter().map(|p| p.as_str()).collect();
             let declared: Vec<&str> = contract.params.iter().map(|p| p.name.as_str()).collect();
@@ -85,7 +85,7 @@ pub(super) fn put_checks(
         let arities: Vec<usize> = compiled
             .iter()
             .flat_map(|(_, ast)| {
-                crate::script::syntax::functions(&ast).filter(|d| d.name == contract.name).map(|d| d.params.len())
+                crate::script::syntax::functions(ast).filter(|d| d.name == contract.name).map(|d| d.params.len())
             })
             .collect();
         let message = if arities.is_empty() {

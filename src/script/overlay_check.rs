@@ -45,7 +45,7 @@ pub(crate) struct Defined<'a> {
 /// read past an interpolated string, so the text is searched.
 pub(crate) fn defined_functions<'a>(file: &'a LayerFile<'a>) -> Vec<Defined<'a>> {
     let text = file.file.inner();
-    crate::script::syntax::functions(&file.ast)
+    crate::script::syntax::functions(file.ast)
         .map(|def| {
             let arity = def.params.len();
             let offset = written_at(text, &def.name, arity).unwrap_or(0);

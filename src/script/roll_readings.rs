@@ -22,7 +22,7 @@ pub fn unread_rolls(file: &SourceFile, ast: &AST) -> Vec<Problem> {
     let mut top = ast.clone();
     top.clear_functions();
     let mut scripts = vec![top];
-    for def in crate::script::syntax::functions(&ast) {
+    for def in crate::script::syntax::functions(ast) {
         let (name, arity) = (def.name.clone(), def.params.len());
         let mut alone = ast.clone_functions_only();
         alone.retain_functions(|_, _, n, a| n == name && a == arity);

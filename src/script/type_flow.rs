@@ -149,7 +149,7 @@ pub(super) struct Body {
 /// type it does not export; its walk over an AST of one function hands them over at depth 1).
 pub(super) fn bodies(ast: &AST) -> Vec<Body> {
     let all = ast.clone_functions_only();
-    crate::script::syntax::functions(&ast)
+    crate::script::syntax::functions(ast)
         .map(|def| {
             let (name, arity) = (def.name.clone(), def.params.len());
             let mut alone = all.clone();

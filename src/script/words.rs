@@ -158,7 +158,7 @@ pub(super) fn misspelt_in_procedures(
     typed: &BTreeMap<(String, usize), BTreeMap<String, Typed>>,
 ) -> Vec<(String, Position)> {
     let mut found = misspelt(ast, ruleset, &BTreeMap::new(), marker_values);
-    for def in crate::script::syntax::functions(&ast) {
+    for def in crate::script::syntax::functions(ast) {
         let arity = def.params.len();
         let Some(names) = typed.get(&(def.name.to_string(), arity)).filter(|n| !n.is_empty()) else { continue };
         let mut alone = ast.clone_functions_only();

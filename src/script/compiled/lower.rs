@@ -130,7 +130,7 @@ pub fn lower(
     if name.starts_with("anon$") {
         return None;
     }
-    let def = crate::script::syntax::functions(&procedures).find(|d| d.name == name && d.params.len() == arity)?;
+    let def = crate::script::syntax::functions(procedures).find(|d| d.name == name && d.params.len() == arity)?;
     // A method bound to a type (`fn Type.name()`) is left to Rhai.
     if def.this_type.is_some() {
         return None;

@@ -93,7 +93,7 @@ impl Compiled {
     /// and returns the procedures with them taken out (Rhai calls the registered ones).
     pub fn new(engine: &mut Engine, procedures: &AST, state: &Shared) -> (Compiled, AST) {
         let mut index = HashMap::new();
-        for def in crate::script::syntax::functions(&procedures) {
+        for def in crate::script::syntax::functions(procedures) {
             let next = index.len();
             index.entry((def.name.to_string(), def.params.len())).or_insert(next);
         }

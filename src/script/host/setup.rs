@@ -41,7 +41,7 @@ impl Host {
     /// opens with no such statement, defines a function of a maker's name, or the setup fails
     /// (each trial then runs the whole script, and fails as it would).
     pub fn set_up(&self, scope: &Scope<'static>, ast: &AST, code: &str) -> Option<Setup> {
-        let redefined = crate::script::syntax::functions(&ast).any(|f| MAKERS.contains(&f.name.as_str()));
+        let redefined = crate::script::syntax::functions(ast).any(|f| MAKERS.contains(&f.name.as_str()));
         let statements = ast.statements();
         let count = statements.iter().take_while(|s| makes_from_constants(s)).count();
         if redefined || count == 0 {
