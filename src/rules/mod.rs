@@ -20,6 +20,7 @@ pub mod sequence;
 mod settings;
 pub mod shipped;
 mod source;
+mod switch_error;
 mod switched_table;
 mod table;
 pub mod unit_problem;
@@ -43,6 +44,7 @@ pub use problem::{Origin, Problem, Problems, SHOWN_PROBLEMS, SourceFile, did_you
 pub use ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Procedure, Ruleset};
 pub use settings::{Settings, Switches};
 pub use source::{SeedRef, Source};
+pub use switch_error::{SwitchError, SwitchKind};
 pub use switched_table::{PatchGate, SwitchedTable};
 pub use table::{
     Cell, Edge, GridRow, LookupValue, ReadError, ResultDef, RowKey, Table, TableBody, TableFile, TableResult,

@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::modifier::ModifierList;
-use super::problem::{Problem, SourceFile, did_you_mean};
+use super::problem::{Problem, SourceFile};
 use super::settings::{Settings, Switches};
 use super::source::Source;
+use super::switch_error::{SwitchError, SwitchKind};
 use super::switched_table::SwitchedTable;
 use super::table::Table;
 use crate::dice::DiceConventions;
@@ -144,23 +145,27 @@ impl Ruleset {
     }
 
     /// Whether an option is on.
-    pub fn option(&self, name: &str) -> Result<bool, String> {
-        self.settings.options.get(name).copied().ok_or_else(|| self.unknown("option", name, self.options.keys()))
+    pub fn option(&self, name: &str) -> Result<bool, SwitchError> {
+        self.settings
+            .options
+            .get(name)
+            .copied()
+            .ok_or_else(|| self.unknown(SwitchKind::Option, name, self.options.keys()))
     }
 
     /// The chosen interpretation.
-    pub fn interpretation(&self, name: &str) -> Result<&str, String> {
+    pub fn interpretation(&self, name: &str) -> Result<&str, SwitchError> {
         self.settings
             .interpretations
             .get(name)
             .map(String::as_str)
-            .ok_or_else(|| self.unknown("interpretation", name, self.interpretations.keys()))
+            .ok_or_else(|| self.unknown(SwitchKind::Interpretation, name, self.interpretations.keys()))
     }
 
     /// Switches an option on or off.
-    pub fn set_option(&mut self, name: &str, on: bool) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, on: bool) -> Result<(), SwitchError> {
         if !self.options.contains_key(name) {
-            return Err(self.unknown("option", name, self.options.keys()));
+            return Err(self.unknown(SwitchKind::Option, name, self.options.keys()));
         }
         self.settings.options.insert(name.to_string(), on);
         self.select_tables();
@@ -168,17 +173,16 @@ impl Ruleset {
     }
 
     /// Chooses an interpretation.
-    pub fn set_interpretation(&mut self, name: &str, choice: &str) -> Result<(), String> {
+    pub fn set_interpretation(&mut self, name: &str, choice: &str) -> Result<(), SwitchError> {
         let Some(info) = self.interpretations.get(name) else {
-            return Err(self.unknown("interpretation", name, self.interpretations.keys()));
+            return Err(self.unknown(SwitchKind::Interpretation, name, self.interpretations.keys()));
         };
         if !info.choices.iter().any(|(c, _)| c == choice) {
-            let choices: Vec<&str> = info.choices.iter().map(|(c, _)| c.as_str()).collect();
-            return Err(format!(
-                "interpretation `{name}` has no choice `{choice}`{}; its choices are {}",
-                did_you_mean(choice, choices.iter().copied()),
-                choices.join(", ")
-            ));
+            return Err(SwitchError::NoSuchChoice {
+                name: name.to_string(),
+                choice: choice.to_string(),
+                choices: info.choices.iter().map(|(c, _)| c.clone()).collect(),
+            });
         }
         self.settings.interpretations.insert(name.to_string(), choice.to_string());
         self.select_tables();
@@ -195,9 +199,9 @@ impl Ruleset {
     /// Applies command-line switches; every bad name is a problem, with a suggestion.
     pub fn apply(&mut self, switches: &Switches) -> Result<(), Vec<Problem>> {
         let mut problems = Vec::new();
-        let mut push = |result: Result<(), String>| {
-            if let Err(message) = result {
-                problems.push(Problem::general("rules::unknown_switch", message));
+        let mut push = |result: Result<(), SwitchError>| {
+            if let Err(err) = result {
+                problems.push(Problem::general("rules::unknown_switch", err.to_string()));
             }
         };
         for name in &switches.with {
@@ -212,13 +216,7 @@ impl Ruleset {
         if problems.is_empty() { Ok(()) } else { Err(problems) }
     }
 
-    fn unknown<'a>(&self, kind: &str, name: &str, known: impl Iterator<Item = &'a String> + Clone) -> String {
-        let list: Vec<&str> = known.clone().map(String::as_str).collect();
-        let known_text = if list.is_empty() { "none".to_string() } else { list.join(", ") };
-        format!(
-            "ruleset `{}` has no {kind} `{name}`{}; it has: {known_text}",
-            self.id,
-            did_you_mean(name, list.iter().copied())
-        )
+    fn unknown<'a>(&self, kind: SwitchKind, name: &str, known: impl Iterator<Item = &'a String>) -> SwitchError {
+        SwitchError::Unknown { ruleset: self.id.clone(), kind, name: name.to_string(), known: known.cloned().collect() }
     }
 }

@@ -4,8 +4,9 @@
 
 use rhai::Dynamic;
 
-use super::condition::{Access, CONDITION_NAMES, Leaders, Native, Op};
+use super::condition::{Access, CONDITION_NAMES, Leaders, Native};
 use super::handles::{LeaderRef, UnitRef};
+use super::value_compare::Op;
 
 /// Why `when` (written `text`) was false for `vars`: the parts that failed and what they read.
 pub fn why_false(native: Option<&Native>, text: &str, vars: &[&Dynamic], leaders: &Leaders) -> String {

@@ -36,6 +36,7 @@ pub use rhai::{ASTFlags, ASTNode, BinaryExpr, Caches, Expr, FnCallExpr, Stmt, St
 pub const READERS: &[&str] = &[
     "script/base_calls.rs",
     "script/bindings/unseen.rs",
+    "script/call_checks.rs",
     "script/compiled/lower.rs",
     "script/compiled/mod.rs",
     "script/compiled/run.rs",
@@ -47,6 +48,7 @@ pub const READERS: &[&str] = &[
     "script/host/resolutions.rs",
     "script/host/setup.rs",
     "script/marker_kinds.rs",
+    "script/marker_values.rs",
     "script/odds/projection.rs",
     "script/odds/seam.rs",
     "script/odds/walk.rs",

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::script::syntax::{ASTNode, Expr, FnCallExpr, Stmt};
 use rhai::{AST, Position};
 
+use super::marker_values::MarkerValues;
 use super::properties::{LEADER_PROPERTIES, UNIT_PROPERTIES};
 use crate::rules::contract::Key;
 use crate::rules::{Ruleset, did_you_mean};
@@ -376,53 +377,6 @@ fn check_word(ruleset: &Ruleset, field: &str, word: &str, at: Position, found: &
     found.push((format!("\"{word}\" is not {article} {name} of this ruleset{hint}"), at));
 }
 
-/// The words each marker is given anywhere in the rules: by a table result's effects, by
-/// `set_marker("name", "word")` and by `apply(x, #{markers: #{name: "word"}})` in procedures.
-pub(super) type MarkerValues = BTreeMap<String, BTreeSet<String>>;
-
-pub(super) fn marker_values(ruleset: &Ruleset, procedures: &AST) -> MarkerValues {
-    let mut values = MarkerValues::new();
-    for table in ruleset.tables.values() {
-        for result in table.results.values() {
-            for (name, marker) in &result.effects.markers {
-                if let crate::unit::Marker::Text(word) = marker {
-                    values.entry(name.clone()).or_default().insert(word.clone());
-                }
-            }
-        }
-    }
-    procedures.walk(&mut |path: &[ASTNode]| {
-        let call = match path.last() {
-            Some(
-                ASTNode::Expr(Expr::FnCall(call, _) | Expr::MethodCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _)),
-            ) => call,
-            _ => return true,
-        };
-        let args = &call.args[..];
-        match (call.name.as_str(), args) {
-            ("set_marker", [.., Expr::StringConstant(name, _), value]) => {
-                if let Some(word) = value.get_literal_value(None).filter(rhai::Dynamic::is_string) {
-                    values.entry(name.to_string()).or_default().insert(word.to_string());
-                }
-            }
-            ("apply", [_, spec]) => {
-                let markers = spec
-                    .get_literal_value(None)
-                    .and_then(|s| s.try_cast::<rhai::Map>())
-                    .and_then(|m| m.get("markers").and_then(|m| m.clone().try_cast::<rhai::Map>()));
-                for (name, word) in markers.into_iter().flatten() {
-                    if word.is_string() {
-                        values.entry(name.to_string()).or_default().insert(word.to_string());
-                    }
-                }
-            }
-            _ => {}
-        }
-        true
-    });
-    values
-}
-
 /// `x.marker("name")`: the marker read.
 fn marker_read(expr: &Expr) -> Option<&str> {
     let Expr::Dot(chain, ..) = expr else { return None };
@@ -433,94 +387,4 @@ fn marker_read(expr: &Expr) -> Option<&str> {
         },
         _ => None,
     }
-}
-
-/// Methods called in `ast` (`x.has_marker(..)`) that no function of the engine or the
-/// rules is called, each with where it is written.
-pub(super) fn unknown_methods(ast: &AST, known: &BTreeSet<String>) -> Vec<(String, Position)> {
-    let mut found = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if let Some(ASTNode::Expr(Expr::MethodCall(call, at))) = path.last()
-            && call.namespace.is_empty()
-            && !known.contains(call.name.as_str())
-        {
-            let hint = did_you_mean(&call.name, known.iter().map(String::as_str));
-            found.push((format!("there is no method `{}`{hint}", call.name), *at));
-        }
-        true
-    });
-    found
-}
-
-/// `cell.value("fire_points")` with a name no result of any table gives.
-pub(super) fn unknown_values(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
-    let given: BTreeSet<&str> = ruleset
-        .tables
-        .values()
-        .flat_map(|t| t.results.values())
-        .flat_map(|r| r.values.keys())
-        .map(String::as_str)
-        .collect();
-    let mut found = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if let Some(ASTNode::Expr(Expr::MethodCall(call, _))) = path.last()
-            && call.name == "value"
-            && let Some(Expr::StringConstant(name, at)) = call.args.first()
-            && !given.contains(name.as_str())
-        {
-            let hint = did_you_mean(name, given.iter().copied());
-            found.push((format!("no result of any table gives a value `{name}`{hint}"), *at));
-        }
-        true
-    });
-    found
-}
-
-/// A yes-or-no roll (`roll("2d6 >= 7")`) used as a number, written into an operator:
-/// at run time it is refused ("read its `.success`"); `check` says so where it is written.
-/// Reads the roll itself and the names `let` binds to one.
-pub(super) fn yes_no_rolls_as_numbers(ast: &AST, ruleset: &Ruleset) -> Vec<(String, Position)> {
-    let asks = |expr: &Expr| -> Option<String> {
-        let Expr::FnCall(call, _) = expr else { return None };
-        if call.name != "roll" || !call.namespace.is_empty() {
-            return None;
-        }
-        let Some(Expr::StringConstant(text, _)) = call.args.first() else { return None };
-        let parsed = crate::dice::parse_with(text, &ruleset.dice, &crate::dice::DiceLimits::default()).ok()?;
-        parsed.is_chance().then(|| text.to_string())
-    };
-    let mut bound: BTreeMap<String, String> = BTreeMap::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if let Some(ASTNode::Stmt(Stmt::Var(x, ..))) = path.last()
-            && let Some(text) = asks(&x.1)
-        {
-            bound.insert(x.0.name.to_string(), text);
-        }
-        true
-    });
-    let mut found = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        let call = match path.last() {
-            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
-            _ => return true,
-        };
-        if !call.is_operator_call() || !matches!(call.name.as_str(), "+" | "-" | ">=" | "<=" | ">" | "<" | "==" | "!=")
-        {
-            return true;
-        }
-        for arg in call.args.iter() {
-            let text = match arg {
-                Expr::Variable(var, ..) => bound.get(var.1.as_str()).cloned(),
-                other => asks(other),
-            };
-            if let Some(text) = text {
-                found.push((
-                    format!("`{text}` asks yes or no: read its `.success`, not its value as a number"),
-                    arg.position(),
-                ));
-            }
-        }
-        true
-    });
-    found
 }

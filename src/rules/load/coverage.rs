@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::tables::{TableBuilder, merge, wrong_depth};
+use super::table_builder::{TableBuilder, merge, wrong_depth};
 use crate::rules::band::{Band, check_bands};
 use crate::rules::problem::Problem;
 use crate::rules::problem::did_you_mean;

@@ -10,6 +10,7 @@ use crate::rules::manifest::{ManifestFile, UnitDefaultsDef, UnitFieldDef, UnitFi
 use crate::rules::option_inputs;
 use crate::rules::problem::{Problem, SourceFile};
 use crate::rules::ruleset::{ConstantInfo, InterpretationInfo, Layer, OptionInfo, Ruleset};
+use crate::rules::switch_error::SwitchError;
 use crate::rules::unit_template::UnitTemplate;
 use crate::rules::yaml::{self, Entries, span_of};
 use crate::unit::{FieldFault, FieldKind, FieldSpec, Marker, Unit};
@@ -191,22 +192,22 @@ impl Loader {
         }
         for (names, on) in [(&m.with, true), (&m.without, false)] {
             for name in names {
-                if let Err(message) = rs.set_option(&name.value, on) {
+                if let Err(err) = rs.set_option(&name.value, on) {
                     self.problems.push(
-                        Problem::error("rules::unknown_option", message, file, span_of(file, name))
+                        Problem::error("rules::unknown_option", err.to_string(), file, span_of(file, name))
                             .with_label("no such option"),
                     );
                 }
             }
         }
         for (name, choice) in &m.set.0 {
-            if let Err(message) = rs.set_interpretation(&name.value, &choice.value) {
-                let span = if rs.interpretations.contains_key(&name.value) {
-                    span_of(file, choice)
-                } else {
-                    span_of(file, name)
+            if let Err(err) = rs.set_interpretation(&name.value, &choice.value) {
+                // Underlined where it went wrong: the choice the interpretation lacks, or its name.
+                let span = match err {
+                    SwitchError::NoSuchChoice { .. } => span_of(file, choice),
+                    SwitchError::Unknown { .. } => span_of(file, name),
                 };
-                self.problems.push(Problem::error("rules::unknown_interpretation", message, file, span));
+                self.problems.push(Problem::error("rules::unknown_interpretation", err.to_string(), file, span));
             }
         }
     }

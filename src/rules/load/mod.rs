@@ -22,6 +22,7 @@ mod coverage;
 mod cross_check;
 mod manifest;
 mod modifiers;
+mod table_builder;
 mod tables;
 
 /// A loaded ruleset and the warnings found on the way (errors stop the load).

@@ -19,16 +19,17 @@ pub fn register(engine: &mut Engine, state: &Shared) {
     register_mods(engine);
 
     let st = state.clone();
-    FuncRegistration::new("option")
-        .with_volatility(true)
-        .register_into_engine(engine, move |name: &str| -> Result<bool, Box<EvalAltResult>> {
-            st.borrow().ruleset.option(name).map_err(Into::into)
-        });
+    FuncRegistration::new("option").with_volatility(true).register_into_engine(
+        engine,
+        move |name: &str| -> Result<bool, Box<EvalAltResult>> {
+            st.borrow().ruleset.option(name).map_err(|e| e.to_string().into())
+        },
+    );
     let st = state.clone();
     FuncRegistration::new("interpretation").with_volatility(true).register_into_engine(
         engine,
         move |name: &str| -> Result<String, Box<EvalAltResult>> {
-            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
+            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(|e| e.to_string().into())
         },
     );
     // constant("struggle_cap"): a value the rules give by name (`constants:` in ruleset.yaml).

@@ -2,8 +2,8 @@
 
 use rhai::{Dynamic, ImmutableString, Position};
 
-use crate::script::condition::Op as Comparison;
 use crate::script::properties::UnitWord;
+use crate::script::value_compare::Op as Comparison;
 
 /// One compiled function.
 #[derive(Debug)]

@@ -12,13 +12,13 @@ use crate::script::bindings::rules::{
     apply_cell, apply_spec, detail, lookup_keys, lookup_read, note, reading_is_none, reading_result,
 };
 use crate::script::condition::has_any;
-use crate::script::condition::{Op as Comparison, compare};
 use crate::script::modifier_engine::modifiers;
 use crate::script::modifiers::Modifiers;
 use crate::script::properties::{
     LEADER_PROPERTIES, UNIT_PROPERTIES, leader_method, leader_property, unit_method, unit_property,
 };
 use crate::script::state::Shared;
+use crate::script::value_compare::{Op as Comparison, compare};
 use crate::script::{LeaderRef, UnitRef};
 
 /// `base.name` for a unit, leader, roll, cell or modifiers; none for anything else (Rhai reads it).

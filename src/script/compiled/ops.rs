@@ -5,7 +5,7 @@
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, NativeCallContext, Position};
 
 use super::code::Op;
-use crate::script::condition::compare;
+use crate::script::value_compare::compare;
 
 pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
 

@@ -13,9 +13,9 @@ use crate::dice::RollSource;
 use crate::script::UnitRef;
 use crate::script::bindings::dice::roll;
 use crate::script::bindings::unseen::{Piece, Unseen};
-use crate::script::condition::compare_text;
 use crate::script::condition::{CONDITION_NAMES, ConditionValues};
 use crate::script::modifier_engine::modifiers_of;
+use crate::script::value_compare::compare_text;
 
 /// Call arguments: a few, kept on the stack.
 type Args = smallvec::SmallVec<[Dynamic; 4]>;

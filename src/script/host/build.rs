@@ -177,7 +177,8 @@ impl Host {
             crate::script::contracted::put_checks(&self.engine, &self.state.borrow().ruleset, &rewritten, problems);
         let known = self.known_functions(&script_fns);
         let all = compiled.iter().fold(AST::empty(), |all, (_, ast)| all.merge(ast));
-        *self.marker_values.borrow_mut() = crate::script::words::marker_values(&self.state.borrow().ruleset, &all);
+        *self.marker_values.borrow_mut() =
+            crate::script::marker_values::marker_values(&self.state.borrow().ruleset, &all);
         let marker_values = self.marker_values.borrow().clone();
         // Values followed through every function of every layer, then held to what they are.
         let bodies: Vec<Vec<type_flow::Body>> = compiled.iter().map(|(_, ast)| type_flow::bodies(ast)).collect();
@@ -234,11 +235,11 @@ impl Host {
         let mut folder = Engine::new_raw();
         let st = self.state.clone();
         folder.register_fn("option", move |name: &str| -> Result<bool, Box<EvalAltResult>> {
-            st.borrow().ruleset.option(name).map_err(Into::into)
+            st.borrow().ruleset.option(name).map_err(|e| e.to_string().into())
         });
         let st = self.state.clone();
         folder.register_fn("interpretation", move |name: &str| -> Result<String, Box<EvalAltResult>> {
-            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(Into::into)
+            st.borrow().ruleset.interpretation(name).map(str::to_string).map_err(|e| e.to_string().into())
         });
         let st = self.state.clone();
         folder.register_fn("constant", move |name: &str| {

@@ -59,7 +59,7 @@ impl Host {
         file: &SourceFile,
         ast: &AST,
         known: &BTreeSet<String>,
-        marker_values: &crate::script::words::MarkerValues,
+        marker_values: &crate::script::marker_values::MarkerValues,
         flow: &FlowOfFile,
         problems: &mut Vec<Problem>,
     ) {
@@ -95,16 +95,16 @@ impl Host {
         for (why, at) in words {
             problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
         }
-        for (why, at) in crate::script::words::yes_no_rolls_as_numbers(ast, &self.state.borrow().ruleset) {
+        for (why, at) in crate::script::call_checks::yes_no_rolls_as_numbers(ast, &self.state.borrow().ruleset) {
             problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
         }
-        for (why, at) in crate::script::words::unknown_values(ast, &self.state.borrow().ruleset) {
+        for (why, at) in crate::script::call_checks::unknown_values(ast, &self.state.borrow().ruleset) {
             problems.push(Problem::error("script::word", why, file, span_at(file, at)).with_label("here"));
         }
         for (why, at) in crate::script::marker_kinds::wrong_kinds(ast, &self.state.borrow().ruleset) {
             problems.push(Problem::error("script::marker_kind", why, file, span_at(file, at)).with_label("this value"));
         }
-        for (why, at) in crate::script::words::unknown_methods(ast, known) {
+        for (why, at) in crate::script::call_checks::unknown_methods(ast, known) {
             problems.push(
                 Problem::error("script::unknown_function", why, file, span_at(file, at)).with_label("not a method"),
             );
@@ -145,7 +145,7 @@ impl Host {
                 problems.push(at(message, call.position).with_label("not a function"));
             }
         }
-        for (why, pos) in crate::script::words::unknown_methods(&ast, known) {
+        for (why, pos) in crate::script::call_checks::unknown_methods(&ast, known) {
             problems.push(
                 at(format!("the {} of modifier `{}`: {why}", w.what, w.modifier), pos).with_label("not a method"),
             );
@@ -291,7 +291,7 @@ pub(super) struct FlowOfFile<'a> {
 /// A condition as a modifier list holds it, for its problems to point into.
 pub(super) struct Written<'a> {
     pub(super) list: &'a crate::rules::ModifierList,
-    pub(super) marker_values: &'a crate::script::words::MarkerValues,
+    pub(super) marker_values: &'a crate::script::marker_values::MarkerValues,
     pub(super) modifier: &'a str,
     pub(super) what: &'a str,
     pub(super) text: &'a str,

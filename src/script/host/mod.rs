@@ -71,7 +71,7 @@ pub struct Host {
     /// The trace of the last run that failed (see `take_failed_trace`).
     failed_trace: RefCell<Option<Trace>>,
     /// The words the rules give each marker, read once from tables and procedures for `check`.
-    marker_values: RefCell<crate::script::words::MarkerValues>,
+    marker_values: RefCell<crate::script::marker_values::MarkerValues>,
     /// In a study, the functions Rhai found for the script's calls, kept from trial to trial.
     resolutions: RefCell<Option<resolutions::Resolutions>>,
     /// In a study, its procedures' calls kept by the dice they rolled (see `dice_paths`): the
@@ -139,14 +139,14 @@ impl Host {
     }
 
     /// Switches an option on or off, for every evaluation from now on.
-    pub fn set_option(&self, name: &str, on: bool) -> Result<(), String> {
+    pub fn set_option(&self, name: &str, on: bool) -> Result<(), crate::rules::SwitchError> {
         self.state.borrow_mut().ruleset.set_option(name, on)?;
         self.fold();
         Ok(())
     }
 
     /// Chooses an interpretation, for every evaluation from now on.
-    pub fn set_interpretation(&self, name: &str, choice: &str) -> Result<(), String> {
+    pub fn set_interpretation(&self, name: &str, choice: &str) -> Result<(), crate::rules::SwitchError> {
         self.state.borrow_mut().ruleset.set_interpretation(name, choice)?;
         self.fold();
         Ok(())

@@ -5,16 +5,12 @@ use super::manual_dice::{Ask, Manual};
 use super::new_unit::Choose;
 use super::short_form::{self, Named};
 use super::turn::Turn;
-use crate::dice::{DiceError, DiceLimits, EnumLimits, Seeded, exact_odds, parse_with};
-use crate::present::attribution::render_attribution_within;
+use crate::dice::Seeded;
 use crate::present::diagnostic::{self, Look};
 use crate::present::escape::{escape_keeping_colour, escape_owned};
-use crate::present::odds::{Chances, render_odds, render_outcomes, render_procedure_within};
-use crate::present::ruleset as show;
 use crate::present::trace::{self, TraceForm};
-use crate::present::value::display;
-use crate::rules::{Problem, Problems, Ruleset, Switches, default_rules_dir, load};
-use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, ScriptError, Step, Trace, UnitRef};
+use crate::rules::{Problems, Ruleset, Switches, default_rules_dir, load};
+use crate::script::{Evaluation, Host, Kept, LeaderRef, Limits, UnitRef};
 use rhai::{Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -22,7 +18,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+
+mod evaluate;
+mod odds_command;
+mod rules_commands;
 
 /// What a line taken back whole says after why it stopped.
 pub(super) const NOTHING_APPLIED: &str =
@@ -142,9 +142,6 @@ Commands:
   :save FILE             keep the session in a YAML file
   :load FILE             take a saved session back, or load an order of battle
   :quit                  leave (Ctrl-D too)";
-
-/// Trials `:odds` (and `:odds why`) samples a call too large to walk.
-const ODDS_SAMPLES: u64 = 20_000;
 
 /// How many lines `:undo` can take back.
 pub(super) const UNDO_DEPTH: usize = 20;
@@ -387,26 +384,6 @@ impl Session {
         }
     }
 
-    /// `:undo`: the units and leaders back as they were before the last line, and generated dice
-    /// back where they were, so the same line rolls the same again.
-    fn undo(&mut self) -> Reply {
-        let Some(Undone { line, kept, turn, standing, logged }) = self.undo.pop() else {
-            return Reply::Output("nothing to undo".into());
-        };
-        self.host.put_back(&kept);
-        self.turn = turn;
-        self.standing = standing;
-        self.log.truncate(logged);
-        self.last = None;
-        // What `:odds why` would weigh was just taken back.
-        self.last_resolution = None;
-        let dice = match self.dice {
-            DiceSetting::Auto => "the dice are back where they were",
-            DiceSetting::Manual => "roll the dice at the table again",
-        };
-        Reply::Output(format!("undone: {line}\n{dice}; the units now:\n{}", self.units_listing()))
-    }
-
     /// The Rhai call a short resolution (`fire 54th 4e range 1`) stands for, or what is wrong
     /// with it; none when `line` is not one.
     pub(super) fn short_call(&self, line: &str) -> Option<Result<String, String>> {
@@ -457,322 +434,10 @@ impl Session {
         named
     }
 
-    fn evaluate(&mut self, code: &str) -> Reply {
-        self.evaluate_as(code, code)
-    }
-
-    /// Runs `code`, kept for `:undo` as the player wrote it (`line`).
-    pub(super) fn evaluate_as(&mut self, code: &str, line: &str) -> Reply {
-        self.evaluate_shown(code, line, None)
-    }
-
-    /// Runs `code` as `evaluate_as` does, its result under `heading`. With dice at the table,
-    /// each round decided is shown (under the heading) before the next round's dice are asked.
-    fn evaluate_shown(&mut self, code: &str, line: &str, heading: Option<&str>) -> Reply {
-        let heading_shown = Rc::new(std::cell::Cell::new(false));
-        if self.dice == DiceSetting::Manual {
-            let (show, form, width) = (self.show.clone(), self.trace_form, self.width);
-            let (heading, shown) = (heading.map(str::to_string), heading_shown.clone());
-            self.host.show_progress(Some(Box::new(move |steps: &[Step]| {
-                let mut text = String::new();
-                if let Some(heading) = heading.as_ref().filter(|_| !shown.replace(true)) {
-                    text += heading;
-                    text.push('\n');
-                }
-                text += &trace::render(&Trace { steps: steps.to_vec() }, form, width);
-                (show.borrow_mut())(text.trim_end());
-            })));
-        }
-        let reply = self.evaluate_steps(code, line);
-        self.host.show_progress(None);
-        match (reply, heading) {
-            (Reply::Output(text), Some(heading)) if !heading_shown.get() => {
-                Reply::Output(format!("{heading}\n{text}").trim_end().to_string())
-            }
-            (reply, _) => reply,
-        }
-    }
-
-    fn evaluate_steps(&mut self, code: &str, line: &str) -> Reply {
-        // A Ctrl-C pressed before this line (at the prompt) is not one that stops it.
-        self.interrupt.store(false, Ordering::Relaxed);
-        let kept = self.host.keep(&self.scope);
-        let variables = self.scope.clone();
-        // A resolution (one call) is kept apart for `:odds why`, with the units as they were.
-        let call = code.trim().trim_end_matches(';').trim_end();
-        let before = self.host.is_call(&self.scope, call).then(|| self.host.keep(&self.scope));
-        let result = self.host.eval(&mut self.scope, code);
-        // A line is all or nothing: an error, a die refused or not given, Ctrl-C while it ran
-        // or at a die it asked for, a limit reached (operations, time, memory, a value's size
-        // or depth): the line is taken back whole, as if it had not been typed. A melee stopped
-        // in its second round keeps nothing of its first (a fight half resolved is worse than
-        // none), and typing the line again resolves it once.
-        let eval = match result {
-            Ok(eval) => eval,
-            Err(err) => {
-                let said = if self.interrupt.load(Ordering::Relaxed) {
-                    self.interrupted(&err)
-                } else {
-                    render(&err, self.look)
-                };
-                self.host.put_back(&kept);
-                self.scope = variables;
-                return Reply::Error(format!("{said}{NOTHING_APPLIED}"));
-            }
-        };
-        if let Some(before) = before {
-            self.last_resolution = Some((line.to_string(), call.to_string(), before));
-        }
-        // Only a line that changed units, moved the generated dice or rolled at the table is
-        // kept to undo (looking at a unit is not): a fire that did nothing is still the last
-        // roll, and `:undo` after it takes back that fire, not the line before.
-        let rolled = eval.trace.steps.iter().any(|s| matches!(s, Step::Roll { .. } | Step::Card { .. }));
-        if rolled || self.host.changed_since(&kept) {
-            self.push_undo(line.to_string(), kept);
-        }
-        // The log of the game keeps each resolution (a line that rolled, read a table or
-        // applied an effect), with what the dice said and did.
-        if !eval.trace.is_empty() {
-            let steps = trace::render(&eval.trace, TraceForm::Off, None);
-            self.log.push(Logged {
-                when: self.turn_brief(),
-                line: line.to_string(),
-                call: (code != line).then(|| code.to_string()),
-                steps: steps.lines().map(str::to_string).collect(),
-            });
-        }
-        // The modifiers that did not apply are for `:why` (or `:trace full`); what was shown
-        // as the line ran is not shown again.
-        let unshown = Trace { steps: eval.trace.steps.get(self.host.progress_shown()..).unwrap_or_default().to_vec() };
-        let mut text = trace::render(&unshown, self.trace_form, self.width);
-        if !eval.value.is_unit() {
-            text += &format!("= {}", display(&eval.value));
-        }
-        self.last = Some(eval);
-        Reply::Output(text.trim_end().to_string())
-    }
-
-    /// Why Ctrl-C stopped a line.
-    fn interrupted(&self, err: &ScriptError) -> String {
-        match err {
-            // A die asked for and not given: the roll did not fail, the player stopped the line.
-            ScriptError::Dice(DiceError::Cancelled { die }) => render(
-                &Problem::general("script::interrupted", format!("interrupted (Ctrl-C) while a {die} was asked for")),
-                self.look,
-            ),
-            other => render(other, self.look),
-        }
-    }
-
-    fn rules_listing(&self) -> String {
-        let mut text = if self.specs.is_empty() {
-            "loaded: none\n".to_string()
-        } else {
-            format!("loaded: {}\n", self.ruleset_line())
-        };
-        text += &format!("available in {}:", self.rules_dir.display());
-        for id in available(&self.rules_dir) {
-            text += &format!("\n  {id}");
-        }
-        text
-    }
-
-    fn use_rules(&mut self, specs: Vec<String>) -> Reply {
-        if specs.is_empty() {
-            return Reply::Error("`:use` takes ruleset ids or folders: `:use ff-napoleonic`".into());
-        }
-        // A new ruleset starts with its own defaults.
-        match build_host(&specs, &Switches::default(), &self.rules_dir) {
-            Ok(host) => {
-                // Other rules, another game: the turn starts again by their sequence.
-                self.turn = None;
-                self.replace_host(host);
-                self.specs = specs;
-                self.switches = Switches::default();
-                self.restore_dice();
-                Reply::Output(format!("using {}", self.ruleset_line()))
-            }
-            Err(err) => Reply::Error(render(&err, self.look)),
-        }
-    }
-
-    fn reload(&mut self) -> Reply {
-        match build_host(&self.specs, &self.switches, &self.rules_dir) {
-            Ok(host) => {
-                self.replace_host(host);
-                self.restore_dice();
-                Reply::Output(format!("reloaded {}", self.ruleset_line()))
-            }
-            Err(err) => Reply::Error(format!("{}the rules were not changed", render(&err, self.look))),
-        }
-    }
-
-    /// Puts new rules in place: the new host knows every unit and leader the old one knew
-    /// (a leader attached to a unit, with no variable of his own, stays attached), and runs
-    /// under the session's limits.
-    fn replace_host(&mut self, host: Host) {
-        // What `:undo` kept belongs to the old rules.
-        self.undo.clear();
-        self.last_resolution = None;
-        let old = std::mem::replace(&mut self.host, host);
-        let (units, leaders) = self.handles();
-        self.host.adopt(
-            old.units().into_iter().chain(units.into_values()),
-            old.leaders().into_iter().chain(leaders.into_values()),
-        );
-        self.fit_host();
-        self.follow_turn();
-    }
-
     pub(super) fn restore_dice(&mut self) {
         match self.dice {
             DiceSetting::Auto => self.host.set_dice(Box::new(Seeded::new(self.seed))),
             DiceSetting::Manual => self.host.set_dice(Box::new(Manual::new(self.ask.clone()))),
-        }
-    }
-
-    fn show(&self, names: &str) -> Reply {
-        let rs = self.host.ruleset();
-        if names.is_empty() {
-            return Reply::Output(show::summary(&rs).trim_end().to_string());
-        }
-        let mut parts = Vec::new();
-        for name in names.split_whitespace() {
-            match show::render(&rs, name) {
-                Ok(text) => parts.push(text.trim_end().to_string()),
-                Err(err) => return Reply::Error(err.to_string()),
-            }
-        }
-        Reply::Output(parts.join("\n\n"))
-    }
-
-    fn switch_option(&mut self, name: &str, on: bool) -> Reply {
-        let result = self.host.set_option(name, on);
-        match result {
-            Ok(()) => {
-                let list = if on { &mut self.switches.with } else { &mut self.switches.without };
-                list.push(name.to_string());
-                Reply::Output(format!("{name}: {}", if on { "on" } else { "off" }))
-            }
-            Err(message) => Reply::Error(message),
-        }
-    }
-
-    fn set_interpretation(&mut self, text: &str) -> Reply {
-        let Some((name, choice)) = text.split_once('=') else {
-            return Reply::Error(format!("`:set` takes NAME=CHOICE, not `{text}`"));
-        };
-        let (name, choice) = (name.trim(), choice.trim());
-        let result = self.host.set_interpretation(name, choice);
-        match result {
-            Ok(()) => {
-                self.switches.set.push((name.to_string(), choice.to_string()));
-                Reply::Output(format!("{name} = {choice}"))
-            }
-            Err(message) => Reply::Error(message),
-        }
-    }
-
-    fn odds(&mut self, line: &str) -> Reply {
-        if let Some(rest) = line.strip_prefix("why").filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
-            return self.odds_why(rest.trim());
-        }
-        let (fields, exact, expr) = match odds_fields(line) {
-            Ok(parsed) => parsed,
-            Err(message) => return Reply::Error(message),
-        };
-        // Percents read at a glance; the exact fractions when asked for.
-        let chances = if exact { Chances::Fractions } else { Chances::Percents };
-        if expr.is_empty() {
-            return Reply::Error("`:odds` takes a dice expression (`2d6 >= 8`) or a procedure call".into());
-        }
-        let conventions = self.host.ruleset().dice.clone();
-        if let Ok(dice) = parse_with(expr, &conventions, &DiceLimits::default()) {
-            if let Some(field) = fields.first() {
-                return Reply::Error(format!(
-                    "--field {field} reads a field of the map a procedure call returns, and `{expr}` is dice: a roll has no fields"
-                ));
-            }
-            return match exact_odds(&dice, &DiceLimits::default()) {
-                Ok(odds) => Reply::Output(render_odds(&dice.to_string(), &odds).trim_end().to_string()),
-                Err(err) => Reply::Error(render(&err, self.look)),
-            };
-        }
-        // `:odds fire 54th 4e range 1`: the odds of the call the short form stands for.
-        let call = match self.short_call(expr) {
-            Some(Ok(call)) => call,
-            Some(Err(message)) => return Reply::Error(message),
-            None => expr.to_string(),
-        };
-        match self.host.odds_with_fields(&self.scope, &call, EnumLimits::STANDARD, (ODDS_SAMPLES, self.seed), &fields) {
-            Ok(odds) => {
-                let table = render_procedure_within(&call, &odds, self.width, chances);
-                // The player's question first: what the results mean for the sides.
-                let name = call.split('(').next().unwrap_or("").trim();
-                let outcomes: Vec<(String, Vec<String>)> = self
-                    .host
-                    .ruleset()
-                    .contracts
-                    .get(name)
-                    .map(|c| {
-                        c.outcomes
-                            .iter()
-                            .map(|(m, r)| (m.clone(), r.iter().map(|(w, _)| w.clone()).collect()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let text = match (render_outcomes(&outcomes, &odds, chances), table.split_once('\n')) {
-                    (Some(lead), Some((heading, rest))) => format!("{heading}\n{lead}\n{rest}"),
-                    _ => table,
-                };
-                Reply::Output(text.trim_end().to_string())
-            }
-            Err(err) => Reply::Error(render(&err, self.look)),
-        }
-    }
-
-    /// `:odds why [CALL]`: what each modifier that applied does to the odds of CALL, or of the
-    /// last resolution on the units as they stood before it.
-    fn odds_why(&mut self, call: &str) -> Reply {
-        let (line, code, before) = match (&self.last_resolution, call.is_empty()) {
-            (Some((line, code, kept)), true) => (line.clone(), code.clone(), Some(kept)),
-            (None, true) => {
-                return Reply::Error(
-                    "`:odds why` weighs the modifiers of the last resolution, and none has been made: resolve one (`fire(a, b, #{range: 2})`), or give the call, `:odds why fire(a, b, #{range: 2})`".into(),
-                );
-            }
-            (_, false) => (call.to_string(), call.to_string(), None),
-        };
-        let conventions = self.host.ruleset().dice.clone();
-        if parse_with(&line, &conventions, &DiceLimits::default()).is_ok() {
-            return Reply::Error(format!(
-                "`:odds why` weighs the modifiers behind a procedure call's odds, and `{line}` is dice: a roll has no modifiers"
-            ));
-        }
-        // A call given now may be a short form; the last resolution was kept as it ran.
-        let code = match (before.is_some(), self.short_call(&line)) {
-            (false, Some(Ok(code))) => code,
-            (false, Some(Err(message))) => return Reply::Error(message),
-            _ => code,
-        };
-        // The last resolution is weighed on the units as they stood before it, then they are
-        // put back as they stand now, whatever the walk did.
-        let now = PutBack(&self.host, self.host.keep(&self.scope));
-        if let Some(before) = before {
-            self.host.put_back(before);
-        }
-        let result = self.host.attribution(&self.scope, &code, EnumLimits::STANDARD, (ODDS_SAMPLES, self.seed));
-        drop(now);
-        match result {
-            Ok(attribution) => {
-                let heading = if call.is_empty() { format!("{line}  (as the units stood before it)") } else { code };
-                Reply::Output(render_attribution_within(&heading, &attribution, self.width).trim_end().to_string())
-            }
-            Err(err) if call.is_empty() => Reply::Error(format!(
-                "`:odds why` weighs the last resolution, `{line}`, and its odds cannot be worked out: {}",
-                render(&err, self.look)
-            )),
-            Err(err) => Reply::Error(render(&err, self.look)),
         }
     }
 
@@ -869,60 +534,6 @@ pub(super) fn build_host(specs: &[String], switches: &Switches, rules_dir: &Path
     Ok(host)
 }
 
-/// Every ruleset id in the rules folder.
-fn available(rules_dir: &Path) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(rules_dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter(|e| crate::rules::files::is_ruleset_folder(&e.path()))
-                .map(|e| e.file_name().to_string_lossy().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort();
-    ids
-}
-
 pub(super) fn render(err: &dyn miette::Diagnostic, look: Look) -> String {
     diagnostic::render(err, look)
-}
-
-/// Puts the units and dice back as kept when dropped, however the work between ends (a panic
-/// the terminal survives included): `:odds why` leaves the session as it found it.
-struct PutBack<'h>(&'h Host, Kept);
-
-impl Drop for PutBack<'_> {
-    fn drop(&mut self) {
-        self.0.put_back(&self.1);
-    }
-}
-
-/// The fields `:odds --field NAME ... EXPR` asks for, whether `--exact` asks for fractions,
-/// and the expression after them.
-fn odds_fields(line: &str) -> Result<(Vec<String>, bool, &str), String> {
-    let mut fields = Vec::new();
-    let mut exact = false;
-    let mut rest = line.trim_start();
-    loop {
-        let flag = |name: &str| rest.strip_prefix(name).filter(|a| a.is_empty() || a.starts_with(['=', ' ', '\t']));
-        if let Some(after) = rest.strip_prefix("--exact").filter(|a| a.is_empty() || a.starts_with([' ', '\t'])) {
-            exact = true;
-            rest = after.trim_start();
-        } else if let Some(after) = flag("--field") {
-            let after = after.strip_prefix('=').unwrap_or(after).trim_start();
-            let end = after.find(char::is_whitespace).unwrap_or(after.len());
-            let name = &after[..end];
-            if name.is_empty() {
-                return Err("`--field` takes a field's name: `:odds --field attacker_lost melee(a, b, #{})`".into());
-            }
-            fields.push(name.to_string());
-            rest = after[end..].trim_start();
-        } else if let Some(flag) = rest.strip_prefix("--").map(|r| r.split_whitespace().next().unwrap_or("")) {
-            let hint = crate::rules::did_you_mean(flag, ["exact", "field"].into_iter());
-            return Err(format!("`--{flag}` is not a flag of `:odds`{hint}: it takes --exact and --field NAME"));
-        } else {
-            return Ok((fields, exact, rest));
-        }
-    }
 }
